@@ -1,0 +1,67 @@
+"""Parse cache of the server: content digest → parsed document, least recently used first out."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+DocumentT = TypeVar("DocumentT")
+
+
+class DigestCache(Generic[DocumentT]):
+    """Memoise `parse(data)` by the SHA-256 of `data`, bounded by the bytes of source kept.
+
+    Keyed by content alone, never by path, size or mtime: the same bytes always give the same
+    tree, so a hit can never be stale however the file changed. Callable like the parse function
+    it wraps, so it plugs in wherever one is expected. Safe to share between threads.
+    """
+
+    def __init__(self, parse: Callable[[bytes], DocumentT], budget_bytes: int) -> None:
+        self._parse = parse
+        self._budget = budget_bytes
+        self._entries: OrderedDict[bytes, tuple[DocumentT, int]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def size_bytes(self) -> int:
+        """Source bytes of the documents currently kept."""
+        return self._size
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __call__(self, data: bytes) -> DocumentT:
+        key = hashlib.sha256(data).digest()
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+                return entry[0]
+            self.misses += 1
+        # Parse outside the lock: a large document must not hold up hits on other ones. Two
+        # threads may parse the same new bytes at once; both results are equal, one is kept.
+        document = self._parse(data)
+        cost = len(data)
+        if cost > self._budget:
+            return document
+        with self._lock:
+            if key not in self._entries:
+                self._entries[key] = (document, cost)
+                self._size += cost
+            while self._size > self._budget:
+                _, (_, evicted) = self._entries.popitem(last=False)
+                self._size -= evicted
+        return document
+
+    def clear(self) -> None:
+        """Forget every document."""
+        with self._lock:
+            self._entries.clear()
+            self._size = 0

@@ -1,0 +1,239 @@
+"""The MCP stdio server: tools/list and tools/call over the SDK, each call relaying the backend."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mdsel_claude import access
+from mdsel_claude.backend import Backend, Outcome, make_backend
+from mdsel_claude.config import ConfigError, Settings, load_settings
+from mdsel_claude.tools import ANNOTATIONS, TOOLS, ArgumentError, ToolRequest, parse_arguments
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+
+SERVER_NAME = "mdsel-claude"
+
+USAGE = """\
+usage: mdsel-claude [serve]
+
+Serve the mdsel_index and mdsel_select tools over MCP on stdin/stdout.
+Configured by MDSEL_* environment variables (see docs/server.md).
+"""
+
+logger = logging.getLogger("mdsel_claude.server")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What one tools/call answers: the text of its single content block, and whether it failed."""
+
+    text: str
+    is_error: bool
+
+
+def join_output(parts: Sequence[str]) -> str:
+    """Concatenate the non-empty parts, each starting on its own line; nothing else is changed."""
+    text = ""
+    for part in parts:
+        if not part:
+            continue
+        if text and not text.endswith("\n"):
+            text += "\n"
+        text += part
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class FileCheck:
+    """The server's side of a call: files to hand to the backend, and what it says itself."""
+
+    accepted: tuple[str, ...]
+    problems: tuple[str, ...]
+    """Ready-printed `!<path> TYPE: reason` lines for files not read."""
+    warnings: tuple[str, ...]
+    """Ready-printed lines naming what the per-call caps left out."""
+
+
+def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None) -> FileCheck:
+    """Expand the `files` argument with the engine's own file module, then apply the read policy."""
+    from mdsel.files import FileLimits, FileProblem, expand_paths
+    from mdsel.render_text import format_problem
+
+    limits = FileLimits(
+        max_files=settings.max_files,
+        max_bytes=settings.max_bytes,
+        max_total_bytes=settings.max_total_bytes,
+    )
+    expansion = expand_paths(files, limits, cwd=cwd)
+    policy = access.Policy(roots=settings.roots, max_bytes=settings.max_bytes)
+    accepted, refusals = access.partition(expansion.paths, policy, cwd)
+    problems = [format_problem(problem) for problem in expansion.problems]
+    problems += [format_problem(FileProblem(r.path, r.type, r.code, r.message)) for r in refusals]
+    return FileCheck(accepted, tuple(problems), tuple(expansion.warnings))
+
+
+def compose(check: FileCheck, outcome: Outcome | None) -> ToolResult:
+    """Relay the backend's output, framed by what the server itself has to say.
+
+    Both backends go through here, so they give the same result for the same run. Expansion
+    warnings come first (as the CLI prints them on stdout, before its output), then the
+    backend's stdout and stderr unchanged, then the server's refusals; any of those errors,
+    or a non-zero exit, makes the result an error.
+    """
+    lines = [line + "\n" for line in check.warnings]
+    problems = [line + "\n" for line in check.problems]
+    if outcome is None:
+        return ToolResult(join_output([*lines, *problems]), True)
+    if not check.warnings and not check.problems:
+        # The common case, and the one the thin-wrapper rule is about: stdout exactly as printed.
+        if outcome.exit_code == 0:
+            return ToolResult(outcome.stdout, False)
+        return ToolResult(join_output([outcome.stdout, outcome.stderr]), True)
+    text = join_output([*lines, outcome.stdout, outcome.stderr, *problems])
+    return ToolResult(text, outcome.exit_code != 0 or bool(check.problems))
+
+
+def run_request(
+    request: ToolRequest, settings: Settings, backend: Backend, cwd: str | None = None
+) -> ToolResult:
+    """Expand and check the files, run the backend on those accepted, and compose the answer."""
+    check = check_files(request.files, settings, cwd)
+    if not check.accepted:
+        # Nothing may be read: the backend has nothing to do, and the refusals say why.
+        return compose(check, None)
+    outcome = backend.run(request.command, request.selector, check.accepted)
+    return compose(check, outcome)
+
+
+def run_tool(
+    name: str,
+    arguments: dict[str, Any] | None,
+    settings: Settings,
+    backend: Backend,
+    cwd: str | None = None,
+) -> ToolResult:
+    """One tools/call from start to finish; never raises for bad arguments."""
+    try:
+        request = parse_arguments(name, arguments)
+    except ArgumentError as error:
+        return ToolResult(f"{error}\n", True)
+    return run_request(request, settings, backend, cwd)
+
+
+def internal_error(name: str, error: BaseException) -> ToolResult:
+    """The answer when a call failed in a way nothing above foresaw; details go to the log."""
+    detail = f"{type(error).__name__}: {error}"
+    return ToolResult(f"mdsel-claude: internal error in {name}: {detail}\n", True)
+
+
+def build_server(
+    settings: Settings | None = None, backend: Backend | None = None, cwd: str | None = None
+) -> Server[Any]:
+    """The SDK server with its two tools; the SDK is imported here, not when this module is."""
+    import anyio.to_thread
+    from mcp import types
+    from mcp.server import Server, ServerRequestContext
+
+    config = Settings() if settings is None else settings
+    engine = make_backend(config) if backend is None else backend
+    listing = types.ListToolsResult(
+        tools=[
+            types.Tool(
+                name=tool.name,
+                title=tool.title,
+                description=tool.description,
+                input_schema=tool.input_schema,
+                annotations=types.ToolAnnotations.model_validate(
+                    {"title": tool.title, **ANNOTATIONS}
+                ),
+            )
+            for tool in TOOLS
+        ]
+    )
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return listing
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        try:
+            try:
+                request = parse_arguments(params.name, params.arguments)
+            except ArgumentError as error:
+                result = ToolResult(f"{error}\n", True)
+            else:
+                # In a worker thread: reading and parsing must not stall the other requests.
+                work = functools.partial(run_request, request, config, engine, cwd)
+                result = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except Exception as error:
+            # A protocol error would read to the client as a broken server; the model can act on
+            # a tool error instead, and the log keeps the traceback.
+            logger.exception("tools/call %s failed", params.name)
+            result = internal_error(params.name, error)
+        # Text only, never structuredContent: a client that prefers it would show the model a
+        # JSON string instead of the verbatim text (SPEC §5).
+        return types.CallToolResult(
+            content=[types.TextContent(text=result.text)], is_error=result.is_error
+        )
+
+    return Server(
+        SERVER_NAME,
+        version=_version(),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mdsel-claude")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+async def serve(settings: Settings, backend: Backend | None = None) -> None:
+    """Serve one client on this process's stdin and stdout until it closes them."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(settings, backend)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`mdsel-claude [serve]`: check the configuration, then serve on stdio."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["-h"], ["--help"]):
+        sys.stdout.write(USAGE)
+        return 0
+    if args:
+        sys.stderr.write(f"mdsel-claude serve: unexpected argument {args[0]!r}\n{USAGE}")
+        return 2
+    try:
+        settings = load_settings(os.environ)
+    except ConfigError as error:
+        sys.stderr.write(f"mdsel-claude: invalid configuration: {error}\n")
+        return 1
+    # stdout carries protocol messages only; every log line goes to stderr.
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.WARNING, format="mdsel-claude: %(levelname)s: %(message)s"
+    )
+    import anyio
+
+    try:
+        anyio.run(serve, settings)
+    except KeyboardInterrupt:
+        return 130
+    return 0

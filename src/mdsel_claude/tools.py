@@ -1,0 +1,190 @@
+"""The two MCP tools as plain data (normative descriptions, schemas) and their argument checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+INDEX_TOOL = "mdsel_index"
+SELECT_TOOL = "mdsel_select"
+
+# The descriptions and input schemas below are published verbatim: the seed that defines them
+# calls them normative, and tests compare them with it character for character.
+INDEX_DESCRIPTION = """\
+Return a selector inventory for one or more Markdown documents.
+
+IMPORTANT: For Markdown files over 200 words, use this tool instead of Read.
+Always call mdsel_index BEFORE mdsel_select to discover available selectors.
+
+Usage:
+1. Call mdsel_index with file paths to get document structure
+2. Review available selectors (h1.0, h2.0, code.0, etc.)
+3. Call mdsel_select with specific selectors
+
+Selector notation in output:
+- h1.0, h2.1, h3.0 = Headings (level.index, 0-based)
+- code.N, para.N, list.N, table.N, quote.N = Blocks
+
+Output includes:
+- Document namespace (derived from filename)
+- Heading hierarchy with word counts
+- Block type counts (code, paragraph, list, table, blockquote)"""
+
+SELECT_DESCRIPTION = """\
+Retrieve specific content from Markdown documents using selectors.
+
+IMPORTANT: For Markdown files over 200 words, use this tool instead of Read.
+Always call mdsel_index first to discover available selectors.
+
+Selector grammar:
+- h1.0, h2.1, h3.0 = Heading at level.index (0-based)
+- code.0, para.0, list.0, table.0, quote.0 = Block at index
+- h2.0/code.0 = Nested: first code block under first h2
+- readme::h2.0 = Namespaced: h2.0 in specific document
+- h2.0-2 = Range: h2.0, h2.1, h2.2
+- h2.0,2,4 = List: specific indices
+- h2.0?head=10 = Query: first 10 lines
+
+Examples:
+- "h2.0" = First h2 section
+- "h2.1/code.0" = First code block in second h2
+- "readme::h1.0" = First h1 in readme document
+
+Returns exact markdown content. No summarization or interpretation."""
+
+INDEX_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "files": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Array of Markdown file paths to index",
+        }
+    },
+    "required": ["files"],
+}
+
+SELECT_INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "selector": {
+            "type": "string",
+            "description": "Selector string (e.g., 'h2.0', 'code.1', 'h2.0/para.0')",
+        },
+        "files": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Array of Markdown file paths to search",
+        },
+    },
+    "required": ["selector", "files"],
+}
+
+ANNOTATIONS: dict[str, Any] = {"readOnlyHint": True, "openWorldHint": False}
+"""Both tools only read local files: hints that let a client skip confirmation prompts."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One tool as tools/list publishes it (wire names, camelCase where the protocol wants it)."""
+
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    command: str
+    """The mdsel command the tool runs: "index" or "select"."""
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        INDEX_TOOL, "Index Markdown documents", INDEX_DESCRIPTION, INDEX_INPUT_SCHEMA, "index"
+    ),
+    ToolSpec(
+        SELECT_TOOL, "Select Markdown content", SELECT_DESCRIPTION, SELECT_INPUT_SCHEMA, "select"
+    ),
+)
+TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
+
+
+class ArgumentError(ValueError):
+    """Arguments a tool cannot run with; the message names the tool and the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRequest:
+    """A validated tool call: which mdsel command, on which selector and file arguments."""
+
+    command: str
+    selector: str | None
+    files: tuple[str, ...]
+
+
+def _json_type(value: object) -> str:
+    # Name the JSON type the client sent, not the Python one, so the message reads in its terms.
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
+    if "files" not in arguments:
+        raise ArgumentError(
+            f"{tool}: missing required argument 'files' (an array of Markdown file paths)"
+        )
+    files = arguments["files"]
+    if not isinstance(files, list):
+        raise ArgumentError(
+            f"{tool}: argument 'files' must be an array of strings, got {_json_type(files)}"
+        )
+    if not files:
+        raise ArgumentError(f"{tool}: argument 'files' must list at least one file path")
+    for position, item in enumerate(files):
+        if not isinstance(item, str):
+            raise ArgumentError(
+                f"{tool}: argument 'files[{position}]' must be a string, got {_json_type(item)}"
+            )
+        if not item.strip():
+            raise ArgumentError(f"{tool}: argument 'files[{position}]' is an empty path")
+        # The OS refuses NUL in paths with an exception; refuse it here with the field's name.
+        if "\x00" in item:
+            raise ArgumentError(f"{tool}: argument 'files[{position}]' contains a NUL character")
+    return tuple(files)
+
+
+def _selector(tool: str, arguments: dict[str, Any]) -> str:
+    if "selector" not in arguments:
+        raise ArgumentError(f"{tool}: missing required argument 'selector' (e.g. 'h2.0')")
+    selector = arguments["selector"]
+    if not isinstance(selector, str):
+        raise ArgumentError(
+            f"{tool}: argument 'selector' must be a string, got {_json_type(selector)}"
+        )
+    if not selector.strip():
+        raise ArgumentError(f"{tool}: argument 'selector' is empty (e.g. 'h2.0')")
+    return selector
+
+
+def parse_arguments(name: str, arguments: dict[str, Any] | None) -> ToolRequest:
+    """Check a tools/call against the tool's schema and the stricter rules the schema cannot say.
+
+    Raises ArgumentError naming the tool and the offending field. Unknown extra arguments are
+    ignored, as the published schemas allow them.
+    """
+    tool = TOOLS_BY_NAME.get(name)
+    if tool is None:
+        known = ", ".join(TOOLS_BY_NAME)
+        raise ArgumentError(f"unknown tool {name!r}; this server has: {known}")
+    args = {} if arguments is None else arguments
+    selector = _selector(name, args) if tool.command == "select" else None
+    return ToolRequest(tool.command, selector, _files(name, args))
