@@ -44,8 +44,9 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+# Codes and wording follow the engine's own file problems, so a file refused by the server reads
+# the same as one the CLI could not read.
 _KINDS = (
-    (stat.S_ISDIR, "a directory"),
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
@@ -90,20 +91,21 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
         # stat, not open: opening a FIFO would block and opening a device may have side effects.
         info = os.stat(target)
     except FileNotFoundError:
-        return Refusal(path, FILE_NOT_FOUND, "FILE_NOT_FOUND", "no such file")
+        return Refusal(path, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
+    except PermissionError:
+        return Refusal(path, PROCESSING_ERROR, "EACCES", "permission denied; check its permissions")
     except OSError as error:
-        return Refusal(path, PROCESSING_ERROR, "STAT_FAILED", error.strerror or str(error))
+        return Refusal(
+            path, PROCESSING_ERROR, "OS_ERROR", f"cannot read: {error.strerror or error}"
+        )
+    if stat.S_ISDIR(info.st_mode):
+        return Refusal(path, PROCESSING_ERROR, "EISDIR", "is a directory; name the files in it")
     if not stat.S_ISREG(info.st_mode):
-        return Refusal(
-            path, PROCESSING_ERROR, "NOT_A_FILE", f"is {_kind(info.st_mode)}, not a regular file"
-        )
+        reason = f"not a regular file ({_kind(info.st_mode)}); refused"
+        return Refusal(path, PROCESSING_ERROR, "NOT_REGULAR", reason)
     if info.st_size > policy.max_bytes:
-        return Refusal(
-            path,
-            PROCESSING_ERROR,
-            "FILE_TOO_LARGE",
-            f"{info.st_size} bytes, over the limit of {policy.max_bytes} (MDSEL_MAX_BYTES)",
-        )
+        reason = f"file is {info.st_size} bytes; the limit is {policy.max_bytes} (MDSEL_MAX_BYTES)"
+        return Refusal(path, PROCESSING_ERROR, "TOO_LARGE", reason)
     return None
 
 

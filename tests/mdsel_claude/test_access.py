@@ -1,0 +1,169 @@
+"""Tests for mdsel_claude.access: what the server may read, and that refusals never open a file."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mdsel_claude.access import MARKDOWN_EXTENSIONS, Policy, check, is_markdown_name, partition
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    (tmp_path / "a.md").write_text("# A\n")
+    (tmp_path / "notes.txt").write_text("plain\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["a.md", "A.MD", "x.Markdown", "x.mdx", "x.mdown", "x.MKD", "x.mkdn", "dir/x.md", "x.md/"],
+)
+def test_markdown_names(name: str) -> None:
+    assert is_markdown_name(name)
+
+
+@pytest.mark.parametrize(
+    "name", ["a.txt", "a.md.txt", ".md", "a", "amd", "a.m d", "a.rst", "dir.md/x"]
+)
+def test_other_names(name: str) -> None:
+    assert not is_markdown_name(name)
+
+
+def test_extension_list_is_the_spec_list() -> None:
+    assert MARKDOWN_EXTENSIONS == (".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn")
+
+
+def test_a_markdown_file_is_accepted(docs: Path) -> None:
+    assert check("a.md", Policy(), cwd=str(docs)) is None
+    assert check(str(docs / "a.md"), Policy()) is None
+
+
+def test_a_non_markdown_name_is_refused(docs: Path) -> None:
+    refusal = check("notes.txt", Policy(), cwd=str(docs))
+    assert refusal is not None
+    assert (refusal.path, refusal.type, refusal.code) == (
+        "notes.txt",
+        "PROCESSING_ERROR",
+        "NOT_MARKDOWN",
+    )
+
+
+def test_a_markdown_symlink_to_a_non_markdown_file_is_refused(docs: Path) -> None:
+    (docs / "link.md").symlink_to(docs / "notes.txt")
+    refusal = check("link.md", Policy(), cwd=str(docs))
+    assert refusal is not None and refusal.code == "NOT_MARKDOWN"
+    assert "notes.txt" in refusal.message
+
+
+def test_a_markdown_symlink_to_a_markdown_file_is_accepted(docs: Path) -> None:
+    (docs / "alias.markdown").symlink_to(docs / "a.md")
+    assert check("alias.markdown", Policy(), cwd=str(docs)) is None
+
+
+def test_a_chain_of_symlinks_is_judged_by_its_final_target(docs: Path) -> None:
+    (docs / "hop.md").symlink_to(docs / "notes.txt")
+    (docs / "start.md").symlink_to(docs / "hop.md")
+    refusal = check("start.md", Policy(), cwd=str(docs))
+    assert refusal is not None and refusal.code == "NOT_MARKDOWN"
+
+
+def test_a_dangling_symlink_is_not_found(docs: Path) -> None:
+    (docs / "gone.md").symlink_to(docs / "missing.md")
+    refusal = check("gone.md", Policy(), cwd=str(docs))
+    assert refusal is not None
+    assert (refusal.type, refusal.code) == ("FILE_NOT_FOUND", "ENOENT")
+
+
+def test_a_fifo_is_refused_without_being_opened(docs: Path) -> None:
+    # Opening a FIFO with no writer blocks forever; the test's timeout would catch that.
+    os.mkfifo(docs / "x.md")
+    refusal = check("x.md", Policy(), cwd=str(docs))
+    assert refusal is not None and refusal.code == "NOT_REGULAR"
+    assert "FIFO" in refusal.message
+
+
+def test_a_directory_named_like_markdown_is_refused(docs: Path) -> None:
+    (docs / "folder.md").mkdir()
+    refusal = check("folder.md", Policy(), cwd=str(docs))
+    assert refusal is not None and refusal.code == "EISDIR"
+    assert "directory" in refusal.message
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    # Unix socket paths are limited to about 100 bytes; pytest's tmp_path can be longer.
+    with tempfile.TemporaryDirectory(prefix="mds") as name:
+        yield Path(name)
+
+
+def test_a_socket_is_refused(short_dir: Path) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        server.bind(str(short_dir / "s.md"))
+        refusal = check("s.md", Policy(), cwd=str(short_dir))
+    assert refusal is not None and "socket" in refusal.message
+
+
+def test_a_device_is_refused(docs: Path) -> None:
+    try:
+        os.mknod(docs / "null.md", stat.S_IFCHR | 0o600, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        (docs / "null.md").symlink_to("/dev/null")
+        # Without mknod rights the device is reached through a link, judged by its target name.
+        refusal = check("null.md", Policy(), cwd=str(docs))
+        assert refusal is not None and refusal.code == "NOT_MARKDOWN"
+        return
+    refusal = check("null.md", Policy(), cwd=str(docs))
+    assert refusal is not None and "character device" in refusal.message
+
+
+def test_size_limit(docs: Path) -> None:
+    (docs / "big.md").write_bytes(b"x" * 101)
+    assert check("big.md", Policy(max_bytes=101), cwd=str(docs)) is None
+    refusal = check("big.md", Policy(max_bytes=100), cwd=str(docs))
+    assert refusal is not None and refusal.code == "TOO_LARGE"
+    assert "MDSEL_MAX_BYTES" in refusal.message
+
+
+def test_roots_confine_reads(tmp_path: Path) -> None:
+    inside = tmp_path / "docs"
+    outside = tmp_path / "docs-private"
+    inside.mkdir()
+    outside.mkdir()
+    (inside / "a.md").write_text("# A\n")
+    (outside / "b.md").write_text("# B\n")
+    (inside / "escape.md").symlink_to(outside / "b.md")
+    policy = Policy(roots=(os.path.realpath(inside),))
+    assert check(str(inside / "a.md"), policy) is None
+    # A sibling whose name merely starts with the root's name is outside it.
+    refusal = check(str(outside / "b.md"), policy)
+    assert refusal is not None and refusal.code == "OUTSIDE_ROOTS"
+    # A link inside the root pointing out of it is judged by its target.
+    refusal = check(str(inside / "escape.md"), policy)
+    assert refusal is not None and refusal.code == "OUTSIDE_ROOTS"
+    relative = check("../docs-private/b.md", policy, cwd=str(inside))
+    assert relative is not None and relative.code == "OUTSIDE_ROOTS"
+
+
+def test_outside_roots_says_nothing_about_the_target(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    policy = Policy(roots=(os.path.realpath(tmp_path / "root"),))
+    missing = check(str(tmp_path / "missing.md"), policy)
+    present = tmp_path / "present.md"
+    present.write_text("x")
+    existing = check(str(present), policy)
+    assert missing is not None and existing is not None
+    assert (missing.code, missing.message) == (existing.code, existing.message)
+
+
+def test_partition_keeps_order_and_does_not_stop_at_a_refusal(docs: Path) -> None:
+    (docs / "b.md").write_text("# B\n")
+    accepted, refused = partition(["a.md", "notes.txt", "b.md", "nope.md"], Policy(), cwd=str(docs))
+    assert accepted == ("a.md", "b.md")
+    assert [refusal.path for refusal in refused] == ["notes.txt", "nope.md"]

@@ -1,0 +1,109 @@
+"""Tests for mdsel_claude.cache: keyed by content only, bounded by bytes, safe across threads."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from mdsel_claude.cache import DigestCache
+
+
+class Counter:
+    """A parse function that records what it was asked to parse."""
+
+    def __init__(self) -> None:
+        self.calls: list[bytes] = []
+
+    def __call__(self, data: bytes) -> tuple[bytes]:
+        self.calls.append(data)
+        return (data,)
+
+
+def test_same_bytes_parse_once() -> None:
+    parse = Counter()
+    cache = DigestCache(parse, budget_bytes=1000)
+    first = cache(b"# A\n")
+    assert cache(b"# " + b"A\n") is first
+    assert parse.calls == [b"# A\n"]
+    assert (cache.hits, cache.misses) == (1, 1)
+
+
+def test_different_bytes_of_the_same_size_are_never_confused() -> None:
+    parse = Counter()
+    cache = DigestCache(parse, budget_bytes=1000)
+    assert cache(b"# A\n") == (b"# A\n",)
+    assert cache(b"# B\n") == (b"# B\n",)
+    assert len(parse.calls) == 2
+
+
+def test_budget_evicts_least_recently_used() -> None:
+    parse = Counter()
+    cache = DigestCache(parse, budget_bytes=10)
+    cache(b"aaaa")
+    cache(b"bbbb")
+    cache(b"aaaa")  # a is now the most recent
+    cache(b"cccc")  # 12 bytes > 10: b goes
+    assert cache.size_bytes == 8 and len(cache) == 2
+    cache(b"aaaa")
+    cache(b"cccc")
+    assert parse.calls.count(b"bbbb") == 1
+    cache(b"bbbb")
+    assert parse.calls.count(b"bbbb") == 2
+
+
+def test_a_document_over_the_budget_is_parsed_but_not_kept() -> None:
+    parse = Counter()
+    cache = DigestCache(parse, budget_bytes=3)
+    cache(b"toolong")
+    cache(b"toolong")
+    assert len(parse.calls) == 2 and len(cache) == 0 and cache.size_bytes == 0
+
+
+def test_zero_budget_turns_caching_off_but_empty_input_still_works() -> None:
+    parse = Counter()
+    cache = DigestCache(parse, budget_bytes=0)
+    cache(b"x")
+    cache(b"x")
+    assert len(parse.calls) == 2
+    cache(b"")
+    cache(b"")
+    assert len(cache) == 1  # the empty document costs nothing
+
+
+def test_parse_errors_propagate_and_are_not_cached() -> None:
+    attempts: list[bytes] = []
+
+    def failing(data: bytes) -> object:
+        attempts.append(data)
+        raise ValueError("bad byte")
+
+    cache = DigestCache(failing, budget_bytes=100)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="bad byte"):
+            cache(b"\xff")
+    assert len(attempts) == 2 and len(cache) == 0
+
+
+def test_clear() -> None:
+    cache = DigestCache(Counter(), budget_bytes=100)
+    cache(b"abc")
+    cache.clear()
+    assert len(cache) == 0 and cache.size_bytes == 0
+
+
+def test_threads_share_one_consistent_cache() -> None:
+    parse = Counter()
+    cache = DigestCache(parse, budget_bytes=64)
+    inputs = [bytes([65 + n % 13]) * 8 for n in range(400)]
+
+    def work(chunk: list[bytes]) -> None:
+        for data in chunk:
+            assert cache(data) == (data,)
+
+    threads = [threading.Thread(target=work, args=(inputs[n::4],)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert cache.size_bytes == 8 * len(cache) <= 64

@@ -1,0 +1,118 @@
+"""Tests for mdsel_claude.config: defaults, every variable, and errors that name the variable."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from mdsel_claude.config import ConfigError, Settings, load_settings
+
+
+def test_defaults_match_the_spec(tmp_path: Path) -> None:
+    settings = load_settings({}, cwd=str(tmp_path))
+    assert settings == Settings()
+    assert settings.json is False
+    assert (settings.page_words, settings.max_headings) == (2000, 250)
+    assert (settings.max_files, settings.max_bytes) == (500, 52428800)
+    assert settings.max_total_bytes == 104857600
+    assert settings.roots is None and settings.bin is None
+    assert settings.cache_bytes == 256 * 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("text", False), ("json", True), (" JSON ", True), ("", False)]
+)
+def test_format(value: str, expected: bool) -> None:
+    assert load_settings({"MDSEL_FORMAT": value}).json is expected
+
+
+@pytest.mark.parametrize(
+    ("variable", "field"),
+    [
+        ("MDSEL_PAGE_WORDS", "page_words"),
+        ("MDSEL_INDEX_MAX_HEADINGS", "max_headings"),
+        ("MDSEL_MAX_FILES", "max_files"),
+        ("MDSEL_MAX_BYTES", "max_bytes"),
+        ("MDSEL_MAX_TOTAL_BYTES", "max_total_bytes"),
+    ],
+)
+def test_integer_variables(variable: str, field: str) -> None:
+    assert getattr(load_settings({variable: " 42 "}), field) == 42
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("MDSEL_FORMAT", "yaml"),
+        ("MDSEL_PAGE_WORDS", "0"),
+        ("MDSEL_PAGE_WORDS", "-5"),
+        ("MDSEL_INDEX_MAX_HEADINGS", "ten"),
+        ("MDSEL_MAX_FILES", "1_000"),
+        ("MDSEL_MAX_BYTES", "+7"),
+        ("MDSEL_MAX_TOTAL_BYTES", "1e6"),
+        ("MDSEL_MAX_TOTAL_BYTES", "\u0663"),  # an Arabic-Indic digit: int() would take it
+        ("MDSEL_ROOTS", "/definitely/not/a/directory"),
+        ("MDSEL_BIN", "/definitely/not/mdsel"),
+        ("MDSEL_BIN", "no-such-command-mdsel-xyz"),
+    ],
+)
+def test_bad_values_name_the_variable(variable: str, value: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings({variable: value, "PATH": "/nonexistent"})
+    assert caught.value.variable == variable
+    assert str(caught.value).startswith(f"{variable}=")
+
+
+def test_roots_are_resolved_deduplicated_and_relative_to_cwd(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "docs")
+    value = os.pathsep.join(["docs", "", str(tmp_path / "notes"), "link"])
+    roots = load_settings({"MDSEL_ROOTS": value}, cwd=str(tmp_path)).roots
+    real = os.path.realpath(tmp_path)
+    assert roots == (os.path.join(real, "docs"), os.path.join(real, "notes"))
+
+
+def test_roots_of_only_separators_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="MDSEL_ROOTS"):
+        load_settings({"MDSEL_ROOTS": os.pathsep * 2}, cwd=str(tmp_path))
+
+
+def test_roots_naming_a_file_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("x")
+    with pytest.raises(ConfigError, match="MDSEL_ROOTS"):
+        load_settings({"MDSEL_ROOTS": "a.md"}, cwd=str(tmp_path))
+
+
+def _executable(path: Path) -> Path:
+    path.write_text("#!/bin/sh\nexit 0\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def test_bin_by_path_becomes_absolute(tmp_path: Path) -> None:
+    tool = _executable(tmp_path / "my-mdsel")
+    assert load_settings({"MDSEL_BIN": "./my-mdsel"}, cwd=str(tmp_path)).bin == str(tool)
+
+
+def test_bin_by_name_is_found_on_path(tmp_path: Path) -> None:
+    tool = _executable(tmp_path / "my-mdsel")
+    settings = load_settings({"MDSEL_BIN": "my-mdsel", "PATH": str(tmp_path)})
+    assert settings.bin == str(tool)
+
+
+def test_bin_that_is_not_executable_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("")
+    with pytest.raises(ConfigError, match="MDSEL_BIN"):
+        load_settings({"MDSEL_BIN": str(tmp_path / "plain")})
+    with pytest.raises(ConfigError, match="MDSEL_BIN"):
+        load_settings({"MDSEL_BIN": str(tmp_path)})
+
+
+def test_settings_are_frozen() -> None:
+    settings = Settings()
+    with pytest.raises(AttributeError):
+        settings.json = True  # type: ignore[misc]

@@ -1,0 +1,132 @@
+"""Tests for mdsel_claude.tools: published data equals seed 002; argument errors name fields."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mdsel_claude.tools import (
+    ANNOTATIONS,
+    INDEX_TOOL,
+    SELECT_TOOL,
+    TOOLS,
+    TOOLS_BY_NAME,
+    ArgumentError,
+    ToolRequest,
+    parse_arguments,
+)
+
+SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_033d7565e1c0fbce.txt"
+
+
+def _seed_blocks() -> dict[str, tuple[str, str]]:
+    """Tool name → (normative description, input schema text), cut from the seed's code fences."""
+    if not SEED.is_file():
+        pytest.skip(f"seed 002 not found at {SEED}")
+    text = SEED.read_text(encoding="utf-8")
+    blocks: dict[str, tuple[str, str]] = {}
+    for section in re.split(r"^## Tool: ", text, flags=re.MULTILINE)[1:]:
+        name = section.split("\n", 1)[0].strip()
+        fences = re.findall(r"^```[a-z]*\n(.*?)\n```$", section, flags=re.MULTILINE | re.DOTALL)
+        blocks[name] = (fences[0], fences[1])
+    return blocks
+
+
+def test_exactly_the_two_tools_in_order() -> None:
+    assert [tool.name for tool in TOOLS] == [INDEX_TOOL, SELECT_TOOL]
+    assert [tool.command for tool in TOOLS] == ["index", "select"]
+    assert set(TOOLS_BY_NAME) == {"mdsel_index", "mdsel_select"}
+
+
+@pytest.mark.parametrize("name", [INDEX_TOOL, SELECT_TOOL])
+def test_description_is_the_normative_text(name: str) -> None:
+    description, _ = _seed_blocks()[name]
+    assert TOOLS_BY_NAME[name].description == description
+
+
+@pytest.mark.parametrize("name", [INDEX_TOOL, SELECT_TOOL])
+def test_input_schema_is_the_normative_schema(name: str) -> None:
+    _, schema_text = _seed_blocks()[name]
+    normative = json.loads(schema_text)
+    published = TOOLS_BY_NAME[name].input_schema
+    assert published == normative
+    # Same keys in the same order too, so even a serialisation that keeps order matches.
+    assert json.dumps(published) == json.dumps(normative)
+
+
+def test_annotations_and_titles() -> None:
+    assert ANNOTATIONS == {"readOnlyHint": True, "openWorldHint": False}
+    assert all(tool.title for tool in TOOLS)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "expected"),
+    [
+        (INDEX_TOOL, {"files": ["a.md"]}, ToolRequest("index", None, ("a.md",))),
+        (
+            INDEX_TOOL,
+            {"files": ["a.md", "docs"], "extra": 1},
+            ToolRequest("index", None, ("a.md", "docs")),
+        ),
+        (
+            SELECT_TOOL,
+            {"selector": "h2.0", "files": ["a.md"]},
+            ToolRequest("select", "h2.0", ("a.md",)),
+        ),
+        # The selector travels untouched: whitespace is the engine's to judge.
+        (
+            SELECT_TOOL,
+            {"selector": " h2.0 ", "files": ["a.md"]},
+            ToolRequest("select", " h2.0 ", ("a.md",)),
+        ),
+    ],
+)
+def test_valid_arguments(name: str, arguments: dict[str, Any], expected: ToolRequest) -> None:
+    assert parse_arguments(name, arguments) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "field"),
+    [
+        (INDEX_TOOL, None, "'files'"),
+        (INDEX_TOOL, {}, "'files'"),
+        (INDEX_TOOL, {"files": []}, "'files'"),
+        (INDEX_TOOL, {"files": "a.md"}, "'files'"),
+        (INDEX_TOOL, {"files": None}, "'files'"),
+        (INDEX_TOOL, {"files": {"a": 1}}, "'files'"),
+        (INDEX_TOOL, {"files": ["a.md", 3]}, "'files[1]'"),
+        (INDEX_TOOL, {"files": ["a.md", ""]}, "'files[1]'"),
+        (INDEX_TOOL, {"files": ["  "]}, "'files[0]'"),
+        (INDEX_TOOL, {"files": ["a\x00.md"]}, "'files[0]'"),
+        (SELECT_TOOL, {"files": ["a.md"]}, "'selector'"),
+        (SELECT_TOOL, {"selector": "", "files": ["a.md"]}, "'selector'"),
+        (SELECT_TOOL, {"selector": "   ", "files": ["a.md"]}, "'selector'"),
+        (SELECT_TOOL, {"selector": 3, "files": ["a.md"]}, "'selector'"),
+        (SELECT_TOOL, {"selector": ["h2.0"], "files": ["a.md"]}, "'selector'"),
+        (SELECT_TOOL, {"selector": "h2.0"}, "'files'"),
+        (SELECT_TOOL, {"selector": "h2.0", "files": [True]}, "'files[0]'"),
+        ("mdsel_read", {"files": ["a.md"]}, "'mdsel_read'"),
+        ("", {}, "''"),
+    ],
+)
+def test_invalid_arguments_name_the_field(
+    name: str, arguments: dict[str, Any] | None, field: str
+) -> None:
+    with pytest.raises(ArgumentError) as caught:
+        parse_arguments(name, arguments)
+    assert field in str(caught.value)
+    if name in TOOLS_BY_NAME:
+        assert str(caught.value).startswith(f"{name}: ")
+
+
+def test_wrong_types_are_named_in_json_terms() -> None:
+    with pytest.raises(ArgumentError, match="got string"):
+        parse_arguments(INDEX_TOOL, {"files": "a.md"})
+    with pytest.raises(ArgumentError, match="got number"):
+        parse_arguments(SELECT_TOOL, {"selector": 1.5, "files": ["a.md"]})
+    with pytest.raises(ArgumentError, match="got boolean"):
+        parse_arguments(INDEX_TOOL, {"files": [False]})
