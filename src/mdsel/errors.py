@@ -37,7 +37,10 @@ class Suggestion(NamedTuple):
     """A selector worth trying instead, with the heading title it leads to (empty if none)."""
 
     selector: str
+    """Short form, without namespace."""
     title: str = ""
+    namespace: str = ""
+    """The document it applies to (renderers qualify the selector when the call had several)."""
 
 
 class Problem(NamedTuple):

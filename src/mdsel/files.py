@@ -1,0 +1,218 @@
+"""The engine's only I/O: expand paths (literal, glob, directory), read bytes under a cap, name
+documents.
+
+An existing path is taken literally; otherwise it is a glob (`docs/**/*.md`). Directories expand
+to the Markdown files below them, sorted, skipping hidden entries, `node_modules` and `.git`, and
+not following directory symlinks. Only regular files are ever opened: a FIFO or a device would
+block or never end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn")
+SKIPPED_DIRS = frozenset({"node_modules", ".git"})
+_GLOB_MAGIC = re.compile(r"[*?[]")
+
+
+class FileLimits(NamedTuple):
+    max_files: int = 500
+    """Files per call after expansion (MDSEL_MAX_FILES)."""
+    max_bytes: int = 52_428_800
+    """Largest single file read (MDSEL_MAX_BYTES)."""
+    max_total_bytes: int = 104_857_600
+    """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
+
+
+class FileProblem(NamedTuple):
+    """A path that could not be used, in the `!<path> TYPE: reason` sense."""
+
+    path: str
+    type: str
+    code: str
+    message: str
+
+
+class Expansion(NamedTuple):
+    paths: tuple[str, ...]
+    """Files to read, in order, as the user would write them (relative stays relative)."""
+    problems: tuple[FileProblem, ...]
+    warnings: tuple[str, ...]
+    """Ready-to-print lines naming what the limits left out."""
+
+
+class FileReadError(Exception):
+    def __init__(self, problem: FileProblem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def is_markdown_name(path: str) -> bool:
+    return path.lower().endswith(MARKDOWN_SUFFIXES)
+
+
+def expand_paths(
+    paths: Sequence[str], limits: FileLimits = FileLimits(), cwd: str | None = None
+) -> Expansion:
+    base = os.getcwd() if cwd is None else cwd
+    found: list[str] = []
+    problems: list[FileProblem] = []
+    for given in paths:
+        full = os.path.join(base, given)
+        if os.path.lexists(full):
+            if os.path.isdir(full):
+                found.extend(_walk(given, full))
+            else:
+                found.append(given)
+        elif _GLOB_MAGIC.search(given):
+            matches = _glob(given, base)
+            if matches:
+                found.extend(matches)
+            else:
+                problems.append(
+                    FileProblem(given, FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern")
+                )
+        else:
+            problems.append(
+                FileProblem(given, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
+            )
+
+    unique = list(dict.fromkeys(found))
+    warnings: list[str] = []
+    if len(unique) > limits.max_files:
+        left_out = unique[limits.max_files :]
+        unique = unique[: limits.max_files]
+        warnings.append(
+            f"warning: only the first {limits.max_files} files were read (MDSEL_MAX_FILES); "
+            f"left out {len(left_out)}: {_names(left_out)}"
+        )
+    kept: list[str] = []
+    total = 0
+    skipped: list[str] = []
+    for path in unique:
+        try:
+            size = os.stat(os.path.join(base, path)).st_size
+        except OSError:
+            size = 0  # reported when read
+        if size <= limits.max_bytes and total + size > limits.max_total_bytes:
+            skipped.append(path)
+            continue
+        if size <= limits.max_bytes:
+            total += size
+        kept.append(path)
+    if skipped:
+        warnings.append(
+            f"warning: {len(skipped)} files left out to stay under {limits.max_total_bytes} bytes "
+            f"per call (MDSEL_MAX_TOTAL_BYTES): {_names(skipped)}"
+        )
+    return Expansion(tuple(kept), tuple(problems), tuple(warnings))
+
+
+def _names(paths: list[str], limit: int = 10) -> str:
+    shown = ", ".join(paths[:limit])
+    return shown + (f", … +{len(paths) - limit} more" if len(paths) > limit else "")
+
+
+def _walk(given: str, full: str) -> list[str]:
+    result: list[str] = []
+    for directory, dirnames, filenames in os.walk(full):
+        # Pruning in place keeps os.walk out of hidden trees; it never follows dir symlinks.
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
+        relative = os.path.relpath(directory, full)
+        for name in sorted(filenames):
+            if name.startswith(".") or not is_markdown_name(name):
+                continue
+            parts = (given, name) if relative == "." else (given, relative, name)
+            result.append(os.path.join(*parts))
+    return result
+
+
+def _glob(pattern: str, base: str) -> list[str]:
+    import glob  # only when a pattern is used: keeps plain invocations' imports small
+
+    if os.path.isabs(pattern):
+        matches = glob.glob(pattern, recursive=True)
+    else:
+        matches = glob.glob(pattern, root_dir=base, recursive=True)
+    result: list[str] = []
+    for match in sorted(matches):
+        full = os.path.join(base, match)
+        if os.path.isdir(full):
+            result.extend(_walk(match, full))
+        else:
+            result.append(match)
+    return result
+
+
+def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
+    """The file's bytes, or FileReadError: missing, not a regular file, too large, unreadable."""
+    full = path if cwd is None else os.path.join(cwd, path)
+    try:
+        info = os.stat(full)
+    except FileNotFoundError:
+        raise FileReadError(
+            FileProblem(path, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
+        ) from None
+    except OSError as exc:
+        raise FileReadError(_os_problem(path, exc)) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise FileReadError(
+            FileProblem(path, PROCESSING_ERROR, "EISDIR", "is a directory; name the files in it")
+        )
+    if not stat.S_ISREG(info.st_mode):
+        raise FileReadError(
+            FileProblem(path, PROCESSING_ERROR, "NOT_REGULAR", "not a regular file (FIFO, device or socket); refused")
+        )
+    if info.st_size > max_bytes:
+        raise FileReadError(_too_large(path, info.st_size, max_bytes))
+    try:
+        with open(full, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise FileReadError(_os_problem(path, exc)) from None
+    if len(data) > max_bytes:  # grew since stat
+        raise FileReadError(_too_large(path, len(data), max_bytes))
+    return data
+
+
+def _too_large(path: str, size: int, limit: int) -> FileProblem:
+    return FileProblem(
+        path,
+        PROCESSING_ERROR,
+        "TOO_LARGE",
+        f"file is {size} bytes; the limit is {limit} (MDSEL_MAX_BYTES)",
+    )
+
+
+def _os_problem(path: str, exc: OSError) -> FileProblem:
+    if isinstance(exc, PermissionError):
+        return FileProblem(path, PROCESSING_ERROR, "EACCES", "permission denied; check its permissions")
+    return FileProblem(path, PROCESSING_ERROR, "OS_ERROR", f"cannot read: {exc.strerror or exc}")
+
+
+def namespaces(paths: Sequence[str]) -> list[str]:
+    """Namespace per path: base name without its last extension, lowercased, other characters
+    than [a-z0-9_-] as `_` (`doc` if empty); collisions get -2, -3… in input order."""
+    result: list[str] = []
+    seen: dict[str, int] = {}
+    taken: set[str] = set()
+    for path in paths:
+        stem = os.path.splitext(os.path.basename(path.rstrip("/\\")))[0].lower()
+        name = re.sub(r"[^a-z0-9_-]", "_", stem) or "doc"
+        candidate = name
+        if candidate in taken:
+            number = seen.get(name, 1)
+            while candidate in taken:
+                number += 1
+                candidate = f"{name}-{number}"
+            seen[name] = number
+        taken.add(candidate)
+        result.append(candidate)
+    return result

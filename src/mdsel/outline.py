@@ -1,0 +1,110 @@
+"""The index model in text: heading outline lines, block counts, and the heading budget.
+
+When there are more headings than the budget, the shallowest nesting depths that fit are shown;
+a shown heading that hides descendants says how many (`+14`). If even the top depth overflows,
+its first headings are shown and the rest summarised by selector ranges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mdsel.tree import Document
+
+BLOCK_LABELS = (("para", "para"), ("code", "code"), ("list", "list"), ("table", "table"), ("quote", "quote"))
+
+
+def heading_selector(document: Document, index: int) -> str:
+    heading = document.headings[index]
+    return f"h{heading.level}.{heading.ordinal}"
+
+
+def heading_line(document: Document, index: int, depth: int, prefix: str, hidden: int) -> str:
+    heading = document.headings[index]
+    words = document.section_words(index)
+    more = f" +{hidden}" if hidden else ""
+    title = " ".join(heading.title.split())
+    return (
+        f"{'  ' * depth}{prefix}{heading_selector(document, index)} {title}  "
+        f"L{heading.line_start}-{heading.section_line_end} {words}w{more}"
+    )
+
+
+def outline(
+    document: Document,
+    first: int,
+    last: int,
+    prefix: str,
+    budget: int | None,
+    expand_hint: str,
+) -> list[str]:
+    """Lines for headings first..last (indices into document.headings; all inside the section
+    of `first` or the whole outline), depth relative to `first`'s, under `budget` headings.
+
+    `expand_hint` completes the closing line: how to see everything (`--full`, `&full=true`).
+    """
+    headings = document.headings
+    if last < first:
+        return []
+    base = headings[first].depth
+    total = last - first + 1
+    if budget is None or total <= budget:
+        return [heading_line(document, i, headings[i].depth - base, prefix, 0) for i in range(first, last + 1)]
+
+    per_depth: dict[int, int] = {}
+    for i in range(first, last + 1):
+        depth = headings[i].depth - base
+        per_depth[depth] = per_depth.get(depth, 0) + 1
+    shown_depth = -1
+    running = 0
+    for depth in sorted(per_depth):
+        if running + per_depth[depth] > budget:
+            break
+        running += per_depth[depth]
+        shown_depth = depth
+
+    lines: list[str] = []
+    example = ""
+    if shown_depth >= 0:
+        for i in range(first, last + 1):
+            depth = headings[i].depth - base
+            if depth > shown_depth:
+                continue
+            hidden = headings[i].last - i if depth == shown_depth else 0
+            if hidden and not example:
+                example = prefix + heading_selector(document, i)
+            lines.append(heading_line(document, i, depth, prefix, hidden))
+        summary = f"showing {running} of {total} headings (depth ≤ {shown_depth})"
+    else:
+        top = [i for i in range(first, last + 1) if headings[i].depth == base]
+        for i in top[:budget]:
+            hidden = headings[i].last - i
+            if hidden and not example:
+                example = prefix + heading_selector(document, i)
+            lines.append(heading_line(document, i, 0, prefix, hidden))
+        rest = top[budget:]
+        lines.append(f"… +{len(rest)} more: {prefix}{ranges(document, rest)}")
+        summary = f"showing {min(budget, len(top))} of {total} headings"
+        example = example or prefix + heading_selector(document, top[0])
+    lines.append(f"[{summary}; expand one with {example}?toc=true, or {expand_hint}]")
+    return lines
+
+
+def ranges(document: Document, indices: Sequence[int], limit: int = 12) -> str:
+    """Compact selectors for many headings: `h1.250-298 h2.3-9`, per level, consecutive runs."""
+    runs: list[list[int]] = []  # level, first ordinal, last ordinal
+    for i in indices:
+        heading = document.headings[i]
+        if runs and runs[-1][0] == heading.level and runs[-1][2] + 1 == heading.ordinal:
+            runs[-1][2] = heading.ordinal
+        else:
+            runs.append([heading.level, heading.ordinal, heading.ordinal])
+    parts = [f"h{lv}.{a}" if a == b else f"h{lv}.{a}-{b}" for lv, a, b in runs[:limit]]
+    if len(runs) > limit:
+        parts.append("…")
+    return " ".join(parts)
+
+
+def block_counts(document: Document) -> str:
+    counts = ", ".join(f"{label} {len(document.top_blocks[kind])}" for kind, label in BLOCK_LABELS)
+    return f"blocks: {counts}"

@@ -1,0 +1,106 @@
+"""head/tail, then pages of whole lines: a match longer than a page is cut at line boundaries.
+
+A page holds at most `page_words` words and `page_words * BYTES_PER_WORD` bytes. A single line
+longer than a page is cut at the last whitespace before the limit, or at HARD_CUT bytes when
+there is none (a 5 MB line of base64 still comes back in pieces), never inside a UTF-8 character.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from mdsel.tree import Document
+
+BYTES_PER_WORD = 64
+"""Byte bound per page word: only pathological lines (huge tokens) ever reach it."""
+HARD_CUT = 32 * 1024
+
+_WORD = re.compile(rb"\S+")
+
+
+class Span(NamedTuple):
+    """A run of bytes of the document: the shown part of a match, or one page of it."""
+
+    start: int
+    end: int
+    words: int
+    line_start: int
+    line_end: int
+
+
+def clip_lines(first: int, last: int, head: int | None, tail: int | None) -> tuple[int, int]:
+    """Lines first..last narrowed by head=N / tail=N."""
+    if head is not None:
+        last = min(last, first + head - 1)
+    if tail is not None:
+        first = max(first, last - tail + 1)
+    return first, last
+
+
+def pages(document: Document, first: int, last: int, page_words: int | None) -> list[Span]:
+    """Lines first..last (1-based, inclusive) as pages; one page when `page_words` is None."""
+    lines = document.lines
+    start, end = lines.starts[first - 1], lines.starts[last] if last >= first else lines.starts[first - 1]
+    total = lines.words_in(first, last)
+    if page_words is None or (total <= page_words and end - start <= page_words * BYTES_PER_WORD):
+        return [Span(start, end, total, first, max(first, last))]
+    page_bytes = page_words * BYTES_PER_WORD
+    result: list[Span] = []
+    cur_start = start
+    cur_words = 0
+    cur_end = start
+    for unit_start, unit_end, unit_words in _units(document, first, last, page_words, page_bytes):
+        if cur_end > cur_start and (
+            cur_words + unit_words > page_words or unit_end - cur_start > page_bytes
+        ):
+            result.append(_span(document, cur_start, cur_end, cur_words))
+            cur_start, cur_words = unit_start, 0
+        cur_words += unit_words
+        cur_end = unit_end
+    if cur_end > cur_start:
+        result.append(_span(document, cur_start, cur_end, cur_words))
+    return result
+
+
+def _span(document: Document, start: int, end: int, words: int) -> Span:
+    return Span(start, end, words, document.line_of(start), document.line_of(end - 1))
+
+
+def _units(
+    document: Document, first: int, last: int, page_words: int, page_bytes: int
+) -> Iterator[tuple[int, int, int]]:
+    """(start, end, words) of each line, long lines cut into pieces that fit a page."""
+    starts, words, data = document.lines.starts, document.lines.words, document.data
+    for line in range(first, last + 1):
+        start, end = starts[line - 1], starts[line]
+        count = words[line] - words[line - 1]
+        if count <= page_words and end - start <= page_bytes:
+            yield start, end, count
+            continue
+        yield from _cut(data, start, end, page_words, page_bytes)
+
+
+def _cut(
+    data: bytes, start: int, end: int, page_words: int, page_bytes: int
+) -> Iterator[tuple[int, int, int]]:
+    pos = start
+    while pos < end:
+        limit = min(end, pos + page_bytes)
+        if limit < end or len(data[pos:limit].split()) > page_words:
+            nth = None
+            for nth_index, match in enumerate(_WORD.finditer(data, pos, limit)):
+                if nth_index == page_words:
+                    nth = match.start()
+                    break
+            if nth is not None:
+                limit = nth
+            else:
+                chunk = data[pos:limit]
+                space = max(chunk.rfind(b" "), chunk.rfind(b"\t"))
+                limit = pos + space + 1 if space > 0 else min(limit, pos + HARD_CUT)
+            while limit < end and limit > pos + 1 and (data[limit] & 0xC0) == 0x80:
+                limit -= 1  # never split a UTF-8 sequence
+        yield pos, limit, len(data[pos:limit].split())
+        pos = limit

@@ -1,0 +1,210 @@
+"""Results → the CLIResponse JSON envelope. In JSON mode everything goes in the envelope."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from mdsel.api import (
+    IndexResult,
+    Options,
+    Outcome,
+    SelectResult,
+    direct_subsections,
+    preview,
+)
+from mdsel.errors import Problem
+from mdsel.resolve import ROOT, Node
+from mdsel.tree import Document
+
+
+def _timestamp() -> str:
+    now = datetime.now(timezone.utc)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+def _error(problem: Problem, prefix_all: bool) -> dict[str, Any]:
+    entry: dict[str, Any] = {"type": problem.type, "code": problem.code, "message": problem.message}
+    if problem.file is not None:
+        entry["file"] = problem.file
+    if problem.selector is not None:
+        entry["selector"] = problem.selector
+    if problem.suggestions:
+        entry["suggestions"] = [_qualified(s.namespace, s.selector) for s in problem.suggestions]
+    return entry
+
+
+def _qualified(namespace: str, selector: str) -> str:
+    return f"{namespace}::{selector}" if namespace else selector
+
+
+def _envelope(
+    command: str,
+    data: dict[str, Any] | None,
+    problems: Sequence[Problem],
+    warnings: Sequence[str],
+    unresolved: Sequence[str] = (),
+) -> Outcome:
+    body: dict[str, Any] = {
+        "success": not problems,
+        "command": command,
+        "timestamp": _timestamp(),
+        "data": data,
+    }
+    if unresolved:
+        body["unresolved_selectors"] = list(unresolved)
+    if warnings:
+        body["warnings"] = list(warnings)
+    if problems:
+        body["errors"] = [_error(p, True) for p in problems]
+    text = json.dumps(body, ensure_ascii=False, indent=2) + "\n"
+    return Outcome(text, "", 1 if problems else 0)
+
+
+def index(
+    result: IndexResult,
+    file_problems: Sequence[Problem],
+    warnings: Sequence[str],
+    options: Options,
+) -> Outcome:
+    documents = []
+    total_nodes = 0
+    for source in result.sources:
+        entry = document_index(source.namespace, source.path, source.document, options)
+        total_nodes += 1 + len(entry["headings"]) + sum(entry["blocks"].values())
+        documents.append(entry)
+    data = {
+        "documents": documents,
+        "summary": {
+            "total_documents": len(documents),
+            "total_nodes": total_nodes,
+            "total_selectors": total_nodes,
+        },
+    }
+    return _envelope("index", data, file_problems, warnings)
+
+
+def document_index(namespace: str, path: str, document: Document, options: Options) -> dict[str, Any]:
+    headings = document.headings
+    lines = document.lines
+    # children_count for every heading in one linear merge: the outermost blocks between a
+    # heading and the next heading, plus its direct subsections.
+    top = sorted(i for indices in document.top_blocks.values() for i in indices)
+    blocks_after = [0] * len(headings)
+    direct = [0] * len(headings)
+    position = 0
+    for h_index, heading in enumerate(headings):
+        if heading.parent >= 0:
+            direct[heading.parent] += 1
+        end = headings[h_index + 1].start if h_index + 1 < len(headings) else len(document.data)
+        while position < len(top) and document.blocks[top[position]].start < heading.start:
+            position += 1
+        count_start = position
+        while position < len(top) and document.blocks[top[position]].start < end:
+            position += 1
+        blocks_after[h_index] = position - count_start
+    root_children = len(direct_subsections(document, Node(0, ROOT, -1)))
+    first_heading = headings[0].start if headings else len(document.data)
+    root_children += sum(1 for i in top if document.blocks[i].start < first_heading)
+
+    heading_entries = []
+    for index, heading in enumerate(headings):
+        section_words = lines.words_in(heading.line_start, heading.section_line_end)
+        text = preview(document, heading.line_end + 1, heading.section_line_end)
+        heading_entries.append(
+            {
+                "selector": _qualified(namespace, f"h{heading.level}.{heading.ordinal}"),
+                "type": f"heading:h{heading.level}",
+                "depth": heading.level,
+                "text": heading.title,
+                "content_preview": text,
+                "truncated": len(text) >= 80,
+                "children_count": direct[index] + blocks_after[index],
+                "word_count": len(heading.title.split()),
+                "section_word_count": section_words,
+                "section_truncated": section_words > options.page_words,
+                "line_start": heading.line_start,
+                "line_end": heading.section_line_end,
+            }
+        )
+    root_preview = preview(document, 1, lines.count)
+    return {
+        "namespace": namespace,
+        "file_path": path,
+        "root": {
+            "selector": _qualified(namespace, "root"),
+            "type": "root",
+            "text": "",
+            "content_preview": root_preview,
+            "truncated": len(root_preview) >= 80,
+            "children_count": root_children,
+            "word_count": document.word_count,
+            "section_word_count": document.word_count,
+            "section_truncated": document.word_count > options.page_words,
+            "line_start": 1,
+            "line_end": lines.count,
+        },
+        "headings": heading_entries,
+        "blocks": {
+            "paragraphs": len(document.top_blocks["para"]),
+            "code_blocks": len(document.top_blocks["code"]),
+            "lists": len(document.top_blocks["list"]),
+            "tables": len(document.top_blocks["table"]),
+            "blockquotes": len(document.top_blocks["quote"]),
+        },
+        "line_count": lines.count,
+        "word_count": document.word_count,
+    }
+
+
+def select(
+    result: SelectResult, file_problems: Sequence[Problem], warnings: Sequence[str]
+) -> Outcome:
+    matches = []
+    for match in result.matches:
+        entry: dict[str, Any] = {
+            "selector": _qualified(match.namespace, match.selector),
+            "type": match.type,
+            "content": match.content,
+            "truncated": match.truncated,
+            "line_start": match.line_start,
+            "line_end": match.line_end,
+        }
+        if match.total_pages > 1:
+            entry["pagination"] = {
+                "page": match.page,
+                "total_pages": match.total_pages,
+                "words": match.words,
+                "total_words": match.total_words,
+                "next": _qualified(match.namespace, match.next) if match.next else None,
+            }
+        entry["children_available"] = [
+            {"selector": _qualified(match.namespace, c.selector), "type": c.type, "preview": c.preview}
+            for c in match.children
+        ]
+        matches.append(entry)
+    unresolved = [
+        {
+            "selector": p.selector or "",
+            "reason": p.message,
+            "suggestions": [_qualified(s.namespace, s.selector) for s in p.suggestions],
+        }
+        for p in result.problems
+    ]
+    all_warnings = list(warnings)
+    if result.omitted:
+        names = " ".join(_qualified(ns, sel) for ns, sel in result.omitted)
+        all_warnings.append(
+            f"{len(result.omitted)} more matches not shown (response budget): {names}"
+        )
+    data = {"matches": matches, "unresolved": unresolved}
+    problems = [*file_problems, *result.problems]
+    return _envelope(
+        "select",
+        data,
+        problems,
+        all_warnings,
+        [u["selector"] for u in unresolved],
+    )

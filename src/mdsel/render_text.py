@@ -1,0 +1,104 @@
+"""Results → the text format (what the MCP tools return: token economy is the point).
+
+Strings only; nothing here writes. Selectors are namespace-qualified only when the call named
+more than one document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mdsel.api import IndexResult, Options, Outcome, SelectResult
+from mdsel.errors import Problem
+from mdsel.files import FileProblem
+from mdsel.outline import block_counts, outline
+
+
+MAX_LISTED = 12
+"""Subsections named in a page trailer; the index lists them all."""
+
+
+def format_problem(problem: Problem | FileProblem) -> str:
+    """`!<selector or path> <TYPE>: <reason>`."""
+    if isinstance(problem, FileProblem):
+        return f"!{problem.path} {problem.type}: {problem.message}"
+    return f"!{problem.subject} {problem.type}: {problem.message}"
+
+
+def _suggestion_line(problem: Problem, qualify: bool) -> str | None:
+    if not problem.suggestions:
+        return None
+    parts = []
+    for s in problem.suggestions:
+        selector = f"{s.namespace}::{s.selector}" if qualify and s.namespace else s.selector
+        parts.append(f"~{selector} ({s.title})" if s.title else f"~{selector}")
+    return " ".join(parts)
+
+
+def problems_text(problems: Sequence[Problem], qualify: bool) -> str:
+    lines: list[str] = []
+    for problem in problems:
+        lines.append(format_problem(problem))
+        suggestion = _suggestion_line(problem, qualify)
+        if suggestion:
+            lines.append(suggestion)
+    return "".join(line + "\n" for line in lines)
+
+
+def index(
+    result: IndexResult,
+    file_problems: Sequence[Problem],
+    warnings: Sequence[str],
+    options: Options,
+) -> Outcome:
+    qualify = len(result.sources) > 1
+    out: list[str] = list(warnings)
+    for number, source in enumerate(result.sources):
+        document = source.document
+        if number:
+            out.append("")
+        out.append(
+            f"{source.namespace}  {source.path}  {document.lines.count} lines  "
+            f"{document.word_count} words"
+        )
+        prefix = f"{source.namespace}::" if qualify else ""
+        budget = None if options.full else options.max_headings
+        out.extend(outline(document, 0, len(document.headings) - 1, prefix, budget, "use --full"))
+        out.append(block_counts(document))
+    stdout = "".join(line + "\n" for line in out)
+    stderr = problems_text(file_problems, qualify)
+    return Outcome(stdout, stderr, 1 if file_problems else 0)
+
+
+def select(
+    result: SelectResult, file_problems: Sequence[Problem], warnings: Sequence[str]
+) -> Outcome:
+    qualify = result.documents > 1
+    out: list[str] = list(w + "\n" for w in warnings)
+    several = len(result.matches) + len(result.omitted) > 1
+    for match in result.matches:
+        selector = f"{match.namespace}::{match.selector}" if qualify else match.selector
+        if several:
+            out.append(f"==> {selector} L{match.line_start}-{match.line_end} <==\n")
+        content = match.content
+        out.append(content if content.endswith(("\n", "\r")) else content + "\n")
+        if match.next is not None:
+            next_selector = f"{match.namespace}::{match.next}" if qualify else match.next
+            trailer = (
+                f"[page {match.page}/{match.total_pages} of {selector}: {match.words} of "
+                f"{match.total_words} words; next: {next_selector}"
+            )
+            if match.subsections:
+                shown = " ".join(match.subsections[:MAX_LISTED])
+                more = len(match.subsections) - MAX_LISTED
+                trailer += "; subsections: " + shown + (f" … +{more} more" if more > 0 else "")
+            out.append(trailer + "]\n")
+    if result.omitted:
+        names = " ".join(f"{ns}::{sel}" if qualify else sel for ns, sel in result.omitted)
+        out.append(
+            f"[+{len(result.omitted)} more matches not shown: {names}; "
+            "select them one at a time or add ?full=true]\n"
+        )
+    problems = [*file_problems, *result.problems]
+    stderr = problems_text(problems, qualify)
+    return Outcome("".join(out), stderr, 1 if problems else 0)

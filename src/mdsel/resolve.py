@@ -1,0 +1,261 @@
+"""Selectors × documents → matched nodes, and misses with a reason.
+
+A selector's first segment is resolved in each document it applies to; each later segment inside
+every node the previous one matched. An index item is resolved when it matches something in at
+least one document; only items that match nothing anywhere become misses. Ranges are clamped to
+what exists before any loop, so `h2.0-999999999` costs as much as `h2.0-7`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
+from mdsel.selector import Item, Segment, Selector, format_items, format_segments
+from mdsel.tree import BLOCK_KINDS, Document
+
+ROOT = "root"
+SECTION = "section"
+HEADING = "heading"
+
+
+class Source(NamedTuple):
+    """A document of the call, with the namespace it got and the path it came from."""
+
+    namespace: str
+    path: str
+    document: Document
+
+
+class Node(NamedTuple):
+    """A matched node: which document, what kind, which index in that document's tuple."""
+
+    doc: int
+    """Index into the call's sources."""
+    kind: str
+    """root, section (a heading matched as section.N), heading, or a block kind."""
+    index: int
+    """Index into Document.headings (heading, section) or Document.blocks; -1 for root."""
+
+    def position(self, sources: Sequence[Source]) -> tuple[int, int, int]:
+        """Sort key: document order, an enclosing node before what it encloses."""
+        if self.kind == ROOT:
+            return (self.doc, -1, 0)
+        document = sources[self.doc].document
+        if self.kind in (HEADING, SECTION):
+            return (self.doc, document.headings[self.index].start, 0)
+        return (self.doc, document.blocks[self.index].start, 1 + self.index)
+
+
+class Miss(NamedTuple):
+    """A selector item that matched nothing, or a namespace that named no document."""
+
+    type: str
+    selector: str
+    """The missing item in short form, e.g. `readme::h2.9` or `h2.1/code.3`."""
+    reason: str
+    scope: tuple[int, ...]
+    """Indices of the sources the selector applied to (for suggestions)."""
+    segment: Segment
+
+
+class Resolution(NamedTuple):
+    selector: Selector
+    nodes: tuple[Node, ...]
+    misses: tuple[Miss, ...]
+
+
+def namespace_sources(namespace: str | None, sources: Sequence[Source]) -> list[int]:
+    """Indices of the sources a namespace names (all of them for None)."""
+    if namespace is None:
+        return list(range(len(sources)))
+    hits = [i for i, s in enumerate(sources) if s.namespace == namespace]
+    if not hits and len(sources) == 1:
+        # With one document, `readme-2` from a multi-file index still means `readme`.
+        base, dash, suffix = namespace.rpartition("-")
+        if dash and suffix.isdigit() and sources[0].namespace == base:
+            hits = [0]
+    return hits
+
+
+def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
+    docs = namespace_sources(selector.namespace, sources)
+    prefix = f"{selector.namespace}::" if selector.namespace else ""
+    if not docs:
+        names = ", ".join(s.namespace for s in sources)
+        miss = Miss(
+            NAMESPACE_NOT_FOUND,
+            selector.source,
+            f"no document has namespace {selector.namespace!r}; namespaces: {names}",
+            tuple(range(len(sources))),
+            selector.segments[0],
+        )
+        return Resolution(selector, (), (miss,))
+
+    scopes = [Node(d, ROOT, -1) for d in docs]
+    misses: list[Miss] = []
+    done: list[Segment] = []
+    for segment in selector.segments:
+        if segment.type == ROOT:
+            done.append(segment)
+            continue
+        per_scope = [(scope, candidates(sources, scope, segment.type)) for scope in scopes]
+        found: dict[Node, None] = {}
+        if segment.items is None:
+            for _scope, nodes in per_scope:
+                found.update(dict.fromkeys(nodes))
+            if not found:
+                misses.append(
+                    Miss(
+                        SELECTOR_NOT_FOUND,
+                        prefix + format_segments((*done, segment)),
+                        _none_reason(sources, scopes, segment.type),
+                        tuple(docs),
+                        segment,
+                    )
+                )
+        else:
+            for item in segment.items:
+                for _scope, nodes in per_scope:
+                    # Clamped slice: never iterates past what exists.
+                    found.update(dict.fromkeys(nodes[item.first : item.last + 1]))
+                if not _item_hit(per_scope, item):
+                    misses.append(
+                        Miss(
+                            SELECTOR_NOT_FOUND,
+                            prefix + format_segments((*done, Segment(segment.type, (item,)))),
+                            _range_reason(sources, per_scope, segment.type, item),
+                            tuple(docs),
+                            Segment(segment.type, (item,)),
+                        )
+                    )
+        done.append(segment)
+        scopes = sorted(found, key=lambda node: node.position(sources))
+        if not scopes:
+            break
+    return Resolution(selector, tuple(scopes), tuple(misses))
+
+
+def _item_hit(per_scope: list[tuple[Node, Sequence[Node]]], item: Item) -> bool:
+    return any(len(nodes) > item.first for _scope, nodes in per_scope)
+
+
+def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[Node]:
+    """The nodes of `kind` inside `scope`, in document order, as an indexable sequence."""
+    document = sources[scope.doc].document
+    doc = scope.doc
+    if kind == SECTION or kind.startswith("h"):
+        if scope.kind == ROOT:
+            first, last = 0, len(document.headings) - 1
+        elif scope.kind in (HEADING, SECTION):
+            first, last = scope.index + 1, document.headings[scope.index].last
+        else:
+            return ()
+        if kind == SECTION:
+            return _NodeRange(doc, SECTION, range(first, last + 1))
+        level_indices = document.by_level[int(kind[1])]
+        lo = _bisect(level_indices, first)
+        hi = _bisect(level_indices, last + 1)
+        return _NodeRange(doc, HEADING, level_indices[lo:hi])
+    if scope.kind == ROOT:
+        return _NodeRange(doc, kind, document.top_blocks[kind])
+    if scope.kind in (HEADING, SECTION):
+        heading = document.headings[scope.index]
+        indices = document.top_blocks_between(kind, heading.start, heading.section_end)
+        return _NodeRange(doc, kind, indices)
+    return _NodeRange(doc, kind, document.child_blocks(scope.index, kind))
+
+
+class _NodeRange(Sequence[Node]):
+    """Nodes over a sequence of indices, built lazily so slicing a huge range costs nothing."""
+
+    __slots__ = ("_doc", "_indices", "_kind")
+
+    def __init__(self, doc: int, kind: str, indices: Sequence[int]) -> None:
+        self._doc, self._kind, self._indices = doc, kind, indices
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    def __getitem__(self, key):  # type: ignore[no-untyped-def, override]
+        if isinstance(key, slice):
+            return [Node(self._doc, self._kind, i) for i in self._indices[key]]
+        return Node(self._doc, self._kind, self._indices[key])
+
+
+def _bisect(values: Sequence[int], target: int) -> int:
+    lo, hi = 0, len(values)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def kind_label(kind: str, count: int = 2) -> str:
+    """`h2 headings`, `code blocks`, `sections`, singular when count == 1."""
+    names = {
+        "section": "section",
+        "para": "paragraph",
+        "code": "code block",
+        "list": "list",
+        "table": "table",
+        "quote": "blockquote",
+    }
+    name = f"{kind} heading" if kind.startswith("h") else names.get(kind, kind)
+    return name if count == 1 else name + "s"
+
+
+def describe_scope(sources: Sequence[Source], scope: Node) -> str:
+    """How a reason names a scope: the namespace for a document, else the node's selector."""
+    if scope.kind == ROOT:
+        return sources[scope.doc].namespace
+    return node_selector(sources[scope.doc].document, scope)
+
+
+def node_selector(document: Document, node: Node) -> str:
+    """The canonical short selector of a node, unique within its document."""
+    if node.kind == ROOT:
+        return ROOT
+    if node.kind == SECTION:
+        return f"section.{node.index}"
+    if node.kind == HEADING:
+        heading = document.headings[node.index]
+        return f"h{heading.level}.{heading.ordinal}"
+    parts = []
+    index = node.index
+    while index >= 0:
+        block = document.blocks[index]
+        parts.append(f"{block.kind}.{block.ordinal}")
+        index = block.parent
+    return "/".join(reversed(parts))
+
+
+def _none_reason(sources: Sequence[Source], scopes: list[Node], kind: str) -> str:
+    if len(scopes) == 1:
+        return f"{describe_scope(sources, scopes[0])} has no {kind_label(kind)}"
+    return f"none of the {len(scopes)} scopes has {kind_label(kind)}"
+
+
+def _range_reason(
+    sources: Sequence[Source],
+    per_scope: list[tuple[Node, Sequence[Node]]],
+    kind: str,
+    item: Item,
+) -> str:
+    what = f"index {item.first}" if item.first == item.last else f"range {format_items((item,))}"
+    if len(per_scope) == 1:
+        scope, nodes = per_scope[0]
+        count = len(nodes)
+        return f"{what} out of range: {describe_scope(sources, scope)} has {count} {kind_label(kind, count)}"
+    most = max(len(nodes) for _scope, nodes in per_scope)
+    return (
+        f"{what} out of range: each of the {len(per_scope)} scopes has at most "
+        f"{most} {kind_label(kind, most)}"
+    )
+
+
+__all__ = ["BLOCK_KINDS", "Miss", "Node", "Resolution", "Source", "candidates", "resolve"]

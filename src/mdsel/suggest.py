@@ -1,0 +1,146 @@
+"""Selectors worth trying after a miss: close existing selectors, and headings whose title
+fuzzily matches a word of the request (`install` → `h2.3 Installation guide`).
+
+Ranking is deterministic: title matches by score, then the nearest existing ordinals of the
+requested type, then string-similar selectors; ties keep document order. The search is bounded
+(MAX_CANDIDATES per document, MAX_WORDS request words) so a 100,000-heading document or a
+4,096-character request costs the same few milliseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from difflib import SequenceMatcher, get_close_matches
+
+from mdsel.errors import Suggestion
+from mdsel.resolve import Source
+from mdsel.selector import Segment
+from mdsel.tree import BLOCK_KINDS, Document
+
+MAX_SUGGESTIONS = 5
+MAX_CANDIDATES = 2000
+"""Headings (and blocks) looked at per document."""
+MAX_WORDS = 8
+"""Words of the request matched against heading titles."""
+TITLE_CUTOFF = 0.75
+
+_WORDS = re.compile(r"[^\W\d_]{3,}")
+_TYPE_WORDS = frozenset(
+    {"root", "section", "para", "paragraph", "code", "list", "table", "quote", "blockquote"}
+    | {"block", "heading", "head", "tail", "page", "full", "toc", "true", "false"}
+)
+
+
+def suggest(
+    request: str,
+    sources: Sequence[Source],
+    docs: Iterable[int],
+    segment: Segment | None = None,
+) -> tuple[Suggestion, ...]:
+    """Up to MAX_SUGGESTIONS suggestions for `request` in the given documents.
+
+    `segment` is the missing segment when the request parsed (its type and index steer the
+    nearest-ordinal suggestions).
+    """
+    docs = list(docs)
+    ranked: list[Suggestion] = []
+    ranked += _title_matches(request, sources, docs)
+    if segment is not None:
+        ranked += _nearest(segment, sources, docs)
+    ranked += _similar(request, sources, docs)
+    seen: set[tuple[str, str]] = set()
+    result: list[Suggestion] = []
+    for suggestion in ranked:
+        key = (suggestion.namespace, suggestion.selector)
+        if key not in seen:
+            seen.add(key)
+            result.append(suggestion)
+        if len(result) == MAX_SUGGESTIONS:
+            break
+    return tuple(result)
+
+
+def _heading(source: Source, index: int) -> Suggestion:
+    heading = source.document.headings[index]
+    return Suggestion(f"h{heading.level}.{heading.ordinal}", heading.title, source.namespace)
+
+
+def _title_matches(request: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
+    words = [w.lower() for w in _WORDS.findall(request) if w.lower() not in _TYPE_WORDS]
+    words = words[:MAX_WORDS]
+    if not words:
+        return []
+    scored: list[tuple[float, int, int, Suggestion]] = []
+    for doc in docs:
+        source = sources[doc]
+        for index, heading in enumerate(source.document.headings[:MAX_CANDIDATES]):
+            title_words = [w.lower() for w in _WORDS.findall(heading.title)]
+            best = 0.0
+            for word in words:
+                for title_word in title_words:
+                    if title_word.startswith(word) or word.startswith(title_word):
+                        score = 1.0
+                    else:
+                        score = SequenceMatcher(None, word, title_word).ratio()
+                    best = max(best, score)
+            if best >= TITLE_CUTOFF:
+                scored.append((-best, doc, index, _heading(source, index)))
+    scored.sort(key=lambda entry: entry[:3])
+    return [entry[3] for entry in scored]
+
+
+def _nearest(segment: Segment, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
+    """The last existing ordinal of the requested type (what an out-of-range index was after),
+    then the first; for a type absent everywhere, the first node of each type that exists."""
+    result: list[Suggestion] = []
+    for doc in docs:
+        source = sources[doc]
+        count = _count(source.document, segment.type)
+        if count:
+            for ordinal in (count - 1, 0):
+                result.append(_by_type(source, segment.type, ordinal))
+    if not result:
+        for doc in docs:
+            source = sources[doc]
+            for level in range(1, 7):
+                if source.document.by_level[level]:
+                    result.append(_heading(source, source.document.by_level[level][0]))
+            for kind in BLOCK_KINDS:
+                if source.document.top_blocks[kind]:
+                    result.append(Suggestion(f"{kind}.0", "", source.namespace))
+    return result
+
+
+def _count(document: Document, kind: str) -> int:
+    if kind == "section":
+        return len(document.headings)
+    if kind.startswith("h"):
+        return len(document.by_level[int(kind[1])])
+    if kind in document.top_blocks:
+        return len(document.top_blocks[kind])
+    return 0
+
+
+def _by_type(source: Source, kind: str, ordinal: int) -> Suggestion:
+    document = source.document
+    if kind == "section":
+        return Suggestion(f"section.{ordinal}", document.headings[ordinal].title, source.namespace)
+    if kind.startswith("h"):
+        return _heading(source, document.by_level[int(kind[1])][ordinal])
+    return Suggestion(f"{kind}.{ordinal}", "", source.namespace)
+
+
+def _similar(request: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
+    """Existing selectors whose text is close to the request's (typos like `h2,1` or `cod.0`)."""
+    pool: dict[str, Suggestion] = {}
+    for doc in docs:
+        source = sources[doc]
+        for index in range(min(len(source.document.headings), MAX_CANDIDATES)):
+            suggestion = _heading(source, index)
+            pool.setdefault(suggestion.selector, suggestion)
+        for kind in BLOCK_KINDS:
+            for ordinal in range(min(len(source.document.top_blocks[kind]), 50)):
+                pool.setdefault(f"{kind}.{ordinal}", Suggestion(f"{kind}.{ordinal}", "", source.namespace))
+    target = request.split("::")[-1].strip().lower()[:64]
+    return [pool[key] for key in get_close_matches(target, list(pool), n=MAX_SUGGESTIONS, cutoff=0.6)]
