@@ -1,0 +1,221 @@
+"""Our entries in Claude Code's config files: their shape, how we recognise them, pure add/remove.
+
+Two files matter. An MCP config (`.mcp.json`) holds `{"mcpServers": {name: server}}`; ours is the
+server named `mdsel`. A settings file (`.claude/settings.json`) holds
+`{"hooks": {event: [{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}]}}`; ours is
+any hook whose command runs `mdsel-claude hook`, wherever it sits. Everything here is a pure
+function from a parsed file to a new value: nothing else in the value is changed or reordered.
+Each `add_*` also reports the containers it had to create, so that removal can take exactly
+those away again when they are left empty (an empty `"hooks": {}` the user wrote stays).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdsel_claude.jsonfile import JsonFileError, JSONObject, type_name
+
+SERVER_NAME = "mdsel"
+"""Key of our server under `mcpServers`, and the name given to `claude mcp add`."""
+
+EXECUTABLE_NAME = "mdsel-claude"
+"""Base name of the console script every entry of ours runs."""
+
+HOOK_MATCHER = "Read"
+"""The tool our hook is registered for."""
+
+HOOK_EVENTS = ("PreToolUse", "PostToolUse")
+"""Events install may register the hook for; PreToolUse is the default."""
+
+KeyPath = tuple[str, ...]
+"""Keys leading from a file's top-level object to a nested container."""
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """A file's new value after adding our entry, and the containers that had to be created."""
+
+    value: JSONObject
+    """The whole new top-level object."""
+    created: tuple[KeyPath, ...]
+    """Containers that did not exist before, outermost first (`("hooks",)`, then deeper)."""
+
+
+def server_entry(executable: str) -> JSONObject:
+    """Our stdio server as an `mcpServers` value: the absolute executable, command `serve`."""
+    return {"type": "stdio", "command": executable, "args": ["serve"]}
+
+
+def hook_command(executable: str, min_words: int) -> str:
+    """The shell command of our hook; the threshold travels with it as `--min-words N`."""
+    return f"{shlex.quote(executable)} hook --min-words {min_words}"
+
+
+def hook_entry(executable: str, min_words: int) -> JSONObject:
+    """One hook object, as it sits in a matcher group's `hooks` list."""
+    return {"type": "command", "command": hook_command(executable, min_words)}
+
+
+def is_our_hook_command(command: object) -> bool:
+    """True for a command that runs `mdsel-claude hook …` (any path to the executable)."""
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return len(words) >= 2 and os.path.basename(words[0]) == EXECUTABLE_NAME and words[1] == "hook"
+
+
+def is_our_hook(hook: object) -> bool:
+    """True for a hook object (inside a matcher group) that is ours."""
+    return isinstance(hook, dict) and is_our_hook_command(hook.get("command"))
+
+
+def _object_at(value: JSONObject, key: str, path: Path, where: str) -> JSONObject | None:
+    """`value[key]` when it is an object, None when absent; anything else is refused."""
+    if key not in value:
+        return None
+    found = value[key]
+    if not isinstance(found, dict):
+        raise JsonFileError(path, f"{where} should be an object, found {type_name(found)}")
+    return found
+
+
+# -- MCP config (.mcp.json) -----------------------------------------------------------------
+
+
+def servers_in(config: JSONObject, path: Path) -> JSONObject:
+    """The `mcpServers` object of an MCP config (empty when absent); refuses a wrong shape."""
+    return _object_at(config, "mcpServers", path, '"mcpServers"') or {}
+
+
+def add_server(config: JSONObject, entry: JSONObject, path: Path) -> Added:
+    """`config` with our server set to `entry`: replaced in place if present, else appended."""
+    result = copy.deepcopy(config)
+    created: list[KeyPath] = []
+    servers = _object_at(result, "mcpServers", path, '"mcpServers"')
+    if servers is None:
+        servers = result["mcpServers"] = {}
+        created.append(("mcpServers",))
+    servers[SERVER_NAME] = copy.deepcopy(entry)
+    return Added(result, tuple(created))
+
+
+def remove_server(config: JSONObject, path: Path) -> JSONObject:
+    """`config` without our server (nothing else changes; empty containers are left)."""
+    result = copy.deepcopy(config)
+    servers = _object_at(result, "mcpServers", path, '"mcpServers"')
+    if servers is not None:
+        servers.pop(SERVER_NAME, None)
+    return result
+
+
+# -- settings (.claude/settings.json) -------------------------------------------------------
+
+
+def _event_groups(hooks: JSONObject, event: str, path: Path) -> list[object] | None:
+    if event not in hooks:
+        return None
+    groups = hooks[event]
+    if not isinstance(groups, list):
+        raise JsonFileError(
+            path, f'"hooks"."{event}" should be an array, found {type_name(groups)}'
+        )
+    return groups
+
+
+def our_hooks(settings: JSONObject, path: Path) -> list[tuple[str, object, str]]:
+    """Every hook of ours in a settings file, as (event, matcher, command), in file order."""
+    found: list[tuple[str, object, str]] = []
+    hooks = _object_at(settings, "hooks", path, '"hooks"')
+    for event, groups in (hooks or {}).items():
+        if not isinstance(groups, list):
+            continue
+        for group in groups:
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                continue
+            for hook in group["hooks"]:
+                if is_our_hook(hook):
+                    assert isinstance(hook, dict)
+                    found.append((event, group.get("matcher"), str(hook["command"])))
+    return found
+
+
+def remove_hooks(settings: JSONObject, path: Path) -> JSONObject:
+    """`settings` without any hook of ours, under every event.
+
+    A matcher group that held only our hooks goes with them; a group shared with other hooks
+    keeps those. An event list or `hooks` object left empty stays (see `prune`).
+    """
+    result = copy.deepcopy(settings)
+    hooks = _object_at(result, "hooks", path, '"hooks"')
+    if hooks is None:
+        return result
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue  # not ours to judge; Claude Code reports it
+        kept: list[object] = []
+        for group in groups:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(group, dict) or not isinstance(inner, list):
+                kept.append(group)
+                continue
+            others = [hook for hook in inner if not is_our_hook(hook)]
+            if len(others) == len(inner):
+                kept.append(group)
+            elif others:
+                kept.append({**group, "hooks": others})
+        hooks[event] = kept
+    return result
+
+
+def add_hook(settings: JSONObject, event: str, entry: JSONObject, path: Path) -> Added:
+    """`settings` with our hook as its own `Read` matcher group at the end of `event`'s list.
+
+    Any hook of ours already present (under any event) is removed first, so running install
+    again replaces it instead of adding a second one.
+    """
+    result = remove_hooks(settings, path)
+    created: list[KeyPath] = []
+    hooks = _object_at(result, "hooks", path, '"hooks"')
+    if hooks is None:
+        hooks = result["hooks"] = {}
+        created.append(("hooks",))
+    groups = _event_groups(hooks, event, path)
+    if groups is None:
+        groups = hooks[event] = []
+        created.append(("hooks", event))
+    groups.append({"matcher": HOOK_MATCHER, "hooks": [copy.deepcopy(entry)]})
+    return Added(result, tuple(created))
+
+
+# -- cleaning up ----------------------------------------------------------------------------
+
+
+def prune(value: JSONObject, created: Sequence[KeyPath]) -> tuple[JSONObject, tuple[KeyPath, ...]]:
+    """Remove the containers in `created` that are now empty, innermost first.
+
+    Returns the new value and the containers of `created` that are still there (not empty,
+    because something else was put in them since).
+    """
+    result = copy.deepcopy(value)
+    remaining: list[KeyPath] = []
+    for key_path in sorted(set(created), key=len, reverse=True):
+        parent: object = result
+        for key in key_path[:-1]:
+            parent = parent.get(key) if isinstance(parent, dict) else None
+        if not isinstance(parent, dict) or key_path[-1] not in parent:
+            continue
+        if parent[key_path[-1]] in ({}, []):
+            del parent[key_path[-1]]
+        else:
+            remaining.append(key_path)
+    remaining.sort(key=len)
+    return result, tuple(remaining)
