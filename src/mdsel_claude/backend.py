@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from mdsel_claude.cache import DigestCache
 from mdsel_claude.config import Settings
 
 if TYPE_CHECKING:
-    from mdsel import Document
+    from mdsel import Document, Options, Problem
 
 EXTERNAL_TIMEOUT_SECONDS = 300.0
 """How long one MDSEL_BIN run may take; a hung executable must not hold a tool call forever."""
+
+ENVELOPE_ORDER = ("success", "command", "timestamp", "data", "unresolved_selectors", "warnings")
+"""Keys of the JSON envelope in the order mdsel prints them; `errors` comes last."""
 
 
 class Outcome(NamedTuple):
@@ -27,9 +32,46 @@ class Outcome(NamedTuple):
 
 
 class Backend(Protocol):
-    """Runs one mdsel command on files the server has already expanded and checked."""
+    """Runs one mdsel command on files the server has already expanded and checked.
 
-    def run(self, command: str, selector: str | None, paths: Sequence[str]) -> Outcome: ...
+    `problems` (files the server did not hand over) and `warnings` (what the per-call caps left
+    out) come out exactly where `mdsel` itself prints such things, so the result reads as if
+    `mdsel` had been run on the original arguments.
+    """
+
+    def run(
+        self,
+        command: str,
+        selector: str | None,
+        paths: Sequence[str],
+        problems: Sequence[Problem],
+        warnings: Sequence[str],
+    ) -> Outcome: ...
+
+
+def engine_options(settings: Settings) -> Options:
+    """The engine options the server's settings stand for."""
+    from mdsel import Options
+
+    return Options(
+        json=settings.json, page_words=settings.page_words, max_headings=settings.max_headings
+    )
+
+
+def report_only(
+    command: str,
+    selector: str | None,
+    problems: Sequence[Problem],
+    warnings: Sequence[str],
+    settings: Settings,
+) -> Outcome:
+    """What mdsel prints when none of the files could be read; reads nothing, runs nothing."""
+    import mdsel
+
+    outcome = mdsel.run_command(
+        command, selector, [], engine_options(settings), problems=problems, warnings=warnings
+    )
+    return Outcome(outcome.stdout, outcome.stderr, outcome.exit_code)
 
 
 class EmbeddedBackend:
@@ -37,41 +79,46 @@ class EmbeddedBackend:
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
+        self._lock = threading.Lock()
         self._cache: DigestCache[Document] | None = None
-        self._options: Any = None
+        self._options: Options | None = None
 
     @property
     def cache(self) -> DigestCache[Document]:
         """The parse cache, created (and the engine imported) on first use."""
-        if self._cache is None:
-            self._load()
-            assert self._cache is not None
-        return self._cache
+        return self._load()[0]
 
-    def _load(self) -> None:
+    def _load(self) -> tuple[DigestCache[Document], Options]:
         # Imported on first use, not at start: the engine and its parser are not needed to answer
         # `initialize`, and start-up time is what a client waits for before anything else.
+        with self._lock:
+            if self._cache is None or self._options is None:
+                import mdsel
+
+                self._options = engine_options(self._settings)
+                self._cache = DigestCache(mdsel.parse_document, self._settings.cache_bytes)
+            return self._cache, self._options
+
+    def run(
+        self,
+        command: str,
+        selector: str | None,
+        paths: Sequence[str],
+        problems: Sequence[Problem],
+        warnings: Sequence[str],
+    ) -> Outcome:
         import mdsel
 
-        settings = self._settings
-        self._options = mdsel.Options(
-            json=settings.json,
-            page_words=settings.page_words,
-            max_headings=settings.max_headings,
-        )
-        self._cache = DigestCache(mdsel.parse_document, settings.cache_bytes)
-
-    def run(self, command: str, selector: str | None, paths: Sequence[str]) -> Outcome:
-        import mdsel
-
-        parse: Callable[[bytes], Document] = self.cache
+        cache, options = self._load()
         outcome = mdsel.run_command(
             command,
             selector,
             paths,
-            self._options,
-            parse=parse,
+            options,
+            parse=cache,
             max_bytes=self._settings.max_bytes,
+            problems=problems,
+            warnings=warnings,
         )
         return Outcome(outcome.stdout, outcome.stderr, outcome.exit_code)
 
@@ -88,6 +135,52 @@ def external_argv(
         argv.append(selector)
     argv.extend(paths)
     return argv
+
+
+def _error_entry(problem: Problem) -> dict[str, Any]:
+    entry: dict[str, Any] = {"type": problem.type, "code": problem.code, "message": problem.message}
+    if problem.file is not None:
+        entry["file"] = problem.file
+    return entry
+
+
+def add_reports(
+    outcome: Outcome, problems: Sequence[Problem], warnings: Sequence[str], json_mode: bool
+) -> Outcome:
+    """Fold the server's own problems and warnings into what an external mdsel printed.
+
+    Placed as mdsel places them when it finds such things itself: warnings first on stdout, file
+    problems first on stderr, or, in JSON, first in the envelope's `warnings` and `errors`. That
+    keeps an external run identical to an embedded one, and the JSON a single valid document.
+    """
+    if not problems and not warnings:
+        return outcome
+    code = outcome.exit_code or (1 if problems else 0)
+    if json_mode:
+        try:
+            body = json.loads(outcome.stdout)
+        except ValueError:
+            body = None
+        if isinstance(body, dict):
+            merged: dict[str, Any] = {"success": bool(body.get("success", True)) and not problems}
+            for key in ENVELOPE_ORDER[1:]:
+                if key in body:
+                    merged[key] = body[key]
+            all_warnings = [*warnings, *body.get("warnings", [])]
+            if all_warnings:
+                merged["warnings"] = all_warnings
+            errors = [*map(_error_entry, problems), *body.get("errors", [])]
+            if errors:
+                merged["errors"] = errors
+            merged.update((key, value) for key, value in body.items() if key not in merged)
+            text = json.dumps(merged, ensure_ascii=False, indent=2) + "\n"
+            return Outcome(text, outcome.stderr, code)
+        # Not an envelope (an mdsel that ignored --json?): fall back to the text layout.
+    from mdsel.render_text import format_problem
+
+    stdout = "".join(line + "\n" for line in warnings) + outcome.stdout
+    stderr = "".join(format_problem(problem) + "\n" for problem in problems) + outcome.stderr
+    return Outcome(stdout, stderr, code)
 
 
 def _child_environment() -> dict[str, str]:
@@ -112,7 +205,8 @@ class ExternalBackend:
         self.json = json
         self.timeout = timeout
 
-    def run(self, command: str, selector: str | None, paths: Sequence[str]) -> Outcome:
+    def execute(self, command: str, selector: str | None, paths: Sequence[str]) -> Outcome:
+        """One run of the executable: its stdout, stderr and exit status, decoded as UTF-8."""
         argv = external_argv(self.executable, command, selector, paths, self.json)
         try:
             # No shell and no stdin: arguments come from a model and must stay plain arguments.
@@ -137,6 +231,17 @@ class ExternalBackend:
             stderr += f"mdsel-claude: {self.executable} was killed by {_signal_name(-code)}\n"
             code = 1
         return Outcome(stdout, stderr, code)
+
+    def run(
+        self,
+        command: str,
+        selector: str | None,
+        paths: Sequence[str],
+        problems: Sequence[Problem],
+        warnings: Sequence[str],
+    ) -> Outcome:
+        outcome = self.execute(command, selector, paths)
+        return add_reports(outcome, problems, warnings, self.json)
 
 
 def make_backend(settings: Settings) -> Backend:

@@ -33,7 +33,10 @@ class DigestCache(Generic[DocumentT]):
         """Source bytes of the documents currently kept."""
         return self._size
 
-    def __len__(self) -> int:
+    @property
+    def count(self) -> int:
+        """Documents currently kept. (Deliberately not __len__: an empty cache must stay truthy,
+        since callers may write `parse or default`.)"""
         return len(self._entries)
 
     def __call__(self, data: bytes) -> DocumentT:

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mdsel_claude import access
-from mdsel_claude.backend import Backend, Outcome, make_backend
+from mdsel_claude.backend import Backend, Outcome, make_backend, report_only
 from mdsel_claude.config import ConfigError, Settings, load_settings
 from mdsel_claude.tools import ANNOTATIONS, TOOLS, ArgumentError, ToolRequest, parse_arguments
 
 if TYPE_CHECKING:
     from mcp.server import Server
+
+    from mdsel import Problem
 
 SERVER_NAME = "mdsel-claude"
 
@@ -50,21 +52,27 @@ def join_output(parts: Sequence[str]) -> str:
     return text
 
 
+def relay(outcome: Outcome) -> ToolResult:
+    """The thin-wrapper rule: stdout exactly as printed; on failure stdout then stderr."""
+    if outcome.exit_code == 0:
+        return ToolResult(outcome.stdout, False)
+    return ToolResult(join_output([outcome.stdout, outcome.stderr]), True)
+
+
 @dataclass(frozen=True, slots=True)
 class FileCheck:
     """The server's side of a call: files to hand to the backend, and what it says itself."""
 
     accepted: tuple[str, ...]
-    problems: tuple[str, ...]
-    """Ready-printed `!<path> TYPE: reason` lines for files not read."""
+    problems: tuple[Problem, ...]
+    """Files not handed over (no match, refused by the read policy), in argument order."""
     warnings: tuple[str, ...]
     """Ready-printed lines naming what the per-call caps left out."""
 
 
 def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None) -> FileCheck:
     """Expand the `files` argument with the engine's own file module, then apply the read policy."""
-    from mdsel.files import FileLimits, FileProblem, expand_paths
-    from mdsel.render_text import format_problem
+    from mdsel import FileLimits, Problem, expand_paths
 
     limits = FileLimits(
         max_files=settings.max_files,
@@ -74,42 +82,33 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
     expansion = expand_paths(files, limits, cwd=cwd)
     policy = access.Policy(roots=settings.roots, max_bytes=settings.max_bytes)
     accepted, refusals = access.partition(expansion.paths, policy, cwd)
-    problems = [format_problem(problem) for problem in expansion.problems]
-    problems += [format_problem(FileProblem(r.path, r.type, r.code, r.message)) for r in refusals]
-    return FileCheck(accepted, tuple(problems), tuple(expansion.warnings))
-
-
-def compose(check: FileCheck, outcome: Outcome | None) -> ToolResult:
-    """Relay the backend's output, framed by what the server itself has to say.
-
-    Both backends go through here, so they give the same result for the same run. Expansion
-    warnings come first (as the CLI prints them on stdout, before its output), then the
-    backend's stdout and stderr unchanged, then the server's refusals; any of those errors,
-    or a non-zero exit, makes the result an error.
-    """
-    lines = [line + "\n" for line in check.warnings]
-    problems = [line + "\n" for line in check.problems]
-    if outcome is None:
-        return ToolResult(join_output([*lines, *problems]), True)
-    if not check.warnings and not check.problems:
-        # The common case, and the one the thin-wrapper rule is about: stdout exactly as printed.
-        if outcome.exit_code == 0:
-            return ToolResult(outcome.stdout, False)
-        return ToolResult(join_output([outcome.stdout, outcome.stderr]), True)
-    text = join_output([*lines, outcome.stdout, outcome.stderr, *problems])
-    return ToolResult(text, outcome.exit_code != 0 or bool(check.problems))
+    problems = [Problem(p.type, p.code, p.message, file=p.path) for p in expansion.problems]
+    problems += [Problem(r.type, r.code, r.message, file=r.path) for r in refusals]
+    if cwd is not None:
+        # As the CLI does for an explicit working directory: hand the backend usable paths.
+        accepted = tuple(os.path.join(cwd, path) for path in accepted)
+    return FileCheck(accepted, tuple(problems), expansion.warnings)
 
 
 def run_request(
     request: ToolRequest, settings: Settings, backend: Backend, cwd: str | None = None
 ) -> ToolResult:
-    """Expand and check the files, run the backend on those accepted, and compose the answer."""
+    """Expand and check the files, run the backend on those accepted, relay what it printed.
+
+    The server's own findings travel with the call, so each backend prints them where mdsel
+    prints file problems; both backends therefore give the same text for the same call.
+    """
     check = check_files(request.files, settings, cwd)
     if not check.accepted:
-        # Nothing may be read: the backend has nothing to do, and the refusals say why.
-        return compose(check, None)
-    outcome = backend.run(request.command, request.selector, check.accepted)
-    return compose(check, outcome)
+        # Nothing may be read, so nothing is run: the engine's renderer only reports why.
+        outcome = report_only(
+            request.command, request.selector, check.problems, check.warnings, settings
+        )
+    else:
+        outcome = backend.run(
+            request.command, request.selector, check.accepted, check.problems, check.warnings
+        )
+    return relay(outcome)
 
 
 def run_tool(

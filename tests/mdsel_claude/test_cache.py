@@ -44,7 +44,7 @@ def test_budget_evicts_least_recently_used() -> None:
     cache(b"bbbb")
     cache(b"aaaa")  # a is now the most recent
     cache(b"cccc")  # 12 bytes > 10: b goes
-    assert cache.size_bytes == 8 and len(cache) == 2
+    assert cache.size_bytes == 8 and cache.count == 2
     cache(b"aaaa")
     cache(b"cccc")
     assert parse.calls.count(b"bbbb") == 1
@@ -57,7 +57,7 @@ def test_a_document_over_the_budget_is_parsed_but_not_kept() -> None:
     cache = DigestCache(parse, budget_bytes=3)
     cache(b"toolong")
     cache(b"toolong")
-    assert len(parse.calls) == 2 and len(cache) == 0 and cache.size_bytes == 0
+    assert len(parse.calls) == 2 and cache.count == 0 and cache.size_bytes == 0
 
 
 def test_zero_budget_turns_caching_off_but_empty_input_still_works() -> None:
@@ -68,7 +68,7 @@ def test_zero_budget_turns_caching_off_but_empty_input_still_works() -> None:
     assert len(parse.calls) == 2
     cache(b"")
     cache(b"")
-    assert len(cache) == 1  # the empty document costs nothing
+    assert cache.count == 1  # the empty document costs nothing
 
 
 def test_parse_errors_propagate_and_are_not_cached() -> None:
@@ -82,14 +82,14 @@ def test_parse_errors_propagate_and_are_not_cached() -> None:
     for _ in range(2):
         with pytest.raises(ValueError, match="bad byte"):
             cache(b"\xff")
-    assert len(attempts) == 2 and len(cache) == 0
+    assert len(attempts) == 2 and cache.count == 0
 
 
 def test_clear() -> None:
     cache = DigestCache(Counter(), budget_bytes=100)
     cache(b"abc")
     cache.clear()
-    assert len(cache) == 0 and cache.size_bytes == 0
+    assert cache.count == 0 and cache.size_bytes == 0
 
 
 def test_threads_share_one_consistent_cache() -> None:
@@ -106,4 +106,9 @@ def test_threads_share_one_consistent_cache() -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    assert cache.size_bytes == 8 * len(cache) <= 64
+    assert cache.size_bytes == 8 * cache.count <= 64
+
+
+def test_an_empty_cache_is_truthy() -> None:
+    # Callers may pick a default with `parse or parse_document`; an empty cache must not lose.
+    assert DigestCache(Counter(), budget_bytes=10)
