@@ -1,0 +1,122 @@
+"""`mdsel-claude hook` as Claude Code runs it: a subprocess fed JSON on stdin."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REMINDER = (
+    "This is a Markdown file over the configured size threshold.\n"
+    "Use mdsel_index and mdsel_select instead of Read."
+)
+
+
+def script() -> str:
+    """The installed console script, as install writes it into the hook command."""
+    beside = Path(sys.executable).parent / "mdsel-claude"
+    found = str(beside) if beside.exists() else shutil.which("mdsel-claude")
+    if found is None:
+        pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
+    return found
+
+
+def run(payload: object | bytes, *args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    result = subprocess.run(
+        [script(), "hook", *args],
+        input=data,
+        capture_output=True,
+        timeout=30,  # a FIFO opened by mistake would hang here
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    return result.returncode, result.stdout.decode()
+
+
+def payload(path: Path | str, event: str = "PreToolUse", tool: str = "Read") -> dict[str, object]:
+    return {
+        "session_id": "e2e",
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": {"file_path": str(path)},
+        "cwd": "/",
+    }
+
+
+def test_reminder_for_large_markdown(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_text("word " * 201)
+    status, out = run(payload(big))
+    assert status == 0
+    assert out.endswith("\n") and out.count("\n") == 1
+    assert json.loads(out) == {
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": REMINDER}
+    }
+
+
+def test_threshold_on_the_command_line(tmp_path: Path) -> None:
+    doc = tmp_path / "doc.markdown"
+    doc.write_text("word " * 50)
+    assert run(payload(doc), "--min-words", "49")[1] != ""
+    assert run(payload(doc), "--min-words", "50") == (0, "")
+    assert run(payload(doc), env={"MDSEL_MIN_WORDS": "49"})[1] != ""
+
+
+@pytest.mark.parametrize("stdin", [b"", b"{", b"null", b"\xff", b'{"tool_name": "Read"}'], ids=repr)
+def test_silent_exit_zero_on_bad_input(stdin: bytes) -> None:
+    assert run(stdin) == (0, "")
+
+
+def test_fifo_does_not_hang(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    assert run(payload(fifo)) == (0, "")
+
+
+def test_other_tools_and_small_files(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_text("word " * 500)
+    small = tmp_path / "small.md"
+    small.write_text("word " * 5)
+    assert run(payload(big, tool="Grep")) == (0, "")
+    assert run(payload(small)) == (0, "")
+    status, out = run(payload(big, event="PostToolUse"))
+    assert status == 0 and json.loads(out)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+
+
+def imported_modules(argv: list[str], stdin: bytes) -> set[str]:
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv],
+        input=stdin,
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
+    names = set()
+    for line in result.stderr.decode().splitlines():
+        if line.startswith("import time:") and "|" in line:
+            name = line.rsplit("|", 1)[1].strip()
+            if name != "imported package":
+                names.add(name)
+    return names
+
+
+def test_hook_imports_only_the_standard_library(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_text("word " * 500)
+    stdin = json.dumps(payload(big)).encode()
+    modules = imported_modules([script(), "hook"], stdin)
+    assert "mdsel_claude.hook" in modules  # the measurement did see our imports
+    top_level = {name.split(".")[0] for name in modules}
+    for forbidden in ("mcp", "pydantic", "pyromark", "anyio", "mdsel", "typing", "argparse"):
+        assert forbidden not in top_level, forbidden
+    # Beyond what the interpreter loads at startup, only the standard library and us.
+    startup = {name.split(".")[0] for name in imported_modules(["-c", "pass"], b"")}
+    extra = top_level - startup - set(sys.stdlib_module_names) - {"mdsel_claude"}
+    assert extra == set()

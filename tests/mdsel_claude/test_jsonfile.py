@@ -1,0 +1,137 @@
+"""Settings files: strict parsing, faithful round trips, atomic writes that keep mode and links."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mdsel_claude import jsonfile
+from mdsel_claude.jsonfile import JsonFileError
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+JSON_OBJECTS = st.dictionaries(st.text(), JSON_VALUES, max_size=6)
+
+
+def ordered(value: object) -> str:
+    """A value's canonical text with key order kept: equal means same value and same order."""
+    return json.dumps(value, sort_keys=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON_OBJECTS)
+def test_round_trip_keeps_value_and_order(value: dict[str, object]) -> None:
+    text = jsonfile.dumps(value)
+    assert text.endswith("\n")
+    assert ordered(jsonfile.parse(text, Path("x.json"))) == ordered(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('{"a": 1, "a": 2}', "duplicate key 'a'"),
+        ('{"x": {"b": 1, "b": 1}}', "duplicate key 'b'"),
+        ('{"a": 1,}', "not valid JSON (line 1, column 9"),
+        ("{\n  // comment\n}", "not valid JSON (line 2, column 3"),
+        ("", "not valid JSON (line 1, column 1"),
+        ('{"a": NaN}', "NaN is not JSON"),
+        ('{"a": -Infinity}', "-Infinity is not JSON"),
+        ('{"a": 1e999}', "too large"),
+        ("[]", "expected a JSON object at the top, found an array"),
+        ('"text"', "found a string"),
+        ("null", "found null"),
+    ],
+)
+def test_refusals(text: str, problem: str) -> None:
+    with pytest.raises(JsonFileError) as caught:
+        jsonfile.parse(text, Path("settings.json"))
+    assert problem in caught.value.problem
+    assert str(caught.value).startswith("settings.json: ")
+
+
+def test_bom_and_unicode(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_bytes(b'\xef\xbb\xbf{"name": "caf\xc3\xa9"}')
+    assert jsonfile.load(path) == {"name": "café"}
+    jsonfile.write_atomic(path, {"name": "café", "lone": "\ud800"})
+    assert jsonfile.load(path) == {"name": "café", "lone": "\ud800"}
+    assert path.read_bytes().isascii()  # fell back to escapes for the lone surrogate
+
+
+def test_load_missing_and_directory(tmp_path: Path) -> None:
+    assert jsonfile.load(tmp_path / "missing.json") is None
+    with pytest.raises(JsonFileError, match="is a directory"):
+        jsonfile.load(tmp_path)
+
+
+def test_write_creates_with_umask_mode(tmp_path: Path) -> None:
+    old = os.umask(0o027)
+    try:
+        jsonfile.write_atomic(tmp_path / "new.json", {"a": 1})
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o640
+    assert (tmp_path / "new.json").read_text() == '{\n  "a": 1\n}\n'
+
+
+def test_write_keeps_mode(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text("{}")
+    path.chmod(0o600)
+    jsonfile.write_atomic(path, {"b": [1, 2]})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert jsonfile.load(path) == {"b": [1, 2]}
+
+
+def test_write_through_symlink_writes_target(tmp_path: Path) -> None:
+    real_dir = tmp_path / "dotfiles"
+    real_dir.mkdir()
+    target = real_dir / "settings.json"
+    target.write_text('{"keep": true}')
+    target.chmod(0o644)
+    link = tmp_path / "settings.json"
+    link.symlink_to(target)
+    jsonfile.write_atomic(link, {"keep": True, "new": 1})
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert json.loads(target.read_text()) == {"keep": True, "new": 1}
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert sorted(p.name for p in real_dir.iterdir()) == ["settings.json"]  # no temp left
+
+
+def test_failed_replace_leaves_original_and_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.json"
+    path.write_text('{"original": 1}')
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError, match="disk full"):
+        jsonfile.write_atomic(path, {"new": 2})
+    assert path.read_text() == '{"original": 1}'
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_delete_removes_target_keeps_link(tmp_path: Path) -> None:
+    target = tmp_path / "real.json"
+    target.write_text("{}")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    jsonfile.delete(link)
+    assert not target.exists() and link.is_symlink()
+    jsonfile.delete(tmp_path / "never.json")  # nothing there: no error
