@@ -111,6 +111,12 @@ def run_request(
     return relay(outcome)
 
 
+def internal_error(name: str, error: BaseException) -> ToolResult:
+    """The answer when a call failed in a way nothing above foresaw; details go to the log."""
+    detail = f"{type(error).__name__}: {error}"
+    return ToolResult(f"mdsel-claude: internal error in {name}: {detail}\n", True)
+
+
 def run_tool(
     name: str,
     arguments: dict[str, Any] | None,
@@ -118,18 +124,18 @@ def run_tool(
     backend: Backend,
     cwd: str | None = None,
 ) -> ToolResult:
-    """One tools/call from start to finish; never raises for bad arguments."""
+    """One tools/call from start to finish. Never raises: every failure is a tool error."""
     try:
         request = parse_arguments(name, arguments)
     except ArgumentError as error:
         return ToolResult(f"{error}\n", True)
-    return run_request(request, settings, backend, cwd)
-
-
-def internal_error(name: str, error: BaseException) -> ToolResult:
-    """The answer when a call failed in a way nothing above foresaw; details go to the log."""
-    detail = f"{type(error).__name__}: {error}"
-    return ToolResult(f"mdsel-claude: internal error in {name}: {detail}\n", True)
+    try:
+        return run_request(request, settings, backend, cwd)
+    except Exception as error:
+        # A protocol error would read to the client as a broken server; the model can act on a
+        # tool error instead, and the log keeps the traceback.
+        logger.exception("tools/call %s failed", name)
+        return internal_error(name, error)
 
 
 def build_server(
@@ -165,18 +171,11 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        # In a worker thread: reading and parsing must not stall the other requests.
+        work = functools.partial(run_tool, params.name, params.arguments, config, engine, cwd)
         try:
-            try:
-                request = parse_arguments(params.name, params.arguments)
-            except ArgumentError as error:
-                result = ToolResult(f"{error}\n", True)
-            else:
-                # In a worker thread: reading and parsing must not stall the other requests.
-                work = functools.partial(run_request, request, config, engine, cwd)
-                result = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
-        except Exception as error:
-            # A protocol error would read to the client as a broken server; the model can act on
-            # a tool error instead, and the log keeps the traceback.
+            result = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except Exception as error:  # run_tool never raises; this guards the thread hop itself
             logger.exception("tools/call %s failed", params.name)
             result = internal_error(params.name, error)
         # Text only, never structuredContent: a client that prefers it would show the model a
