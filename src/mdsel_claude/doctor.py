@@ -184,27 +184,32 @@ def check_server(server: ServerFound, report: Report) -> None:
             "clientInfo": {"name": "mdsel-claude-doctor", "version": "1"},
         },
     }
-    try:
-        process = subprocess.Popen(
-            server.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**os.environ, **server.env},
-        )
-    except OSError as error:
-        report.fail(f"cannot start: {error}")
-        return
-    try:
-        answer = _first_answer(process, json.dumps(request) + "\n")
-    finally:
-        _stop(process)
+    # stderr goes to a file: a pipe nobody reads could fill up and stall the server.
+    with tempfile.TemporaryFile() as stderr_file:
+        try:
+            process = subprocess.Popen(
+                server.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr_file,
+                env={**os.environ, **server.env},
+            )
+        except OSError as error:
+            report.fail(f"cannot start: {error}")
+            return
+        with process:
+            try:
+                answer = _first_answer(process, json.dumps(request) + "\n")
+            finally:
+                _stop(process)
+        stderr_file.seek(0)
+        stderr = stderr_file.read().decode(errors="replace").strip()
     if answer is None:
-        stderr = process.stderr.read().decode(errors="replace").strip() if process.stderr else ""
-        report.fail(
-            f"no answer to initialize within {RUN_TIMEOUT_SECONDS:g} s"
-            + (f"; stderr: {stderr[-300:]}" if stderr else "")
+        problem = (
+            f"no answer to initialize (waited up to {RUN_TIMEOUT_SECONDS:g} s; "
+            f"exit status {process.returncode})"
         )
+        report.fail(problem + (f"; stderr: {stderr[-300:]}" if stderr else ""))
         return
     result = answer.get("result")
     info = result.get("serverInfo") if isinstance(result, dict) else None
