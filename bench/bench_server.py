@@ -1,0 +1,217 @@
+"""Benchmark of the MCP server over stdio: start-up against a minimal server, warm and cold select.
+
+    .venv/bin/python bench/bench_server.py [--starts N] [--servers N] [--calls N]
+
+Start-up: time from spawning a server to its answer to `initialize`, for `mdsel-claude` and for a
+minimal server on the same SDK (one trivial tool), interleaved in one run; medians and their ratio.
+Select: one `mdsel_select` on a generated 1 MB document right after start (cold: engine import,
+read, parse) and then many more on the same file (warm: the parse cache holds the tree); p50 of
+the warm round trips and the cold/warm ratio. Raw JSON-RPC lines over pipes, so the client adds
+as little as possible to what is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+BIN = Path(sys.executable).parent
+SERVER = [str(BIN / "mdsel-claude")]
+
+# The baseline: the same SDK, the same transport, one tool that does nothing.
+MINIMAL_SERVER = """
+import anyio
+from mcp import types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+async def list_tools(ctx, params):
+    return types.ListToolsResult(tools=[types.Tool(
+        name="echo", description="echo", input_schema={"type": "object"})])
+
+async def call_tool(ctx, params):
+    return types.CallToolResult(content=[types.TextContent(text="ok")])
+
+async def main():
+    server = Server("minimal", on_list_tools=list_tools, on_call_tool=call_tool)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(main)
+"""
+
+INITIALIZE = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {},
+    "clientInfo": {"name": "bench", "version": "0"},
+}
+
+
+def message(number: int, method: str, params: dict[str, Any] | None = None) -> bytes:
+    body: dict[str, Any] = {"jsonrpc": "2.0", "id": number, "method": method}
+    if params is not None:
+        body["params"] = params
+    return (json.dumps(body) + "\n").encode()
+
+
+class Connection:
+    """A spawned server and a strictly sequential request/response exchange with it."""
+
+    def __init__(self, argv: list[str], cwd: str) -> None:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("MDSEL_")}
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.next_id = 1
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        number = self.next_id
+        self.next_id += 1
+        self.process.stdin.write(message(number, method, params))
+        self.process.stdin.flush()
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"server exited before answering {method}")
+            reply: dict[str, Any] = json.loads(line)
+            if reply.get("id") == number:
+                return reply
+
+    def initialize(self) -> float:
+        """Send `initialize` at once; seconds from spawn until the answer is read."""
+        self.request("initialize", INITIALIZE)
+        elapsed = time.perf_counter() - self.started
+        assert self.process.stdin is not None
+        self.process.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        self.process.stdin.flush()
+        return elapsed
+
+    def close(self) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
+
+
+def make_document(path: Path, target_bytes: int = 1_000_000) -> list[str]:
+    """A realistic 1 MB Markdown file: sections of prose, lists, code and tables."""
+    parts = ["# Generated handbook\n\nThis document exists to be measured.\n"]
+    size = len(parts[0])
+    number = 0
+    while size < target_bytes:
+        section = (
+            f"\n## Chapter {number}\n\n"
+            f"Chapter {number} opens with a paragraph of ordinary words that a reader would skim "
+            "before deciding whether the rest of the section matters to the task at hand.\n\n"
+            f"### Details {number}\n\n"
+            "- first point, with *emphasis* and `code`\n- second point\n  - nested point\n\n"
+            "```python\n"
+            f"def chapter_{number}(value: int) -> int:\n    return value * {number}\n"
+            "```\n\n"
+            "| key | value |\n|-----|-------|\n"
+            f"| n   | {number} |\n\n"
+            "> A quoted remark that closes the section.\n"
+        )
+        parts.append(section)
+        size += len(section)
+        number += 1
+    path.write_text("".join(parts), encoding="utf-8")
+    return [f"h2.{n}" for n in range(number)]
+
+
+def bench_start(cwd: str, repetitions: int, minimal: list[str]) -> tuple[float, float]:
+    ours: list[float] = []
+    baseline: list[float] = []
+    for _ in range(repetitions):
+        # Interleaved so drift (caches, CPU frequency, other load) hits both alike.
+        for argv, times in ((SERVER, ours), (minimal, baseline)):
+            connection = Connection(argv, cwd)
+            times.append(connection.initialize())
+            connection.close()
+    return statistics.median(ours), statistics.median(baseline)
+
+
+def bench_select(cwd: str, servers: int, calls: int) -> tuple[list[float], list[float]]:
+    document = Path(cwd) / "handbook.md"
+    selectors = make_document(document)
+    cold: list[float] = []
+    warm: list[float] = []
+    for _ in range(servers):
+        connection = Connection(SERVER, cwd)
+        connection.initialize()
+        for number in range(calls + 1):
+            selector = selectors[(number * 37) % len(selectors)]
+            arguments = {"selector": selector, "files": [document.name]}
+            started = time.perf_counter()
+            reply = connection.request(
+                "tools/call", {"name": "mdsel_select", "arguments": arguments}
+            )
+            elapsed = time.perf_counter() - started
+            result = reply["result"]
+            assert not result.get("isError"), result
+            assert result["content"][0]["text"].startswith(f"## Chapter {selector[3:]}\n")
+            (cold if number == 0 else warm).append(elapsed)
+        connection.close()
+    return cold, warm
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--starts", type=int, default=15, help="start-ups per server (default 15)")
+    parser.add_argument("--servers", type=int, default=5, help="servers for the select part")
+    parser.add_argument("--calls", type=int, default=200, help="warm calls per server")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="mdsel-bench-") as cwd:
+        minimal_script = Path(cwd) / "minimal_server.py"
+        minimal_script.write_text(MINIMAL_SERVER)
+        minimal = [sys.executable, str(minimal_script)]
+        # One untimed start of each first, so .pyc files and the OS page cache are warm for both.
+        for argv in (SERVER, minimal):
+            connection = Connection(argv, cwd)
+            connection.initialize()
+            connection.close()
+        ours, baseline = bench_start(cwd, args.starts, minimal)
+        cold, warm = bench_select(cwd, args.servers, args.calls)
+    ratio = ours / baseline
+    p50 = statistics.median(warm)
+    cold_median = statistics.median(cold)
+    print(f"start → initialize answered ({args.starts} runs each, medians)")
+    print(f"  mdsel-claude       {ours * 1000:8.1f} ms")
+    print(f"  minimal SDK server {baseline * 1000:7.1f} ms")
+    print(f"  ratio              {ratio:7.3f}   (target ≤ 1.2)")
+    print(f"mdsel_select on a 1 MB document ({args.servers} servers x {args.calls} warm calls)")
+    print(f"  cold (first call)  {cold_median * 1000:7.1f} ms median")
+    print(f"  warm p50           {p50 * 1000:7.2f} ms   (target < 10)")
+    print(f"  warm p90           {percentile(warm, 0.9) * 1000:7.2f} ms")
+    print(f"  cold / warm p50    {cold_median / p50:7.1f}   (target ≥ 20)")
+    ok = ratio <= 1.2 and p50 < 0.010 and cold_median / p50 >= 20
+    print("all targets met" if ok else "TARGET MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
