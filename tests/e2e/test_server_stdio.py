@@ -233,7 +233,7 @@ def corpus_files() -> list[Path]:
 async def test_real_world_corpus(docs: Path) -> None:
     async with connect(docs) as session:
         for path in corpus_files():
-            for name, arguments, argv in [
+            calls: list[tuple[str, dict[str, Any], list[str]]] = [
                 ("mdsel_index", {"files": [str(path)]}, ["index", str(path)]),
                 (
                     "mdsel_select",
@@ -245,7 +245,8 @@ async def test_real_world_corpus(docs: Path) -> None:
                     {"selector": "para.1,code.0", "files": [str(path)]},
                     ["select", "para.1,code.0", str(path)],
                 ),
-            ]:
+            ]
+            for name, arguments, argv in calls:
                 assert await call(session, name, arguments) == cli(docs, *argv), (path, argv)
         everything = [str(path) for path in corpus_files()]
         assert await call(session, "mdsel_index", {"files": everything}) == cli(

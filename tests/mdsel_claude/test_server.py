@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,7 +104,7 @@ def test_argument_errors_never_reach_the_backend(
 
 def test_index_and_select_relay_exactly_what_the_cli_prints(docs: Path) -> None:
     backend = EmbeddedBackend(Settings())
-    for name, arguments, argv in [
+    calls: list[tuple[str, dict[str, Any], list[str]]] = [
         ("mdsel_index", {"files": ["guide.md"]}, ["index", "guide.md"]),
         ("mdsel_index", {"files": ["sub"]}, ["index", "sub"]),
         ("mdsel_index", {"files": ["sub/*.md", "guide.md"]}, ["index", "sub/*.md", "guide.md"]),
@@ -118,7 +119,8 @@ def test_index_and_select_relay_exactly_what_the_cli_prints(docs: Path) -> None:
             ["select", "h2.7", "guide.md"],
         ),
         ("mdsel_select", {"selector": "h2.0", "files": ["gone.md"]}, ["select", "h2.0", "gone.md"]),
-    ]:
+    ]
+    for name, arguments, argv in calls:
         expected = relay(cli(docs, *argv))
         assert run_tool(name, arguments, Settings(), backend, cwd=str(docs)) == expected, argv
 
