@@ -252,7 +252,7 @@ def _span(document: Document, node: Node) -> tuple[str, int, int]:
         kind = "section" if node.kind == SECTION else f"heading:h{heading.level}"
         return kind, heading.line_start, heading.section_line_end
     block = document.blocks[node.index]
-    return f"block:{_BLOCK_TYPE[block.kind]}", block.line_start, block.line_end
+    return (f"block:{_BLOCK_TYPE[block.kind]}", *document.block_lines(node.index))
 
 
 _BLOCK_TYPE = {"para": "paragraph", "code": "code", "list": "list", "table": "table", "quote": "blockquote"}
@@ -299,7 +299,7 @@ def _children(document: Document, node: Node) -> tuple[Child, ...]:
         return tuple(children)
     if node.kind in ("list", "quote"):
         block = document.blocks[node.index]
-        for i in range(node.index + 1, block.last + 1):
+        for i in range(node.index + 1, document.block_last[node.index] + 1):
             if document.blocks[i].parent == node.index:
                 children.append(_block_child(document, i))
     return tuple(children)
@@ -315,7 +315,9 @@ def _top_blocks_between(document: Document, start: int, end: int) -> list[int]:
 def _block_child(document: Document, index: int) -> Child:
     block = document.blocks[index]
     selector = node_selector(document, Node(0, block.kind, index))
-    return Child(selector, f"block:{_BLOCK_TYPE[block.kind]}", preview(document, block.line_start, block.line_end))
+    return Child(
+        selector, f"block:{_BLOCK_TYPE[block.kind]}", preview(document, *document.block_lines(index))
+    )
 
 
 def preview(document: Document, first: int, last: int) -> str:

@@ -72,10 +72,11 @@ def _units(
     document: Document, first: int, last: int, page_words: int, page_bytes: int
 ) -> Iterator[tuple[int, int, int]]:
     """(start, end, words) of each line, long lines cut into pieces that fit a page."""
-    starts, words, data = document.lines.starts, document.lines.words, document.data
+    lines, data = document.lines, document.data
+    starts = lines.starts
     for line in range(first, last + 1):
         start, end = starts[line - 1], starts[line]
-        count = words[line] - words[line - 1]
+        count = lines.words_between(start, end)
         if count <= page_words and end - start <= page_bytes:
             yield start, end, count
             continue

@@ -1,12 +1,15 @@
-"""The only module that imports pyromark: Markdown text → a flat stream of block starts and ends.
+"""The only module that imports pyromark: Markdown text → flat block records with byte ranges.
 
-Inline events are skipped as cheaply as possible (two dict look-ups each): they are most of the
-stream, and the cost of this loop over the parser's own iteration is the engine's overhead.
+This loop is the engine's overhead over the parser's own iteration, so it is kept tight: an
+inline or End event costs one dict look-up. Containers are closed by their byte ranges (a
+Start event already carries the node's whole range), so End events need no handling at all,
+and a heading's inline events are consumed by an inner loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import pyromark
 
@@ -18,58 +21,107 @@ CODE = "code"
 LIST = "list"
 TABLE = "table"
 QUOTE = "quote"
-HEADING = "heading"
 
-# pulldown-cmark tag name → our block kind; tags not listed (items, HTML blocks, table rows and
-# cells, inline tags) create no node.
-_KINDS = {
-    "Paragraph": PARA,
-    "CodeBlock": CODE,
-    "List": LIST,
-    "Table": TABLE,
-    "BlockQuote": QUOTE,
-    "Heading": HEADING,
-}
-
-START = 0
-END = 1
-
-BlockEvent = tuple[int, str, int, int, str]
-"""(START or END, kind, byte start, byte end, heading level digit + title on END of a heading)."""
+# pulldown-cmark tags that become nodes. Items, HTML blocks, rules, table parts and inline tags
+# create none.
+_KINDS = {"Paragraph": PARA, "CodeBlock": CODE, "Table": TABLE, "List": LIST, "BlockQuote": QUOTE}
 
 
-def block_events(text: str) -> Iterator[BlockEvent]:
-    """Balanced START/END events for the blocks of `text`, with UTF-8 byte ranges into it.
+class Block(NamedTuple):
+    """A paragraph, code block, list, table or blockquote."""
 
-    A heading's END carries its level and inline text (markup removed, line breaks as spaces)
-    as "N" + title.
-    """
+    kind: str
+    """para, code, list, table or quote."""
+    start: int
+    """Byte offset in Document.data where the parser's range starts (half-open with end)."""
+    end: int
+    parent: int
+    """Index of the enclosing list or blockquote in Document.blocks; -1 at top level."""
+
+
+class RawHeading(NamedTuple):
+    level: int
+    start: int
+    end: int
+    title: str
+
+
+class Scan(NamedTuple):
+    blocks: list[Block]
+    last: list[int]
+    """last[i] = index of block i's last descendant in blocks (i itself when it has none)."""
+    headings: list[RawHeading]
+    """Top-level headings only (not inside a list or blockquote)."""
+
+
+def scan(text: str, shift: int = 0) -> Scan:
+    """One pass over the events of `text` with a stack of open containers; ranges + shift."""
+    blocks: list[Block] = []
+    last: list[int] = []
+    headings: list[RawHeading] = []
+    open_ends: list[int] = []  # byte end of each open container, innermost last
+    open_index: list[int] = []
     kinds = _KINDS
-    title: list[str] | None = None
-    level = ""
-    for event, span in pyromark.events_with_range(text, options=OPTIONS):
-        if title is not None:
-            # Inside a heading only inline events occur until its End.
-            if "Text" in event:
-                title.append(event["Text"])  # type: ignore[index]
-            elif "Code" in event:
-                title.append(event["Code"])  # type: ignore[index]
-            elif event == "SoftBreak" or event == "HardBreak":
-                title.append(" ")
-            elif "End" in event and event["End"].__class__ is dict and "Heading" in event["End"]:  # type: ignore[index]
-                yield END, HEADING, span["start"], span["end"], level + "".join(title)
-                title = None
+    # tuple.__new__ builds a NamedTuple in C, skipping its Python-level __new__ (4x faster).
+    new = tuple.__new__
+    events: Iterator[tuple[Any, Any]] = iter(pyromark.events_with_range(text, options=OPTIONS))
+    for event, span in events:
+        if "Start" not in event:
             continue
-        if "Start" in event:
-            tag = event["Start"]  # type: ignore[index]
-            kind = kinds.get(tag if tag.__class__ is str else next(iter(tag)))
-            if kind is not None:
-                if kind is HEADING:
-                    level = tag["Heading"]["level"][1]
-                    title = []
-                yield START, kind, span["start"], span["end"], ""
-        elif "End" in event:
-            tag = event["End"]  # type: ignore[index]
-            kind = kinds.get(tag if tag.__class__ is str else next(iter(tag)))
-            if kind is not None:
-                yield END, kind, span["start"], span["end"], ""
+        tag = event["Start"]
+        if tag.__class__ is str:
+            kind = kinds.get(tag)
+            if kind is None:
+                continue
+        else:
+            name = next(iter(tag))
+            kind = kinds.get(name)
+            if kind is None:
+                if name != "Heading":
+                    continue
+                start = span["start"]
+                while open_ends and open_ends[-1] <= start:
+                    open_ends.pop()
+                    last[open_index.pop()] = len(blocks) - 1
+                if not open_ends:
+                    level = int(tag["Heading"]["level"][1])
+                    title = _heading_title(events)
+                    end = span["end"]
+                    headings.append(new(RawHeading, (level, start + shift, end + shift, title)))
+                continue
+        start = span["start"]
+        end = span["end"]
+        if open_ends:
+            while open_ends and open_ends[-1] <= start:
+                open_ends.pop()
+                last[open_index.pop()] = len(blocks) - 1
+            parent = open_index[-1] if open_index else -1
+        else:
+            parent = -1
+        index = len(blocks)
+        if end <= start:
+            end = start + 1
+        blocks.append(new(Block, (kind, start + shift, end + shift, parent)))
+        last.append(index)
+        if kind is LIST or kind is QUOTE:
+            open_ends.append(end)
+            open_index.append(index)
+    while open_ends:
+        open_ends.pop()
+        last[open_index.pop()] = len(blocks) - 1
+    return Scan(blocks, last, headings)
+
+
+def _heading_title(events: Iterator[tuple[Any, Any]]) -> str:
+    """Consume a heading's inline events up to its End; their text on one line."""
+    parts: list[str] = []
+    for event, _span in events:
+        if "Text" in event:
+            parts.append(event["Text"])
+        elif "Code" in event:
+            parts.append(event["Code"])
+        elif event == "SoftBreak" or event == "HardBreak":
+            parts.append(" ")
+        elif "End" in event and event["End"].__class__ is dict and "Heading" in event["End"]:
+            break
+    return "".join(parts)

@@ -111,7 +111,7 @@ def document_index(namespace: str, path: str, document: Document, options: Optio
 
     heading_entries = []
     for index, heading in enumerate(headings):
-        section_words = lines.words_in(heading.line_start, heading.section_line_end)
+        section_words = document.section_words(index)
         text = preview(document, heading.line_end + 1, heading.section_line_end)
         heading_entries.append(
             {

@@ -229,7 +229,7 @@ def node_selector(document: Document, node: Node) -> str:
     index = node.index
     while index >= 0:
         block = document.blocks[index]
-        parts.append(f"{block.kind}.{block.ordinal}")
+        parts.append(f"{block.kind}.{document.block_ordinal(index)}")
         index = block.parent
     return "/".join(reversed(parts))
 

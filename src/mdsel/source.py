@@ -1,15 +1,14 @@
 """Bytes to text: BOM, strict UTF-8 (errors carry the byte offset), front matter, the line table.
 
-The line table is the only place line numbers and word counts come from: `starts[i]` is the byte
-offset where line i+1 begins (plus a final sentinel), `words[i]` the words in lines 1..i. Words are
+The line table is the only place line numbers and word counts come from. Words are
 ASCII-whitespace tokens of the raw bytes (`bytes.split()`), the rule the hook uses too; because a
-line break is whitespace, per-line counts add up to the whole-file count.
+line break is whitespace, counts over consecutive lines add up to the whole-file count.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import accumulate
-from typing import NamedTuple
 
 from mdsel.errors import ParseError
 
@@ -34,32 +33,76 @@ def decode(data: bytes, offset_base: int = 0) -> str:
         raise ParseError(exc.start + offset_base, "invalid UTF-8") from None
 
 
-class LineTable(NamedTuple):
-    """Where each line starts and how many words precede it."""
+# bytes.split() whitespace (space, \t, \n, \v, \f, \r) → " ", everything else → "x".
+_WORD_MASK = bytes(0x20 if byte in b" \t\n\x0b\x0c\r" else 0x78 for byte in range(256))
 
-    starts: tuple[int, ...]
-    """starts[i] = byte offset of line i+1 (0-based i); starts[-1] = len(data)."""
-    words: tuple[int, ...]
-    """words[i] = words in lines 1..i; words[0] = 0."""
+
+class LineTable:
+    """Where each line starts, and a mask that counts words in any byte range in C.
+
+    Immutable in use. The table of line starts is built on first use: indexing never needs it
+    (heading lines come from counting newlines), only selecting does.
+    """
+
+    __slots__ = ("_starts", "data", "mask")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.mask = data.translate(_WORD_MASK)
+        """The data with whitespace as b" " and every other byte as b"x": a word starts at each
+        b" x" pair (or at an b"x" at the range start), so counting never creates word objects."""
+        self._starts: tuple[int, ...] | None = None
+
+    @property
+    def starts(self) -> tuple[int, ...]:
+        """starts[i] = byte offset of line i+1 (0-based i); starts[-1] = len(data)."""
+        if self._starts is None:
+            # bytes.splitlines breaks on \n, \r\n and \r only: CommonMark's line endings.
+            lengths = map(len, self.data.splitlines(keepends=True))
+            self._starts = tuple(accumulate(lengths, initial=0))
+        return self._starts
+
+    @property
+    def lf_endings(self) -> bool:
+        """Every line break is LF or CRLF (no lone CR): counting b"\n" counts lines."""
+        data = self.data
+        return b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
 
     @property
     def count(self) -> int:
+        if self._starts is None and self.lf_endings:
+            ends_open = bool(self.data) and not self.data.endswith(b"\n")
+            return self.data.count(b"\n") + ends_open
         return len(self.starts) - 1
+
+    def line_of(self, offset: int) -> int:
+        """1-based line holding byte `offset`."""
+        return bisect_right(self.starts, offset)
+
+    def words_between(self, start: int, end: int) -> int:
+        """Words in bytes [start, end); additive when cut at whitespace (e.g. line starts)."""
+        if end <= start:
+            return 0
+        mask = self.mask
+        return mask.count(b" x", start, end) + (mask[start] == 0x78)
 
     def words_in(self, first: int, last: int) -> int:
         """Words in lines first..last (1-based, inclusive)."""
-        return self.words[last] - self.words[first - 1] if last >= first else 0
+        if last < first:
+            return 0
+        return self.words_between(self.starts[first - 1], self.starts[last])
 
     def is_blank(self, line: int) -> bool:
-        return self.words[line] == self.words[line - 1]
+        return self.mask.find(b"x", self.starts[line - 1], self.starts[line]) < 0
 
 
 def line_table(data: bytes) -> LineTable:
-    # bytes.splitlines breaks on \n, \r\n and \r only: exactly CommonMark's line endings.
-    lines = data.splitlines(keepends=True)
-    starts = tuple(accumulate(map(len, lines), initial=0))
-    words = tuple(accumulate((len(line.split()) for line in lines), initial=0))
-    return LineTable(starts, words)
+    return LineTable(data)
+
+
+def word_count(data: bytes) -> int:
+    """`len(data.split())` without building the list."""
+    return LineTable(data).words_between(0, len(data))
 
 
 def front_matter_end(data: bytes) -> int:

@@ -3,40 +3,22 @@
 Only block nodes become objects. Blocks are kept in document (pre)order; a block's descendants
 are the contiguous run `blocks[i+1 : last+1]`, so every walk is a slice, never recursion — a
 document of 10,000 nested lists costs no Python stack. Sections come from one scan of the
-top-level headings with a stack of open headings.
+top-level headings with a stack of open headings. A block's line span is worked out when asked
+for: indexing needs only counts, so it never pays for the spans of thousands of blocks.
 """
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from mdsel.parse import CODE, END, HEADING, LIST, PARA, QUOTE, START, TABLE, block_events
+from mdsel.parse import CODE, LIST, PARA, QUOTE, TABLE, Block, RawHeading, scan
 from mdsel.source import LineTable, decode, front_matter_end, line_table, strip_bom
 
 BLOCK_KINDS = (PARA, CODE, LIST, TABLE, QUOTE)
 CONTAINERS = (LIST, QUOTE)
-
-
-class Block(NamedTuple):
-    """A paragraph, code block, list, table or blockquote."""
-
-    kind: str
-    """One of BLOCK_KINDS."""
-    start: int
-    """Byte offset in Document.data where the parser's range starts (half-open with end)."""
-    end: int
-    line_start: int
-    """First line the range touches, 1-based."""
-    line_end: int
-    """Last line the range touches, trailing blank lines removed; 1-based, inclusive."""
-    parent: int
-    """Index of the enclosing list or blockquote in Document.blocks; -1 at top level."""
-    last: int
-    """Index of this block's last descendant in Document.blocks (itself when it has none)."""
-    ordinal: int
-    """0-based position among the blocks of its kind with the same parent."""
 
 
 class Heading(NamedTuple):
@@ -49,12 +31,13 @@ class Heading(NamedTuple):
     start: int
     """Byte offset where the heading starts."""
     line_start: int
+    """1-based."""
     line_end: int
     """Last line of the heading itself (a setext heading spans two or more)."""
     section_end: int
     """Byte offset where the section ends: the next heading of the same or a higher level."""
     section_line_end: int
-    """Last line of the section, trailing blank lines removed."""
+    """Last line of the section, trailing blank lines removed; 1-based, inclusive."""
     last: int
     """Index in Document.headings of the last heading inside this section (itself if none)."""
     parent: int
@@ -72,6 +55,9 @@ class Document(NamedTuple):
     """The file's bytes after a leading BOM."""
     lines: LineTable
     blocks: tuple[Block, ...]
+    block_last: tuple[int, ...]
+    """block_last[i] = index of block i's last descendant (i itself when it has none): block i's
+    descendants are blocks[i+1 : block_last[i]+1]."""
     headings: tuple[Heading, ...]
     top_blocks: Mapping[str, tuple[int, ...]]
     """Kind → indices into blocks of the top-level blocks of that kind, in document order."""
@@ -82,11 +68,21 @@ class Document(NamedTuple):
 
     @property
     def word_count(self) -> int:
-        return self.lines.words[-1]
+        return self.lines.words_between(0, len(self.data))
 
     def line_of(self, offset: int) -> int:
         """1-based line holding byte `offset`."""
-        return bisect_right(self.lines.starts, offset)
+        return self.lines.line_of(offset)
+
+    def content_span(self, start: int, end: int) -> tuple[int, int]:
+        """Lines touched by bytes [start, end), trailing blank lines dropped (1-based, inclusive)."""
+        first = bisect_right(self.lines.starts, start)
+        content_end = self.lines.mask.rfind(b"x", start, end)
+        return first, max(first, bisect_right(self.lines.starts, content_end))
+
+    def block_lines(self, index: int) -> tuple[int, int]:
+        block = self.blocks[index]
+        return self.content_span(block.start, block.end)
 
     def text(self, first: int, last: int) -> bytes:
         """Lines first..last (1-based, inclusive) verbatim, line endings included."""
@@ -96,39 +92,42 @@ class Document(NamedTuple):
         return self.data[starts[first - 1] : starts[last]]
 
     def section_words(self, index: int) -> int:
+        """Words of a heading's section: counted in C over its bytes when asked for (an outline
+        shows at most its heading budget of them)."""
         heading = self.headings[index]
-        return self.lines.words_in(heading.line_start, heading.section_line_end)
+        return self.lines.words_between(heading.start, heading.section_end)
 
     def top_blocks_between(self, kind: str, start: int, end: int) -> list[int]:
         """Indices of the top-level blocks of `kind` starting in bytes [start, end)."""
         indices = self.top_blocks[kind]
-        starts = [self.blocks[i].start for i in indices] if len(indices) < 64 else None
-        if starts is None:
-            lo = _bisect_blocks(self.blocks, indices, start)
-            hi = _bisect_blocks(self.blocks, indices, end)
-        else:
-            lo, hi = bisect_left(starts, start), bisect_left(starts, end)
+        blocks = self.blocks
+        lo = bisect_left(indices, start, key=lambda i: blocks[i].start)
+        hi = bisect_left(indices, end, lo, key=lambda i: blocks[i].start)
         return list(indices[lo:hi])
+
+    def block_ordinal(self, index: int) -> int:
+        """0-based position of block `index` among the blocks of its kind with the same parent."""
+        block = self.blocks[index]
+        if block.parent == -1:
+            return bisect_left(self.top_blocks[block.kind], index)
+        ordinal = 0
+        sibling = block.parent + 1
+        while sibling < index:
+            if self.blocks[sibling].kind == block.kind:
+                ordinal += 1
+            sibling = self.block_last[sibling] + 1  # skip the sibling's own descendants
+        return ordinal
 
     def child_blocks(self, container: int, kind: str) -> list[int]:
         """Indices of the blocks of `kind` directly inside list or quote `container`'s items."""
-        block = self.blocks[container]
-        return [
-            i
-            for i in range(container + 1, block.last + 1)
-            if self.blocks[i].parent == container and self.blocks[i].kind == kind
-        ]
-
-
-def _bisect_blocks(blocks: tuple[Block, ...], indices: tuple[int, ...], offset: int) -> int:
-    lo, hi = 0, len(indices)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if blocks[indices[mid]].start < offset:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+        result = []
+        child = container + 1
+        end = self.block_last[container]
+        while child <= end:
+            if self.blocks[child].kind == kind:
+                result.append(child)
+            child = self.block_last[child] + 1  # skip the child's own descendants
+        return result
 
 
 def parse_document(raw: bytes) -> Document:
@@ -137,78 +136,40 @@ def parse_document(raw: bytes) -> Document:
     full_text = decode(data, bom)
     fm = front_matter_end(data)
     text = full_text[len(data[:fm].decode("utf-8")) :] if fm else full_text
-    lines = line_table(data)
-    return _build(data, text, fm, lines)
-
-
-def _build(data: bytes, text: str, shift: int, lines: LineTable) -> Document:
-    starts = lines.starts
-    words = lines.words
-
-    # Pass 1 (the event loop): raw block records and top-level headings.
-    raw: list[tuple[str, int, int, int]] = []  # kind, start, end, parent
-    last: list[int] = []
-    counters: dict[tuple[int, str], int] = {}
-    ordinals: list[int] = []
-    open_containers: list[int] = []
-    raw_headings: list[tuple[int, int, int, str]] = []  # level, start, end, title
-    heading_open = False
-    for phase, kind, start, end, extra in block_events(text):
-        if phase == START:
-            if kind is HEADING:
-                heading_open = not open_containers
-                continue
-            parent = open_containers[-1] if open_containers else -1
-            index = len(raw)
-            raw.append((kind, start + shift, max(end, start + 1) + shift, parent))
-            last.append(index)
-            key = (parent, kind)
-            ordinal = counters.get(key, 0)
-            counters[key] = ordinal + 1
-            ordinals.append(ordinal)
-            if kind is LIST or kind is QUOTE:
-                open_containers.append(index)
-        elif kind is LIST or kind is QUOTE:
-            index = open_containers.pop()
-            last[index] = len(raw) - 1
-        elif kind is HEADING and heading_open and phase == END:
-            raw_headings.append((int(extra[0]), start + shift, end + shift, extra[1:]))
-            heading_open = False
-
-    # Pass 2: line spans (whole lines touched, trailing blank lines dropped).
-    blocks: list[Block] = []
-    top: dict[str, list[int]] = {kind: [] for kind in BLOCK_KINDS}
-    for index, (kind, start, end, parent) in enumerate(raw):
-        first = bisect_right(starts, start)
-        final = bisect_right(starts, end - 1)
-        while final > first and words[final] == words[final - 1]:
-            final -= 1
-        blocks.append(Block(kind, start, end, first, final, parent, last[index], ordinals[index]))
-        if parent == -1:
-            top[kind].append(index)
-
-    headings = _sections(data, lines, raw_headings)
+    # Building creates only acyclic tuples, yet every few hundred allocations the cyclic
+    # collector would walk all of them again.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        found = scan(text, fm)
+        lines = line_table(data)
+        blocks = tuple(found.blocks)
+        top: dict[str, list[int]] = {kind: [] for kind in BLOCK_KINDS}
+        for index, block in enumerate(blocks):
+            if block.parent == -1:
+                top[block.kind].append(index)
+        headings = _sections(data, lines, found.headings)
+    finally:
+        if enabled:
+            gc.enable()
     by_level: list[list[int]] = [[] for _ in range(7)]
     for index, heading in enumerate(headings):
         by_level[heading.level].append(index)
-
-    front_lines = bisect_right(starts, shift - 1) if shift else 0
     return Document(
-        data=data,
-        lines=lines,
-        blocks=tuple(blocks),
-        headings=headings,
-        top_blocks={kind: tuple(indices) for kind, indices in top.items()},
-        by_level=tuple(tuple(level) for level in by_level),
-        front_matter_lines=front_lines,
+        data,
+        lines,
+        blocks,
+        tuple(found.last),
+        headings,
+        {kind: tuple(indices) for kind, indices in top.items()},
+        tuple(tuple(level) for level in by_level),
+        lines.line_of(fm - 1) if fm else 0,
     )
 
 
-def _sections(
-    data: bytes, lines: LineTable, raw: list[tuple[int, int, int, str]]
-) -> tuple[Heading, ...]:
+def _sections(data: bytes, lines: LineTable, raw: list[RawHeading]) -> tuple[Heading, ...]:
     """Section ends, parents and depths from one scan with a stack of open headings."""
-    starts, words = lines.starts, lines.words
+    mask = lines.mask
     count = len(raw)
     section_end = [len(data)] * count
     last = [count - 1] * count
@@ -225,28 +186,30 @@ def _sections(
         depth[index] = len(open_headings)
         open_headings.append(index)
 
+    # Line numbers: when every line ends in LF or CRLF, counting b"\n" between consecutive
+    # headings (in C) beats building the whole line table; a lone CR needs the table.
+    lf_only = lines.lf_endings
     per_level = [0] * 7
     headings: list[Heading] = []
+    new = tuple.__new__  # builds the NamedTuple in C, skipping its Python-level __new__
+    line = 1
+    previous = 0
     for index, (level, start, end, title) in enumerate(raw):
-        first = bisect_right(starts, start)
-        own_last = max(first, bisect_right(starts, end - 1))
-        final = bisect_right(starts, section_end[index] - 1)
-        while final > own_last and words[final] == words[final - 1]:
-            final -= 1
-        headings.append(
-            Heading(
-                level=level,
-                title=title,
-                start=start,
-                line_start=first,
-                line_end=own_last,
-                section_end=section_end[index],
-                section_line_end=final,
-                last=last[index],
-                parent=parent[index],
-                depth=depth[index],
-                ordinal=per_level[level],
-            )
-        )
+        content_end = mask.rfind(b"x", start, section_end[index])
+        if lf_only:
+            line += data.count(b"\n", previous, start)
+            previous = start
+            first = line
+            own_last = first + data.count(b"\n", start, end - 1)
+            final = first + data.count(b"\n", start, content_end)
+        else:
+            first = lines.line_of(start)
+            own_last = max(first, lines.line_of(end - 1))
+            final = lines.line_of(content_end)
+        fields = (
+            level, title, start, first, own_last, section_end[index], max(own_last, final),
+            last[index], parent[index], depth[index], per_level[level],
+        )  # fmt: skip
+        headings.append(new(Heading, fields))
         per_level[level] += 1
     return tuple(headings)
