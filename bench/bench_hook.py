@@ -1,0 +1,132 @@
+"""Wall time of `mdsel-claude hook` per Read, as a ratio over `python -c "import json"`.
+
+The hook runs on every Read, so its cost is a whole interpreter start. The floor is starting
+the same interpreter and importing `json` (it must parse the payload); the budget is 1.25 times
+that, whatever the file: a 10-word Markdown file, a 1 GB file of words and a 1 GB file of NUL
+bytes. Commands run round-robin so drift hits all alike; medians are reported.
+
+    .venv/bin/python bench/bench_hook.py [--runs N] [--keep-bytecode-off]
+
+Exit status 1 when a ratio is over budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BUDGET = 1.25
+GIB = 1 << 30
+WORDS_BLOCK = b"lorem ipsum dolor sit amet consectetur adipiscing elit\n" * 1024
+
+
+def hook_script() -> str:
+    beside = Path(sys.executable).parent / "mdsel-claude"
+    found = str(beside) if beside.exists() else shutil.which("mdsel-claude")
+    if found is None:
+        sys.exit("mdsel-claude is not installed in this environment (pip install -e .)")
+    return found
+
+
+def make_files(directory: Path) -> dict[str, Path]:
+    small = directory / "small.md"
+    small.write_text("one two three four five six seven eight nine ten\n")
+    words = directory / "words.md"
+    if shutil.disk_usage(directory).free > 3 * GIB:
+        with words.open("wb") as f:
+            for _ in range(GIB // len(WORDS_BLOCK) + 1):
+                f.write(WORDS_BLOCK)
+            f.truncate(GIB)
+    else:
+        # Not enough room for real words: words first, then a sparse tail. The hook decides
+        # within the first read either way.
+        with words.open("wb") as f:
+            f.write(WORDS_BLOCK)
+            f.truncate(GIB)
+    zeros = directory / "zeros.md"
+    with zeros.open("wb") as f:
+        f.truncate(GIB)  # sparse: 1 GiB of NUL bytes at no disk cost
+    return {"10 words": small, "1 GB words": words, "1 GB NULs": zeros}
+
+
+def payload(path: Path) -> bytes:
+    return json.dumps(
+        {
+            "session_id": "bench",
+            "transcript_path": "/dev/null",
+            "cwd": str(path.parent),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(path)},
+        }
+    ).encode()
+
+
+def time_once(argv: list[str], stdin: bytes) -> tuple[float, bytes]:
+    start = time.perf_counter()
+    result = subprocess.run(argv, input=stdin, capture_output=True, check=True)
+    return time.perf_counter() - start, result.stdout
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=60, help="runs per command (default 60)")
+    parser.add_argument(
+        "--no-compile",
+        action="store_true",
+        help="do not byte-compile the hook's modules first (an installed wheel has them "
+        "compiled; an editable install under PYTHONDONTWRITEBYTECODE does not)",
+    )
+    args = parser.parse_args()
+    script = hook_script()
+    if not args.no_compile:
+        import mdsel_claude
+
+        package = Path(mdsel_claude.__file__).parent
+        for name in ("__init__.py", "__main__.py", "hook.py"):
+            compileall.compile_file(str(package / name), quiet=2)
+
+    with tempfile.TemporaryDirectory(prefix="mdsel-bench-") as temp:
+        files = make_files(Path(temp))
+        baseline = [sys.executable, "-c", "import json"]
+        commands = {"baseline": (baseline, payload(files["10 words"]))}
+        for label, path in files.items():
+            commands[label] = ([script, "hook"], payload(path))
+        for argv, stdin in commands.values():  # warm the page cache and the imports
+            time_once(argv, stdin)
+        samples: dict[str, list[float]] = {label: [] for label in commands}
+        outputs: dict[str, bytes] = {}
+        for _ in range(args.runs):
+            for label, (argv, stdin) in commands.items():
+                elapsed, out = time_once(argv, stdin)
+                samples[label].append(elapsed)
+                outputs[label] = out
+
+    floor = statistics.median(samples["baseline"])
+    print(f"interpreter {sys.executable} ({sys.version.split()[0]}); {args.runs} runs each")
+    name = 'baseline: python -c "import json"'
+    print(f"{name:40} {floor * 1000:7.2f} ms")
+    over = False
+    for label in files:
+        median = statistics.median(samples[label])
+        ratio = median / floor
+        said = "reminder" if outputs[label] else "silent"
+        verdict = "ok" if ratio <= BUDGET else "OVER BUDGET"
+        over |= ratio > BUDGET
+        print(
+            f"{'mdsel-claude hook, ' + label:40} {median * 1000:7.2f} ms  "
+            f"ratio {ratio:4.2f}  ({said}; budget {BUDGET}: {verdict})"
+        )
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
