@@ -15,7 +15,7 @@ from mdsel.api import (
     direct_subsections,
     preview,
 )
-from mdsel.errors import Problem
+from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
 from mdsel.resolve import ROOT, Node
 from mdsel.tree import Document
 
@@ -192,6 +192,7 @@ def select(
             "suggestions": [_qualified(s.namespace, s.selector) for s in p.suggestions],
         }
         for p in result.problems
+        if p.type in (SELECTOR_NOT_FOUND, NAMESPACE_NOT_FOUND)
     ]
     all_warnings = list(warnings)
     if result.omitted:
