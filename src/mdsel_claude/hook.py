@@ -81,7 +81,8 @@ def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
         i += 1
     if raw is None:
         raw = environ.get("MDSEL_MIN_WORDS")
-        if raw is None:
+        # Empty is how MCP and hook configs usually spell "unset" (as for every MDSEL_* variable).
+        if raw is None or not raw.strip():
             return DEFAULT_MIN_WORDS
     text = raw.strip()
     if text.isascii() and text.isdigit() and len(text) <= 18:

@@ -466,7 +466,7 @@ def _save_state(state: State, path: Path) -> None:
 
 def _min_words_default(environ: Mapping[str, str]) -> int:
     raw = environ.get("MDSEL_MIN_WORDS")
-    if raw is None:
+    if raw is None or not raw.strip():  # empty means unset, as for every MDSEL_* variable
         return DEFAULT_MIN_WORDS
     value = _non_negative(raw)
     if value is None:

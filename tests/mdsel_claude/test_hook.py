@@ -232,11 +232,11 @@ def test_environment_threshold(
     assert run_hook(payload, "--min-words", "9") == (0, PRE, "")
 
 
-@pytest.mark.parametrize("value", ["-1", "abc", "", "1.5", "1e3", "٣", "9" * 40])
+@pytest.mark.parametrize("value", ["-1", "abc", " ", "1.5", "1e3", "٣", "9" * 40])
 def test_invalid_threshold_falls_back_to_200(
     run_hook: RunHook, files: Path, monkeypatch: pytest.MonkeyPatch, value: str
 ) -> None:
-    for args, env in (((f"--min-words={value}",), None), ((), value)):
+    for args, env in (((f"--min-words={value}",), None), ((), f"x{value}")):
         if env is None:
             monkeypatch.delenv("MDSEL_MIN_WORDS", raising=False)
         else:
@@ -245,6 +245,14 @@ def test_invalid_threshold_falls_back_to_200(
         status, out, err = run_hook(read(str(files / "big.md")), *args)
         assert (status, out) == (0, PRE)
         assert "not a non-negative integer; using 200" in err
+
+
+def test_empty_environment_value_means_unset(
+    run_hook: RunHook, files: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MDSEL_MIN_WORDS", "")
+    assert run_hook(read(str(files / "big.md"))) == (0, PRE, "")
+    assert run_hook(read(str(files / "exact.md"))) == (0, "", "")
 
 
 def test_missing_flag_value_falls_back(run_hook: RunHook, files: Path) -> None:
