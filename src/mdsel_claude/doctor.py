@@ -325,6 +325,11 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str], claude: str | None
     if len(servers) > 1:
         report.say(f"  duplicate: {len(servers)} MCP servers are registered; keep one")
         report.failed = True
+    if plugin_on and (len(hooks) > 1 or len(servers) > 1):
+        report.say(
+            f"  the {PLUGIN_NAME} plugin and `mdsel-claude install` are both active: remove one "
+            f"(`mdsel-claude uninstall [--scope user]`, or `/plugin uninstall {PLUGIN_NAME}@…`)"
+        )
     report.say("all good" if not report.failed else "problems found (see above)")
     print("\n".join(report.lines))
     return 1 if report.failed else 0

@@ -336,10 +336,10 @@ def _user_server_remove(claude: str | None) -> list[Step]:
                 f"remove it with:\n  {_show_command(remove)}"
             )
         ]
-    current = claude_get(claude)
-    if current is None or not _user_scope(current):
-        return [Note(f"no user MCP server named {SERVER_NAME!r}")]
-    return [RunClaude((claude, *remove[1:]))]
+    if claude_get(claude) is None:
+        return [Note(f"no MCP server named {SERVER_NAME!r} known to claude")]
+    # `get` shows one scope's server even when several have one; remove the user one, if any.
+    return [RunClaude((claude, *remove[1:]), may_fail=True)]
 
 
 def plan_install(
@@ -443,9 +443,12 @@ def apply(plan: Plan, out: list[str]) -> None:
                 continue
         elif isinstance(step, RunClaude):
             result = _run_claude(step.argv)
-            if result.returncode != 0 and not step.may_fail:
+            if result.returncode != 0:
                 detail = (result.stderr or result.stdout).strip()
-                raise SetupError(f"`{_show_command(step.argv)}` failed: {detail}")
+                if not step.may_fail:
+                    raise SetupError(f"`{_show_command(step.argv)}` failed: {detail}")
+                out.append(f"nothing to do for: {_show_command(step.argv)} ({detail})")
+                continue
         out.append(describe(step, done=True))
     _save_state(plan.state, plan.state_file)
 
