@@ -231,6 +231,9 @@ class Plan:
     steps: tuple[Step, ...]
     state: State
     state_file: Path
+    record_on_failure: bool
+    """Keep `state` even if a step fails: install's record of what it created must not be lost
+    once something may have been created; uninstall's is only dropped when it succeeded."""
 
 
 def describe(step: Step, done: bool) -> str:
@@ -377,7 +380,7 @@ def plan_install(
 
     if where.mcp_config is None:
         steps.extend(_user_server_add(claude, executable))
-    return Plan(tuple(steps), state, state_file)
+    return Plan(tuple(steps), state, state_file, record_on_failure=True)
 
 
 def _record(state: State, path: Path, before: JSONObject | None, added: entries.Added) -> State:
@@ -390,14 +393,16 @@ def _removal(
     state: State, path: Path, before: JSONObject | None, after: JSONObject, what: str
 ) -> tuple[State, Step | None]:
     """The step that takes our entry out of one file, pruning what install created there."""
+    created = state.created(path)
+    state = state.with_file(path, Created())
     if before is None:
         return state, None
-    created = state.created(path)
     pruned, _ = entries.prune(after, created.keys)
-    state = state.with_file(path, Created())
     if created.file and pruned == {}:
         return state, DeleteFile(path)
-    return state, _file_step(path, before, pruned, what)
+    if pruned == before:
+        return state, Note(f"nothing of mdsel-claude in {path}")
+    return state, WriteFile(path, pruned, False, what)
 
 
 def plan_uninstall(where: Locations, state_file: Path, claude: str | None) -> Plan:
@@ -423,12 +428,22 @@ def plan_uninstall(where: Locations, state_file: Path, claude: str | None) -> Pl
         steps.extend(_user_server_remove(claude))
     if not any(isinstance(s, (WriteFile, DeleteFile, RunClaude)) for s in steps):
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
-    return Plan(tuple(steps), state, state_file)
+    return Plan(tuple(steps), state, state_file, record_on_failure=False)
 
 
 def apply(plan: Plan, out: list[str]) -> None:
     """Carry out a plan's steps in order, then keep its state record; messages go to `out`."""
-    for step in plan.steps:
+    try:
+        _apply_steps(plan.steps, out)
+    except BaseException:
+        if plan.record_on_failure:
+            _save_state(plan.state, plan.state_file)
+        raise
+    _save_state(plan.state, plan.state_file)
+
+
+def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
+    for step in steps:
         if isinstance(step, MakeDir):
             step.path.mkdir(parents=True, exist_ok=True)
         elif isinstance(step, WriteFile):
@@ -450,7 +465,6 @@ def apply(plan: Plan, out: list[str]) -> None:
                 out.append(f"nothing to do for: {_show_command(step.argv)} ({detail})")
                 continue
         out.append(describe(step, done=True))
-    _save_state(plan.state, plan.state_file)
 
 
 def _save_state(state: State, path: Path) -> None:

@@ -456,6 +456,8 @@ if args[:2] == ["mcp", "get"]:
           f"  Status: ok\\n  Type: stdio\\n  Command: {entry['command']}\\n"
           f"  Args: {' '.join(entry['args'])}\\n  Environment:\\n")
 elif args[:4] == ["mcp", "add", "-s", "user"]:
+    if os.environ.get("FAKE_CLAUDE_FAIL_ADD"):
+        sys.exit("add refused")
     name, dashes, command, *rest = args[4:]
     assert dashes == "--"
     if name in servers:
@@ -519,6 +521,29 @@ def test_user_scope_with_claude(fake_claude: Path, home: Path) -> None:
     assert calls(fake_claude) == [["mcp", "get", "mdsel"], ["mcp", "remove", "mdsel", "-s", "user"]]
     assert registry(fake_claude) == {"x": {}}
     assert not (home / ".claude").exists()
+
+
+def test_failed_claude_add_keeps_the_record(
+    fake_claude: Path,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("FAKE_CLAUDE_FAIL_ADD", "1")
+    assert install.main(["install", "--scope", "user"]) == 1
+    assert "failed: add refused" in capsys.readouterr().err
+    assert (home / ".claude" / "settings.json").exists()  # written before the server step
+    monkeypatch.delenv("FAKE_CLAUDE_FAIL_ADD")
+    assert install.main(["uninstall", "--scope", "user"]) == 0
+    assert not (home / ".claude").exists()  # still known as created by install
+
+
+def test_uninstall_with_nothing_installed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Path(".mcp.json").write_text('{"mcpServers": {"other": {"command": "x"}}}')
+    assert install.main(["uninstall"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing of mdsel-claude in" in out and "is installed in project scope" in out
+    assert Path(".mcp.json").read_text() == '{"mcpServers": {"other": {"command": "x"}}}'
 
 
 # -- doctor ---------------------------------------------------------------------------------
