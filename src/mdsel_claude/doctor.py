@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mdsel_claude import entries, hook, install, jsonfile
+from mdsel_claude import claude_cli, entries, hook, install, jsonfile
 from mdsel_claude.entries import EXECUTABLE_NAME, SERVER_NAME
 from mdsel_claude.jsonfile import JsonFileError, JSONObject
 
@@ -264,12 +264,12 @@ def _user_server(claude: str | None, report: Report) -> ServerFound | None:
         report.say("  MCP server: cannot check (the claude command is not on PATH)")
         return None
     try:
-        found = install.claude_get(claude)
-    except install.SetupError as error:
+        found = claude_cli.get_server(claude)
+    except claude_cli.ClaudeError as error:
         report.say("  MCP server: cannot check")
         report.fail(str(error))
         return None
-    if found is None or not found.scope.lower().startswith("user"):
+    if found is None or not found.user_scope:
         report.say(f"  no MCP server {SERVER_NAME!r} in user scope (claude mcp get)")
         return None
     return ServerFound("claude mcp (user)", (found.command, *shlex.split(found.args)))

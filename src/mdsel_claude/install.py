@@ -1,39 +1,47 @@
 """`mdsel-claude install|uninstall|doctor`: put our server and hook into Claude Code, or take out.
 
-Each command is worked out first as a `Plan` (a list of steps, nothing touched yet) and then
+Each command is worked out first as a `Plan` (see `plan`: nothing is touched yet) and then
 applied, so a bad file stops everything before anything is written and `--dry-run` can show
 the plan. Only our own entries are ever added or removed (see `entries`); every write is atomic
-(see `jsonfile`). What install had to create (a file, a directory, an empty `hooks` object) is
-remembered in a small state file, so uninstall can take exactly that away again.
+(see `jsonfile`). What install had to create is noted (see `record`), so that uninstall can take
+exactly that away again. The user-scope server goes through the `claude` command (`claude_cli`).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import shlex
 import shutil
-import subprocess
 import sys
 import sysconfig
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude import entries, jsonfile
-from mdsel_claude.entries import EXECUTABLE_NAME, HOOK_EVENTS, SERVER_NAME, KeyPath
+from mdsel_claude import claude_cli, entries, jsonfile, record
+from mdsel_claude.claude_cli import ClaudeError, show_command
+from mdsel_claude.entries import EXECUTABLE_NAME, HOOK_EVENTS, SERVER_NAME
 from mdsel_claude.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.plan import (
+    DeleteFile,
+    MakeDir,
+    Note,
+    Plan,
+    RemoveDir,
+    RunClaude,
+    Step,
+    WriteFile,
+    apply,
+    describe,
+)
+from mdsel_claude.record import Created, State
 
 DEFAULT_MIN_WORDS = 200
 """Hook threshold when neither `--min-words` nor `MDSEL_MIN_WORDS` is given."""
 
-CLAUDE_TIMEOUT_SECONDS = 120.0
-"""How long one `claude mcp …` command may take (`get` starts the server to check its health)."""
-
 
 class SetupError(Exception):
-    """Something that stops install or uninstall before any change: exit status 1."""
+    """Something that stops install or uninstall (exit status 1), said in one line."""
 
 
 # -- where things live ----------------------------------------------------------------------
@@ -68,12 +76,6 @@ def locations(scope: str, project_dir: Path, environ: Mapping[str, str]) -> Loca
     return Locations(scope, None, config_dir / "settings.json", config_dir)
 
 
-def state_path(environ: Mapping[str, str]) -> Path:
-    """Where install records what it created: under `XDG_STATE_HOME` (`~/.local/state`)."""
-    base = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "mdsel-claude" / "installed.json"
-
-
 def find_executable() -> str:
     """Absolute path of the installed `mdsel-claude` script that entries should run.
 
@@ -99,214 +101,10 @@ def find_executable() -> str:
     )
 
 
-# -- the state record -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """What install created in one file."""
-
-    file: bool = False
-    """The file itself did not exist before."""
-    keys: tuple[KeyPath, ...] = ()
-    """Containers inside it that did not exist before."""
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    """Everything install created, by real file path, plus directories it made."""
-
-    files: Mapping[str, Created] = field(default_factory=dict)
-    dirs: tuple[str, ...] = ()
-
-    def created(self, path: Path) -> Created:
-        return self.files.get(str(jsonfile.write_target(path)), Created())
-
-    def with_file(self, path: Path, created: Created) -> State:
-        files = dict(self.files)
-        key = str(jsonfile.write_target(path))
-        if created.file or created.keys:
-            files[key] = created
-        else:
-            files.pop(key, None)
-        return State(files, self.dirs)
-
-    def with_dir(self, path: Path, present: bool) -> State:
-        dirs = [d for d in self.dirs if d != str(path)]
-        if present:
-            dirs.append(str(path))
-        return State(self.files, tuple(dirs))
-
-    def to_json(self) -> JSONObject:
-        files: JSONObject = {
-            path: {"created_file": created.file, "created_keys": [list(k) for k in created.keys]}
-            for path, created in self.files.items()
-        }
-        return {"version": 1, "files": files, "dirs": list(self.dirs)}
-
-
-def load_state(path: Path) -> State:
-    """The state record, or an empty one; a damaged record counts as empty (it is only a hint)."""
-    try:
-        raw = jsonfile.load(path)
-    except JsonFileError:
-        return State()
-    if raw is None or not isinstance(raw.get("files"), dict):
-        return State()
-    files: dict[str, Created] = {}
-    recorded = raw["files"]
-    assert isinstance(recorded, dict)
-    for name, item in recorded.items():
-        if not isinstance(item, dict):
-            continue
-        keys = item.get("created_keys")
-        key_paths = tuple(
-            tuple(k)
-            for k in (keys if isinstance(keys, list) else [])
-            if isinstance(k, list) and k and all(isinstance(part, str) for part in k)
-        )
-        files[name] = Created(item.get("created_file") is True, key_paths)
-    dirs = raw.get("dirs")
-    dir_names = tuple(d for d in (dirs if isinstance(dirs, list) else []) if isinstance(d, str))
-    return State(files, dir_names)
-
-
-# -- plans ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WriteFile:
-    """Replace (or create) a JSON file with a new value."""
-
-    path: Path
-    value: JSONObject
-    created: bool
-    """The file does not exist yet."""
-    what: str
-    """What changes in it, for the message."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeleteFile:
-    """Delete a file install created, now that nothing is left in it."""
-
-    path: Path
-
-
-@dataclass(frozen=True, slots=True)
-class MakeDir:
-    path: Path
-
-
-@dataclass(frozen=True, slots=True)
-class RemoveDir:
-    """Remove a directory install created, if it is empty."""
-
-    path: Path
-
-
-@dataclass(frozen=True, slots=True)
-class RunClaude:
-    """Run one `claude mcp …` command."""
-
-    argv: tuple[str, ...]
-    may_fail: bool = False
-    """A failure only means there was nothing to do (removing what may not be there)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """Something to tell the user; changes nothing."""
-
-    text: str
-
-
-Step = WriteFile | DeleteFile | MakeDir | RemoveDir | RunClaude | Note
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """What one command will do, in order; `state` is the record to keep afterwards."""
-
-    steps: tuple[Step, ...]
-    state: State
-    state_file: Path
-    record_on_failure: bool
-    """Keep `state` even if a step fails: install's record of what it created must not be lost
-    once something may have been created; uninstall's is only dropped when it succeeded."""
-
-
-def describe(step: Step, done: bool) -> str:
-    """One line about a step: in the past tense once `done`, else as what would happen."""
-    if isinstance(step, Note):
-        return step.text
-    if isinstance(step, WriteFile):
-        verb = (
-            ("created" if done else "create") if step.created else ("updated" if done else "update")
-        )
-        text = f"{verb} {step.path}: {step.what}"
-    elif isinstance(step, DeleteFile):
-        text = f"{'deleted' if done else 'delete'} {step.path} (install created it; now empty)"
-    elif isinstance(step, MakeDir):
-        text = f"{'created' if done else 'create'} directory {step.path}"
-    elif isinstance(step, RemoveDir):
-        text = f"{'removed' if done else 'remove'} empty directory {step.path}"
-    else:
-        text = f"{'ran' if done else 'run'}: {_show_command(step.argv)}"
-    return text if done else f"would {text}"
-
-
 def _file_step(path: Path, before: JSONObject | None, after: JSONObject, what: str) -> Step:
     if before == after:
         return Note(f"unchanged {path}: {what}")
     return WriteFile(path, after, before is None, what)
-
-
-def _show_command(argv: Sequence[str]) -> str:
-    return " ".join(shlex.quote(arg) for arg in argv)
-
-
-@dataclass(frozen=True, slots=True)
-class ClaudeServer:
-    """What `claude mcp get mdsel` reports."""
-
-    scope: str
-    command: str
-    args: str
-
-
-def claude_get(claude: str) -> ClaudeServer | None:
-    """Ask the `claude` CLI about the server named `mdsel`; None when it has none."""
-    result = _run_claude([claude, "mcp", "get", SERVER_NAME])
-    if result.returncode != 0:
-        return None
-    fields: dict[str, str] = {}
-    for line in result.stdout.splitlines():
-        name, sep, value = line.strip().partition(":")
-        if sep:
-            fields.setdefault(name.strip().lower(), value.strip())
-    return ClaudeServer(fields.get("scope", ""), fields.get("command", ""), fields.get("args", ""))
-
-
-def _user_scope(server: ClaudeServer) -> bool:
-    # `get` prints e.g. "Scope: User config (available in all your projects)".
-    return server.scope.lower().startswith("user")
-
-
-def _run_claude(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            list(argv),
-            capture_output=True,
-            text=True,
-            timeout=CLAUDE_TIMEOUT_SECONDS,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise SetupError(f"`{_show_command(argv)}` did not finish in time") from None
-    except OSError as error:
-        raise SetupError(f"cannot run `{_show_command(argv)}`: {error}") from None
 
 
 def _user_server_add(claude: str | None, executable: str) -> list[Step]:
@@ -315,12 +113,12 @@ def _user_server_add(claude: str | None, executable: str) -> list[Step]:
         return [
             Note(
                 "the claude command is not on PATH, so the MCP server is not registered; "
-                f"to register it, run:\n  {_show_command(add)}"
+                f"to register it, run:\n  {show_command(add)}"
             )
         ]
-    current = claude_get(claude)
+    current = claude_cli.get_server(claude)
     ours = (executable, "serve")
-    if current is not None and _user_scope(current) and (current.command, current.args) == ours:
+    if current is not None and current.user_scope and (current.command, current.args) == ours:
         return [Note(f"unchanged user MCP server {SERVER_NAME!r}: {executable} serve")]
     steps: list[Step] = []
     if current is not None:
@@ -336,10 +134,10 @@ def _user_server_remove(claude: str | None) -> list[Step]:
         return [
             Note(
                 "the claude command is not on PATH; if you registered the MCP server, "
-                f"remove it with:\n  {_show_command(remove)}"
+                f"remove it with:\n  {show_command(remove)}"
             )
         ]
-    if claude_get(claude) is None:
+    if claude_cli.get_server(claude) is None:
         return [Note(f"no MCP server named {SERVER_NAME!r} known to claude")]
     # `get` shows one scope's server even when several have one; remove the user one, if any.
     return [RunClaude((claude, *remove[1:]), may_fail=True)]
@@ -354,7 +152,7 @@ def plan_install(
     claude: str | None,
 ) -> Plan:
     """Work out an install: our server and hook in `where`, replacing earlier ones of ours."""
-    state = load_state(state_file)
+    state = record.load(state_file)
     steps: list[Step] = []
     if not where.settings_dir.is_dir():
         steps.append(MakeDir(where.settings_dir))
@@ -407,7 +205,7 @@ def _removal(
 
 def plan_uninstall(where: Locations, state_file: Path, claude: str | None) -> Plan:
     """Work out an uninstall: remove exactly our entries, and what install created for them."""
-    state = load_state(state_file)
+    state = record.load(state_file)
     steps: list[Step] = []
     if where.mcp_config is not None:
         before = jsonfile.load(where.mcp_config)
@@ -429,53 +227,6 @@ def plan_uninstall(where: Locations, state_file: Path, claude: str | None) -> Pl
     if not any(isinstance(s, (WriteFile, DeleteFile, RunClaude)) for s in steps):
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
     return Plan(tuple(steps), state, state_file, record_on_failure=False)
-
-
-def apply(plan: Plan, out: list[str]) -> None:
-    """Carry out a plan's steps in order, then keep its state record; messages go to `out`."""
-    try:
-        _apply_steps(plan.steps, out)
-    except BaseException:
-        if plan.record_on_failure:
-            _save_state(plan.state, plan.state_file)
-        raise
-    _save_state(plan.state, plan.state_file)
-
-
-def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
-    for step in steps:
-        if isinstance(step, MakeDir):
-            step.path.mkdir(parents=True, exist_ok=True)
-        elif isinstance(step, WriteFile):
-            jsonfile.write_atomic(step.path, step.value)
-        elif isinstance(step, DeleteFile):
-            jsonfile.delete(step.path)
-        elif isinstance(step, RemoveDir):
-            try:
-                step.path.rmdir()
-            except OSError:
-                out.append(f"kept {step.path} (not empty)")
-                continue
-        elif isinstance(step, RunClaude):
-            result = _run_claude(step.argv)
-            if result.returncode != 0:
-                detail = (result.stderr or result.stdout).strip()
-                if not step.may_fail:
-                    raise SetupError(f"`{_show_command(step.argv)}` failed: {detail}")
-                out.append(f"nothing to do for: {_show_command(step.argv)} ({detail})")
-                continue
-        out.append(describe(step, done=True))
-
-
-def _save_state(state: State, path: Path) -> None:
-    if state.files or state.dirs:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        jsonfile.write_atomic(path, state.to_json())
-        return
-    jsonfile.delete(path)
-    # Not empty, or never made: either way nothing of ours is left to clean there.
-    with contextlib.suppress(OSError):
-        path.parent.rmdir()
 
 
 # -- command line ---------------------------------------------------------------------------
@@ -550,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     claude = shutil.which("claude")
     try:
         where = locations(args.scope, Path.cwd(), os.environ)
-        state_file = state_path(os.environ)
+        state_file = record.state_path(os.environ)
         if args.command == "install":
             min_words = args.min_words
             if min_words is None:
@@ -571,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except JsonFileError as error:
         print(f"{EXECUTABLE_NAME}: {error}; left it untouched", file=sys.stderr)
         return 1
-    except (SetupError, OSError) as error:
+    except (SetupError, ClaudeError, OSError) as error:
         print(f"{EXECUTABLE_NAME}: {error}", file=sys.stderr)
         return 1
     if args.command == "install":

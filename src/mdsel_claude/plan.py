@@ -1,0 +1,135 @@
+"""Setup plans: the steps install and uninstall work out before touching anything; applying them.
+
+A plan is plain data, so `--dry-run` prints it and tests inspect it; `apply` is the only code
+here that changes files, directories or the user's `claude` configuration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdsel_claude import claude_cli, jsonfile, record
+from mdsel_claude.claude_cli import ClaudeError, show_command
+from mdsel_claude.jsonfile import JSONObject
+from mdsel_claude.record import State
+
+
+@dataclass(frozen=True, slots=True)
+class WriteFile:
+    """Replace (or create) a JSON file with a new value."""
+
+    path: Path
+    value: JSONObject
+    created: bool
+    """The file does not exist yet."""
+    what: str
+    """What changes in it, for the message."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteFile:
+    """Delete a file install created, now that nothing is left in it."""
+
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class MakeDir:
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveDir:
+    """Remove a directory install created, if it is empty."""
+
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class RunClaude:
+    """Run one `claude mcp …` command."""
+
+    argv: tuple[str, ...]
+    may_fail: bool = False
+    """A failure only means there was nothing to do (removing what may not be there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something to tell the user; changes nothing."""
+
+    text: str
+
+
+Step = WriteFile | DeleteFile | MakeDir | RemoveDir | RunClaude | Note
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What one command will do, in order; `state` is the record to keep afterwards."""
+
+    steps: tuple[Step, ...]
+    state: State
+    """The record of what install created, to keep once the steps are done."""
+    state_file: Path
+    record_on_failure: bool
+    """Keep `state` even if a step fails: install's record of what it created must not be lost
+    once something may have been created; uninstall's is only dropped when it succeeded."""
+
+
+def describe(step: Step, done: bool) -> str:
+    """One line about a step: in the past tense once `done`, else as what would happen."""
+    if isinstance(step, Note):
+        return step.text
+    if isinstance(step, WriteFile):
+        verb = (
+            ("created" if done else "create") if step.created else ("updated" if done else "update")
+        )
+        text = f"{verb} {step.path}: {step.what}"
+    elif isinstance(step, DeleteFile):
+        text = f"{'deleted' if done else 'delete'} {step.path} (install created it; now empty)"
+    elif isinstance(step, MakeDir):
+        text = f"{'created' if done else 'create'} directory {step.path}"
+    elif isinstance(step, RemoveDir):
+        text = f"{'removed' if done else 'remove'} empty directory {step.path}"
+    else:
+        text = f"{'ran' if done else 'run'}: {show_command(step.argv)}"
+    return text if done else f"would {text}"
+
+
+def apply(plan: Plan, out: list[str]) -> None:
+    """Carry out a plan's steps in order, then keep its state record; messages go to `out`."""
+    try:
+        _apply_steps(plan.steps, out)
+    except BaseException:
+        if plan.record_on_failure:
+            record.save(plan.state, plan.state_file)
+        raise
+    record.save(plan.state, plan.state_file)
+
+
+def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
+    for step in steps:
+        if isinstance(step, MakeDir):
+            step.path.mkdir(parents=True, exist_ok=True)
+        elif isinstance(step, WriteFile):
+            jsonfile.write_atomic(step.path, step.value)
+        elif isinstance(step, DeleteFile):
+            jsonfile.delete(step.path)
+        elif isinstance(step, RemoveDir):
+            try:
+                step.path.rmdir()
+            except OSError:
+                out.append(f"kept {step.path} (not empty)")
+                continue
+        elif isinstance(step, RunClaude):
+            result = claude_cli.run(step.argv)
+            if result.returncode != 0:
+                detail = (result.stderr or result.stdout).strip()
+                if not step.may_fail:
+                    raise ClaudeError(f"`{show_command(step.argv)}` failed: {detail}")
+                out.append(f"nothing to do for: {show_command(step.argv)} ({detail})")
+                continue
+        out.append(describe(step, done=True))
