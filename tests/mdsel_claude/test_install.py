@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from mdsel_claude import entries, install
 from mdsel_claude.doctor import run_doctor
 from mdsel_claude.entries import HOOK_EVENTS
-from mdsel_claude.jsonfile import JSONObject
+from mdsel_claude.jsonfile import JsonFileError, JSONObject
 
 EXE = "/opt/mdsel tools/bin/mdsel-claude"  # a space, so quoting is exercised
 
@@ -218,6 +218,28 @@ def test_install_keeps_everything_else_and_uninstall_restores(
             claude_dir_exists or user_settings is not None
         )
         assert not project.state.exists()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    value=st.one_of(MCP_CONFIGS.filter(bool), SETTINGS.filter(bool)),
+    cut=st.integers(min_value=1),
+    which=st.sampled_from(["mcp", "settings"]),
+)
+def test_invalid_json_is_refused_untouched(value: JSONObject, cut: int, which: str) -> None:
+    text = json.dumps(value, indent=2)
+    broken = text[: len(text) - 1 - cut % len(text)]  # cut short: never valid JSON
+    with tempfile.TemporaryDirectory() as temp:
+        project = Project(Path(temp))
+        project.where.settings_dir.mkdir()
+        target = project.mcp if which == "mcp" else project.settings
+        target.write_text(broken)
+        with pytest.raises(JsonFileError):
+            install.plan_install(project.where, EXE, 200, "PreToolUse", project.state, None)
+        with pytest.raises(JsonFileError):
+            install.plan_uninstall(project.where, project.state, None)
+        assert target.read_text() == broken
+        assert sorted(p.name for p in project.dir.rglob("*")) == sorted([".claude", target.name])
 
 
 def test_created_files_are_deleted_and_preexisting_empty_ones_kept(tmp_path: Path) -> None:
