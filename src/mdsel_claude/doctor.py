@@ -31,8 +31,8 @@ PLUGIN_NAME = "mdsel-claude"
 RUN_TIMEOUT_SECONDS = 30.0
 """How long a hook run or a server's `initialize` answer may take before it counts as broken."""
 
-HOOK_TEST_MAX_WORDS = 1_000_000
-"""Largest threshold doctor generates a file for (the hook itself stops counting at 8 MiB)."""
+HOOK_MAX_THRESHOLD = hook.MAX_BYTES // 2 - 1
+"""The largest threshold a hook can ever pass: it counts 8 MiB at most, two bytes per word."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,14 +124,15 @@ def check_hook(command: str, report: Report) -> None:
         report.fail(f"{words[0] if words else command!r} not found or not executable")
         return
     threshold = _threshold_of(words[2:])
-    if threshold > HOOK_TEST_MAX_WORDS:
+    if threshold > HOOK_MAX_THRESHOLD:
         report.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
         return
     with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
         over = Path(temp, "over.md")
         at = Path(temp, "at.md")
-        over.write_text("word " * (threshold + 1), encoding="utf-8")
-        at.write_text("word " * threshold, encoding="utf-8")
+        # Two bytes a word, so that even the largest usable threshold fits in 8 MiB.
+        over.write_text("w " * (threshold + 1), encoding="utf-8")
+        at.write_text("w " * threshold, encoding="utf-8")
         for path, fires in ((over, True), (at, False)):
             payload = {
                 "session_id": "mdsel-claude-doctor",
