@@ -91,14 +91,16 @@ def load(
     *,
     parse: Callable[[bytes], Document] | None = None,
     max_bytes: int = 52_428_800,
+    cwd: str | None = None,
 ) -> tuple[list[Source], list[Problem]]:
-    """Read and parse each path; a file that fails becomes a Problem and the rest go on."""
-    parse_bytes = parse or parse_document
+    """Read and parse each path (relative ones against `cwd`); a file that fails becomes a
+    Problem and the rest go on."""
+    parse_bytes = parse if parse is not None else parse_document
     loaded: list[tuple[str, Document]] = []
     problems: list[Problem] = []
     for path in paths:
         try:
-            document = parse_bytes(read_bytes(path, max_bytes))
+            document = parse_bytes(read_bytes(path, max_bytes, cwd))
         except FileReadError as exc:
             p = exc.problem
             problems.append(Problem(p.type, p.code, p.message, file=path))
@@ -198,7 +200,7 @@ def _match(
         if node.kind == ROOT:
             lo, hi = 0, len(document.headings) - 1
         else:
-            lo, hi = node.index, document.headings[node.index].last
+            lo, hi = node.ref, document.headings[node.ref].last
         hint = f"{selector}?toc=true&full=true"
         budget = None if full else options.max_headings
         text = "\n".join(outline(document, lo, hi, "", budget, f"use {hint}")) if hi >= lo else ""
@@ -248,11 +250,11 @@ def _span(document: Document, node: Node) -> tuple[str, int, int]:
     if node.kind == ROOT:
         return "root", 1, document.lines.count
     if node.kind in (HEADING, SECTION):
-        heading = document.headings[node.index]
+        heading = document.headings[node.ref]
         kind = "section" if node.kind == SECTION else f"heading:h{heading.level}"
         return kind, heading.line_start, heading.section_line_end
-    block = document.blocks[node.index]
-    return (f"block:{_BLOCK_TYPE[block.kind]}", *document.block_lines(node.index))
+    block = document.blocks[node.ref]
+    return (f"block:{_BLOCK_TYPE[block.kind]}", *document.block_lines(node.ref))
 
 
 _BLOCK_TYPE = {"para": "paragraph", "code": "code", "list": "list", "table": "table", "quote": "blockquote"}
@@ -269,8 +271,8 @@ def direct_subsections(document: Document, node: Node) -> list[int]:
     if node.kind == ROOT:
         return [i for i, h in enumerate(headings) if h.parent == -1]
     result = []
-    i = node.index + 1
-    last = headings[node.index].last
+    i = node.ref + 1
+    last = headings[node.ref].last
     while i <= last:
         result.append(i)
         i = headings[i].last + 1  # skip the subsection's own descendants
@@ -286,9 +288,9 @@ def _children(document: Document, node: Node) -> tuple[Child, ...]:
         if node.kind == ROOT:
             begin = 0
         else:
-            begin = document.headings[node.index].start
+            begin = document.headings[node.ref].start
         end = document.headings[subs[0]].start if subs else (
-            document.headings[node.index].section_end if node.kind != ROOT else len(document.data)
+            document.headings[node.ref].section_end if node.kind != ROOT else len(document.data)
         )
         blocks = [b for b in _top_blocks_between(document, begin, end)]
         for i in blocks:
@@ -298,9 +300,9 @@ def _children(document: Document, node: Node) -> tuple[Child, ...]:
             children.append(Child(f"h{heading.level}.{heading.ordinal}", f"heading:h{heading.level}", heading.title[:PREVIEW_CHARS]))
         return tuple(children)
     if node.kind in ("list", "quote"):
-        block = document.blocks[node.index]
-        for i in range(node.index + 1, document.block_last[node.index] + 1):
-            if document.blocks[i].parent == node.index:
+        block = document.blocks[node.ref]
+        for i in range(node.ref + 1, document.block_last[node.ref] + 1):
+            if document.blocks[i].parent == node.ref:
                 children.append(_block_child(document, i))
     return tuple(children)
 
@@ -340,11 +342,17 @@ def run_command(
     max_bytes: int = 52_428_800,
     problems: Sequence[Problem] = (),
     warnings: Sequence[str] = (),
+    cwd: str | None = None,
 ) -> Outcome:
-    """Exactly what `mdsel index|select` prints for these (already expanded) paths."""
+    """Exactly what `mdsel index|select` prints for these (already expanded) paths.
+
+    `problems` and `warnings` found before reading (path expansion, a caller's read policy) are
+    reported in their usual places; relative paths are read against `cwd` (default: the
+    process's) and shown as given.
+    """
     from mdsel import render_text
 
-    sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes)
+    sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd)
     all_file_problems = [*problems, *file_problems]
     if options.json:
         from mdsel import render_json

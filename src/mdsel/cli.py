@@ -143,15 +143,15 @@ def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None)
     )
     expansion = expand_paths(args.files, limits, cwd)
     problems = [Problem(p.type, p.code, p.message, file=p.path) for p in expansion.problems]
-    paths = expansion.paths if cwd is None else [os.path.join(cwd, p) for p in expansion.paths]
     return run_command(
         args.command,
         getattr(args, "selector", None),
-        paths,
+        expansion.paths,
         options,
         max_bytes=limits.max_bytes,
         problems=problems,
         warnings=expansion.warnings,
+        cwd=cwd,
     )
 
 

@@ -80,9 +80,7 @@ def expand_paths(
                     FileProblem(given, FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern")
                 )
         else:
-            problems.append(
-                FileProblem(given, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
-            )
+            problems.append(_missing(given))
 
     unique = list(dict.fromkeys(found))
     warnings: list[str] = []
@@ -152,34 +150,62 @@ def _glob(pattern: str, base: str) -> list[str]:
 
 
 def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
-    """The file's bytes, or FileReadError: missing, not a regular file, too large, unreadable."""
+    """The file's bytes, or FileReadError: missing, not a regular file, too large, unreadable.
+
+    Opened non-blocking and checked with fstat on the open descriptor, so a FIFO swapped in after
+    any earlier check still cannot block the read.
+    """
     full = path if cwd is None else os.path.join(cwd, path)
     try:
         info = os.stat(full)
     except FileNotFoundError:
-        raise FileReadError(
-            FileProblem(path, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
-        ) from None
+        raise FileReadError(_missing(path)) from None
     except OSError as exc:
         raise FileReadError(_os_problem(path, exc)) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise FileReadError(
-            FileProblem(path, PROCESSING_ERROR, "EISDIR", "is a directory; name the files in it")
-        )
-    if not stat.S_ISREG(info.st_mode):
-        raise FileReadError(
-            FileProblem(path, PROCESSING_ERROR, "NOT_REGULAR", "not a regular file (FIFO, device or socket); refused")
-        )
-    if info.st_size > max_bytes:
-        raise FileReadError(_too_large(path, info.st_size, max_bytes))
+    _check_kind(path, info.st_mode, info.st_size, max_bytes)
     try:
-        with open(full, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise FileReadError(_missing(path)) from None
     except OSError as exc:
         raise FileReadError(_os_problem(path, exc)) from None
+    try:
+        info = os.fstat(fd)
+        _check_kind(path, info.st_mode, info.st_size, max_bytes)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            # st_size + 1 bytes: one read call, and the extra byte shows a file that grew.
+            data = handle.read(min(info.st_size, max_bytes) + 1)
+            if len(data) > info.st_size:
+                data += handle.read(max_bytes + 1 - len(data))
+    except OSError as exc:
+        raise FileReadError(_os_problem(path, exc)) from None
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:  # grew since stat
         raise FileReadError(_too_large(path, len(data), max_bytes))
     return data
+
+
+def _missing(path: str) -> FileProblem:
+    return FileProblem(path, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
+
+
+def _check_kind(path: str, mode: int, size: int, max_bytes: int) -> None:
+    if stat.S_ISDIR(mode):
+        raise FileReadError(
+            FileProblem(path, PROCESSING_ERROR, "EISDIR", "is a directory; name the files in it")
+        )
+    if not stat.S_ISREG(mode):
+        raise FileReadError(
+            FileProblem(
+                path,
+                PROCESSING_ERROR,
+                "NOT_REGULAR",
+                "not a regular file (FIFO, device or socket); refused",
+            )
+        )
+    if size > max_bytes:
+        raise FileReadError(_too_large(path, size, max_bytes))
 
 
 def _too_large(path: str, size: int, limit: int) -> FileProblem:

@@ -207,5 +207,5 @@ def select(
         data,
         problems,
         all_warnings,
-        [u["selector"] for u in unresolved],
+        [str(u["selector"]) for u in unresolved],
     )

@@ -35,7 +35,7 @@ class Node(NamedTuple):
     """Index into the call's sources."""
     kind: str
     """root, section (a heading matched as section.N), heading, or a block kind."""
-    index: int
+    ref: int
     """Index into Document.headings (heading, section) or Document.blocks; -1 for root."""
 
     def position(self, sources: Sequence[Source]) -> tuple[int, int, int]:
@@ -44,8 +44,8 @@ class Node(NamedTuple):
             return (self.doc, -1, 0)
         document = sources[self.doc].document
         if self.kind in (HEADING, SECTION):
-            return (self.doc, document.headings[self.index].start, 0)
-        return (self.doc, document.blocks[self.index].start, 1 + self.index)
+            return (self.doc, document.headings[self.ref].start, 0)
+        return (self.doc, document.blocks[self.ref].start, 1 + self.ref)
 
 
 class Miss(NamedTuple):
@@ -149,7 +149,7 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
         if scope.kind == ROOT:
             first, last = 0, len(document.headings) - 1
         elif scope.kind in (HEADING, SECTION):
-            first, last = scope.index + 1, document.headings[scope.index].last
+            first, last = scope.ref + 1, document.headings[scope.ref].last
         else:
             return ()
         if kind == SECTION:
@@ -161,10 +161,10 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
     if scope.kind == ROOT:
         return _NodeRange(doc, kind, document.top_blocks[kind])
     if scope.kind in (HEADING, SECTION):
-        heading = document.headings[scope.index]
+        heading = document.headings[scope.ref]
         indices = document.top_blocks_between(kind, heading.start, heading.section_end)
         return _NodeRange(doc, kind, indices)
-    return _NodeRange(doc, kind, document.child_blocks(scope.index, kind))
+    return _NodeRange(doc, kind, document.child_blocks(scope.ref, kind))
 
 
 class _NodeRange(Sequence[Node]):
@@ -178,7 +178,7 @@ class _NodeRange(Sequence[Node]):
     def __len__(self) -> int:
         return len(self._indices)
 
-    def __getitem__(self, key):  # type: ignore[no-untyped-def, override]
+    def __getitem__(self, key):  # type: ignore[no-untyped-def]
         if isinstance(key, slice):
             return [Node(self._doc, self._kind, i) for i in self._indices[key]]
         return Node(self._doc, self._kind, self._indices[key])
@@ -221,12 +221,12 @@ def node_selector(document: Document, node: Node) -> str:
     if node.kind == ROOT:
         return ROOT
     if node.kind == SECTION:
-        return f"section.{node.index}"
+        return f"section.{node.ref}"
     if node.kind == HEADING:
-        heading = document.headings[node.index]
+        heading = document.headings[node.ref]
         return f"h{heading.level}.{heading.ordinal}"
     parts = []
-    index = node.index
+    index = node.ref
     while index >= 0:
         block = document.blocks[index]
         parts.append(f"{block.kind}.{document.block_ordinal(index)}")
@@ -250,8 +250,15 @@ def _range_reason(
     if len(per_scope) == 1:
         scope, nodes = per_scope[0]
         count = len(nodes)
-        return f"{what} out of range: {describe_scope(sources, scope)} has {count} {kind_label(kind, count)}"
+        if count == 0:
+            return f"{describe_scope(sources, scope)} has no {kind_label(kind)}"
+        return (
+            f"{what} out of range: {describe_scope(sources, scope)} has {count} "
+            f"{kind_label(kind, count)}"
+        )
     most = max(len(nodes) for _scope, nodes in per_scope)
+    if most == 0:
+        return f"none of the {len(per_scope)} scopes has {kind_label(kind)}"
     return (
         f"{what} out of range: each of the {len(per_scope)} scopes has at most "
         f"{most} {kind_label(kind, most)}"

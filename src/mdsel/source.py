@@ -100,8 +100,10 @@ def line_table(data: bytes) -> LineTable:
     return LineTable(data)
 
 
-def word_count(data: bytes) -> int:
-    """`len(data.split())` without building the list."""
+def word_count(raw: bytes) -> int:
+    """Words of a file: `len(data.split())` of its bytes after a leading BOM (which is not a
+    word: the document the engine parses starts after it), without building the list."""
+    data, _skipped = strip_bom(raw)
     return LineTable(data).words_between(0, len(data))
 
 

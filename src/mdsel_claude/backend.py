@@ -46,6 +46,7 @@ class Backend(Protocol):
         paths: Sequence[str],
         problems: Sequence[Problem],
         warnings: Sequence[str],
+        cwd: str | None = None,
     ) -> Outcome: ...
 
 
@@ -106,6 +107,7 @@ class EmbeddedBackend:
         paths: Sequence[str],
         problems: Sequence[Problem],
         warnings: Sequence[str],
+        cwd: str | None = None,
     ) -> Outcome:
         import mdsel
 
@@ -119,6 +121,7 @@ class EmbeddedBackend:
             max_bytes=self._settings.max_bytes,
             problems=problems,
             warnings=warnings,
+            cwd=cwd,
         )
         return Outcome(outcome.stdout, outcome.stderr, outcome.exit_code)
 
@@ -205,7 +208,9 @@ class ExternalBackend:
         self.json = json
         self.timeout = timeout
 
-    def execute(self, command: str, selector: str | None, paths: Sequence[str]) -> Outcome:
+    def execute(
+        self, command: str, selector: str | None, paths: Sequence[str], cwd: str | None = None
+    ) -> Outcome:
         """One run of the executable: its stdout, stderr and exit status, decoded as UTF-8."""
         argv = external_argv(self.executable, command, selector, paths, self.json)
         try:
@@ -215,6 +220,7 @@ class ExternalBackend:
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
                 env=_child_environment(),
+                cwd=cwd,
                 timeout=self.timeout,
                 check=False,
             )
@@ -239,8 +245,9 @@ class ExternalBackend:
         paths: Sequence[str],
         problems: Sequence[Problem],
         warnings: Sequence[str],
+        cwd: str | None = None,
     ) -> Outcome:
-        outcome = self.execute(command, selector, paths)
+        outcome = self.execute(command, selector, paths, cwd)
         return add_reports(outcome, problems, warnings, self.json)
 
 

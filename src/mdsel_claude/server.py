@@ -84,9 +84,6 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
     accepted, refusals = access.partition(expansion.paths, policy, cwd)
     problems = [Problem(p.type, p.code, p.message, file=p.path) for p in expansion.problems]
     problems += [Problem(r.type, r.code, r.message, file=r.path) for r in refusals]
-    if cwd is not None:
-        # As the CLI does for an explicit working directory: hand the backend usable paths.
-        accepted = tuple(os.path.join(cwd, path) for path in accepted)
     return FileCheck(accepted, tuple(problems), expansion.warnings)
 
 
@@ -106,7 +103,7 @@ def run_request(
         )
     else:
         outcome = backend.run(
-            request.command, request.selector, check.accepted, check.problems, check.warnings
+            request.command, request.selector, check.accepted, check.problems, check.warnings, cwd
         )
     return relay(outcome)
 

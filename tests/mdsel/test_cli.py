@@ -1,0 +1,314 @@
+"""The `mdsel` command in-process: exit codes, text formats, stderr form, JSON envelopes valid
+against the published schema; plus one real subprocess run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mdsel.api import Outcome
+from mdsel.cli import main, run
+from tests.conftest import CORPUS, FIXTURES, ROOT
+
+SCHEMA = json.loads((ROOT / "schema" / "cli-response.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+STRUCTURE = str(FIXTURES / "structure.md")
+
+
+def cli(*argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -> Outcome:
+    outcome = run(list(argv), env or {}, cwd)
+    if "--json" in argv and outcome.exit_code != 2:
+        assert outcome.stderr == ""
+        body = json.loads(outcome.stdout)
+        VALIDATOR.validate(body)
+        assert body["success"] == (outcome.exit_code == 0)
+    return outcome
+
+
+def test_select_one_match_prints_only_its_text() -> None:
+    out = cli("select", "h1.1", STRUCTURE)
+    assert out == Outcome("# Appendix\n\nLast words.\n", "", 0)
+
+
+def test_select_several_matches_get_headers() -> None:
+    out = cli("select", "h2.0/code.0,h1.1", STRUCTURE)
+    assert out.exit_code == 0
+    assert out.stdout == (
+        "==> code.0 L16-18 <==\n```sh\npip install thing\n```\n"
+        "==> h1.1 L74-76 <==\n# Appendix\n\nLast words.\n"
+    )
+
+
+def test_text_without_final_newline_gets_one(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_bytes(b"# A\n\nend")
+    assert cli("select", "h1.0", str(path)).stdout == "# A\n\nend\n"
+    body = json.loads(cli("select", "h1.0", str(path), "--json").stdout)
+    assert body["data"]["matches"][0]["content"] == "# A\n\nend"
+
+
+def test_crlf_is_preserved_in_output(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_bytes(b"# A\r\n\r\ntext\r\n")
+    assert cli("select", "h1.0", str(path)).stdout == "# A\r\n\r\ntext\r\n"
+
+
+def test_index_text_format() -> None:
+    out = cli("index", STRUCTURE)
+    assert out.exit_code == 0 and out.stderr == ""
+    lines = out.stdout.splitlines()
+    assert lines[0] == f"structure  {STRUCTURE}  76 lines  153 words"
+    assert lines[1] == "h1.0 Guide  L8-72 136w"
+    assert lines[2] == "  h2.0 Install  L12-32 43w"
+    assert lines[5] == "      h4.0 Deep  L51-53 4w"
+    assert lines[-1] == "blocks: para 8, code 1, list 3, table 1, quote 2"
+
+
+def test_index_of_several_documents_qualifies_selectors(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# R\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "readme.md").write_text("# S\n")
+    out = cli("index", "README.md", "sub/readme.md", cwd=str(tmp_path))
+    assert "readme::h1.0 R  L1-1 2w" in out.stdout
+    assert "readme-2::h1.0 S  L1-1 2w" in out.stdout
+    out = cli("select", "readme-2::h1.0", "README.md", "sub/readme.md", cwd=str(tmp_path))
+    assert out.stdout == "# S\n"
+
+
+def test_errors_go_to_stderr_in_bang_form_and_exit_1() -> None:
+    out = cli("select", "h2.9", STRUCTURE)
+    assert out.stdout == ""
+    assert out.exit_code == 1
+    first, second = out.stderr.splitlines()
+    assert first == "!h2.9 SELECTOR_NOT_FOUND: index 9 out of range: structure has 4 h2 headings"
+    assert second.startswith("~h2.3 (Install)")
+
+
+def test_invalid_selector_fails_the_whole_request() -> None:
+    out = cli("select", "h2.0,h2.#", STRUCTURE)
+    assert out.stdout == "" and out.exit_code == 1
+    assert out.stderr.splitlines()[0] == (
+        "!h2.0,h2.# INVALID_SELECTOR: unexpected '#', expected an index (0, 1, 2…) at column 9"
+    )
+
+
+def test_title_suggestions() -> None:
+    out = cli("select", "install", STRUCTURE)
+    assert out.exit_code == 1
+    assert out.stderr.splitlines()[1].startswith("~h2.0 (Install) ~h2.3 (Install)")
+
+
+def test_partial_results_are_printed_with_exit_1() -> None:
+    out = cli("select", "h1.1,h5.0", STRUCTURE)
+    assert out.stdout == "# Appendix\n\nLast words.\n"
+    assert out.stderr.startswith("!h5.0 SELECTOR_NOT_FOUND: structure has no h5 headings")
+    assert out.exit_code == 1
+
+
+def test_missing_file_is_reported_and_others_still_work(tmp_path: Path) -> None:
+    out = cli("index", STRUCTURE, str(tmp_path / "missing.md"))
+    assert out.exit_code == 1
+    assert "structure::h1.0 Guide" not in out.stdout  # one document read: unqualified
+    assert "h1.0 Guide" in out.stdout
+    assert out.stderr == f"!{tmp_path / 'missing.md'} FILE_NOT_FOUND: no such file; check the path\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (b"# A\n\xff\xfe\n", "PARSE_ERROR: invalid UTF-8 at byte offset 4"),
+        (b"# A\n\x00\n", "PARSE_ERROR: NUL byte (binary file?) at byte offset 4"),
+    ],
+)
+def test_bad_bytes_are_parse_errors(tmp_path: Path, content: bytes, error: str) -> None:
+    path = tmp_path / "bad.md"
+    path.write_bytes(content)
+    out = cli("index", str(path))
+    assert out.exit_code == 1 and out.stdout == ""
+    assert out.stderr.startswith(f"!{path} {error}")
+    cli("index", str(path), "--json")
+
+
+def test_directory_expands_to_markdown_files(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "deep").mkdir(parents=True)
+    (tmp_path / "docs" / "b.md").write_text("# B\n")
+    (tmp_path / "docs" / "a.markdown").write_text("# A\n")
+    (tmp_path / "docs" / "deep" / "c.md").write_text("# C\n")
+    (tmp_path / "docs" / "notes.txt").write_text("# no\n")
+    (tmp_path / "docs" / ".hidden.md").write_text("# no\n")
+    (tmp_path / "docs" / "node_modules").mkdir()
+    (tmp_path / "docs" / "node_modules" / "x.md").write_text("# no\n")
+    out = cli("index", "docs", cwd=str(tmp_path))
+    headers = [line.split("  ")[1] for line in out.stdout.splitlines() if "  " in line and " lines " in line]
+    assert headers == ["docs/a.markdown", "docs/b.md", "docs/deep/c.md"]
+
+
+def test_glob_patterns(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "x.md").write_text("# X\n")
+    (tmp_path / "d" / "y.md").write_text("# Y\n")
+    out = cli("select", "h1.0", "d/*.md", cwd=str(tmp_path))
+    assert out.stdout == "==> x::h1.0 L1-1 <==\n# X\n==> y::h1.0 L1-1 <==\n# Y\n"
+    out = cli("index", "nothing/*.md", cwd=str(tmp_path))
+    assert out.stderr == "!nothing/*.md FILE_NOT_FOUND: no file matches this pattern\n"
+
+
+def test_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
+    fifo = tmp_path / "x.md"
+    os.mkfifo(fifo)
+    out = cli("index", str(fifo))
+    assert out.exit_code == 1
+    assert "PROCESSING_ERROR: not a regular file" in out.stderr
+
+
+def test_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "big.md"
+    path.write_text("word " * 100)
+    out = cli("index", str(path), env={"MDSEL_MAX_BYTES": "100"})
+    assert "PROCESSING_ERROR: file is 500 bytes; the limit is 100 (MDSEL_MAX_BYTES)" in out.stderr
+
+
+def test_max_files_leaves_out_with_a_warning(tmp_path: Path) -> None:
+    for name in "abc":
+        (tmp_path / f"{name}.md").write_text(f"# {name}\n")
+    out = cli("index", str(tmp_path), env={"MDSEL_MAX_FILES": "2"})
+    assert out.stdout.startswith("warning: only the first 2 files were read (MDSEL_MAX_FILES)")
+    assert "c.md" in out.stdout.splitlines()[0]
+    assert out.exit_code == 0
+
+
+@pytest.mark.parametrize("variable", ["MDSEL_PAGE_WORDS", "MDSEL_MAX_FILES", "MDSEL_INDEX_MAX_HEADINGS"])
+@pytest.mark.parametrize("value", ["abc", "0", "-3", "1.5"])
+def test_invalid_configuration_is_a_usage_error_naming_the_variable(variable: str, value: str) -> None:
+    out = cli("index", STRUCTURE, env={variable: value})
+    assert out.exit_code == 2
+    assert variable in out.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["index"],
+        ["select", "h1.0"],
+        ["frobnicate", "x.md"],
+        ["index", "--bogus", "x.md"],
+    ],
+)
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_help_teaches_the_selector_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["select", "--help"]) == 0
+    text = capsys.readouterr().out
+    for example in ("h2.1/code.0", "readme::h2.0", "?head=20", "toc=true", "h2.0-2"):
+        assert example in text
+    assert main(["--version"]) == 0
+
+
+def test_full_flag_and_pagination(tmp_path: Path) -> None:
+    path = tmp_path / "long.md"
+    body = "".join(f"line {i} " + "word " * 8 + "\n" for i in range(100))
+    path.write_text("# Long\n\n" + body)
+    env = {"MDSEL_PAGE_WORDS": "100"}
+    out = cli("select", "h1.0", str(path), env=env)
+    *text, trailer = out.stdout.splitlines()
+    assert trailer == "[page 1/11 of h1.0: 92 of 1002 words; next: h1.0?page=2]"
+    assert len(text) == 11
+    last = cli("select", "h1.0?page=11", str(path), env=env).stdout
+    assert not last.rstrip("\n").splitlines()[-1].startswith("[page")
+    assert cli("select", "h1.0", str(path), "--full", env=env).stdout == path.read_text()
+    assert cli("select", "h1.0?full=true", str(path), env=env).stdout == path.read_text()
+    beyond = cli("select", "h1.0?page=12", str(path), env=env)
+    assert beyond.stderr.startswith("!h1.0?page=12 SELECTOR_NOT_FOUND: page 12 out of range")
+    body_json = json.loads(cli("select", "h1.0?page=2", str(path), "--json", env=env).stdout)
+    assert body_json["data"]["matches"][0]["pagination"] == {
+        "page": 2, "total_pages": 11, "words": 100, "total_words": 1002, "next": "long::h1.0?page=3",
+    }  # fmt: skip
+
+
+def test_response_budget_lists_what_did_not_fit(tmp_path: Path) -> None:
+    path = tmp_path / "many.md"
+    path.write_text("".join(f"# H{i}\n\n" + "word " * 40 + "\n\n" for i in range(5)))
+    out = cli("select", "h1", str(path), env={"MDSEL_PAGE_WORDS": "100"})
+    assert out.stdout.count("==> ") == 2
+    assert out.stdout.splitlines()[-1].startswith("[+3 more matches not shown: h1.2 h1.3 h1.4;")
+
+
+def test_head_and_tail(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("# A\n1\n2\n3\n4\n")
+    assert cli("select", "h1.0?head=2", str(path)).stdout == "# A\n1\n"
+    assert cli("select", "h1.0?tail=2", str(path)).stdout == "3\n4\n"
+
+
+def test_outline_budget_collapses_depths(tmp_path: Path) -> None:
+    path = tmp_path / "wide.md"
+    text = "".join(f"# T{i}\n\n" + "".join(f"## S{i}.{j}\n\n" for j in range(4)) for i in range(10))
+    path.write_text(text)
+    out = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"}).stdout.splitlines()
+    assert out[1] == "h1.0 T0  L1-9 10w +4"
+    assert out[-2] == "[showing 10 of 50 headings (depth ≤ 0); expand one with h1.0?toc=true, or use --full]"
+    toc = cli("select", "h1.3?toc=true", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"})
+    assert toc.stdout.splitlines() == ["h1.3 T3  L31-39 10w"] + [
+        f"  h2.{12 + j} S3.{j}  L{33 + 2 * j}-{33 + 2 * j} 2w" for j in range(4)
+    ]
+    top = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout.splitlines()
+    assert "… +6 more: h1.4-9" in top
+    full = cli("index", str(path), "--full", env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout
+    assert full.count("\n") == 52
+
+
+def test_json_index_envelope() -> None:
+    body = json.loads(cli("index", STRUCTURE, "--json").stdout)
+    (document,) = body["data"]["documents"]
+    assert document["namespace"] == "structure"
+    assert document["blocks"] == {
+        "paragraphs": 8, "code_blocks": 1, "lists": 3, "tables": 1, "blockquotes": 2,
+    }  # fmt: skip
+    first = document["headings"][0]
+    assert first["selector"] == "structure::h1.0"
+    assert first["type"] == "heading:h1" and first["depth"] == 1
+    assert first["children_count"] == 4 + 1  # four h2 subsections, one paragraph before them
+    assert body["data"]["summary"]["total_nodes"] == 1 + 8 + 15
+
+
+def test_json_select_envelope_with_misses() -> None:
+    body = json.loads(cli("select", "h2.1,9", STRUCTURE, "--json").stdout)
+    assert body["success"] is False
+    assert body["unresolved_selectors"] == ["h2.9"]
+    (match,) = body["data"]["matches"]
+    assert match["selector"] == "structure::h2.1"
+    assert [c["selector"] for c in match["children_available"]] == [
+        "structure::table.0", "structure::quote.0", "structure::h3.0",
+    ]  # fmt: skip
+    assert body["errors"][0]["type"] == "SELECTOR_NOT_FOUND"
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.md")), ids=lambda p: p.name)
+def test_corpus_json_is_schema_valid(path: Path) -> None:
+    cli("index", str(path), "--json")
+    cli("select", "h2.0,code.0,root/para.1,h9", str(path), "--json") if False else None
+    cli("select", "h2.0,code.0,para.1", str(path), "--json")
+
+
+def test_subprocess_smoke(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mdsel", "select", "h1.1", STRUCTURE],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stdout == b"# Appendix\n\nLast words.\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "mdsel", "index"], capture_output=True, check=False
+    )
+    assert done.returncode == 2

@@ -1,0 +1,170 @@
+"""Scopes, ordinals, ranges and what counts as resolved, on a fixture whose structure is known."""
+
+from __future__ import annotations
+
+import pytest
+
+import mdsel
+from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
+from tests.conftest import FIXTURES
+
+STRUCTURE = (FIXTURES / "structure.md").read_bytes()
+
+
+def sources(*docs: tuple[str, bytes]) -> list[mdsel.Source]:
+    return [mdsel.Source(ns, f"{ns}.md", mdsel.parse_document(data)) for ns, data in docs]
+
+
+def select(request: str, *docs: tuple[str, bytes]) -> mdsel.SelectResult:
+    return mdsel.select(request, sources(*docs or (("structure", STRUCTURE),)), mdsel.Options(full=True))
+
+
+def selected(request: str, *docs: tuple[str, bytes]) -> list[str]:
+    result = select(request, *docs)
+    return [m.selector for m in result.matches]
+
+
+def first_line(request: str) -> str:
+    (match,) = select(request).matches
+    return match.content.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("h1", ["h1.0", "h1.1"]),
+        ("h2", ["h2.0", "h2.1", "h2.2", "h2.3"]),
+        ("h2.1", ["h2.1"]),
+        ("h3.0", ["h3.0"]),
+        ("h1.0/h2", ["h2.0", "h2.1", "h2.2", "h2.3"]),
+        ("h1.1/h2", []),
+        ("h2.1/h4.0", ["h4.0"]),
+        ("h2.1/section.0", ["section.3"]),
+        ("h2.1/section", ["section.3", "section.4"]),
+        ("section.0", ["section.0"]),
+        ("section", [f"section.{i}" for i in range(8)]),
+        ("root/h2.0", ["h2.0"]),
+        ("root", ["root"]),
+        ("h2.0-99", ["h2.0", "h2.1", "h2.2", "h2.3"]),
+        ("h2.1-2", ["h2.1", "h2.2"]),
+        ("h2.0,0,0", ["h2.0"]),
+        ("h2.3,0", ["h2.0", "h2.3"]),
+        ("para.0", ["para.0"]),
+        ("h2.0/code", ["code.0"]),
+        ("h2.0/list.0/code.0", ["list.0/code.0"]),
+        ("list.0/code", ["list.0/code.0"]),
+        ("list.0/quote.0/code.0", ["list.0/quote.0/code.0"]),
+        ("h2.1/quote.0/list.0", ["quote.0/list.0"]),
+        ("h2.1/table.0", ["table.0"]),
+        ("h1.0/code", ["code.0"]),
+        ("h2.3/list", ["list.1", "list.2"]),
+        ("list.1/list", ["list.1/list.0"]),
+    ],
+)
+def test_scopes_and_ordinals(request_: str, expected: list[str]) -> None:
+    assert selected(request_) == expected
+
+
+def test_heading_matches_are_their_sections() -> None:
+    assert first_line("h2.3") == "## Install"
+    assert first_line("h2.2") == "Setext title"
+    (match,) = select("h2.1").matches
+    assert match.content.rstrip("\n").splitlines()[-1] == "Deep text."
+    (match,) = select("h1.1").matches
+    assert match.content == "# Appendix\n\nLast words.\n"
+
+
+def test_a_fence_inside_a_list_item_is_part_of_the_list() -> None:
+    assert selected("code") == ["code.0"]
+    assert first_line("code.0") == "```sh"
+    assert first_line("list.0/code.0") == '  ```python'
+
+
+def test_nested_headings_are_not_addressable_but_their_blocks_are() -> None:
+    assert selected("h2") == ["h2.0", "h2.1", "h2.2", "h2.3"]
+    assert first_line("list.2") == "- # heading inside a list"
+    assert first_line("quote.1") == "> ## heading inside a quote"
+
+
+def test_out_of_range_items_are_reported_and_the_rest_returned() -> None:
+    result = select("h2.1,9")
+    assert [m.selector for m in result.matches] == ["h2.1"]
+    (miss,) = result.problems
+    assert miss.type == SELECTOR_NOT_FOUND
+    assert miss.selector == "h2.9"
+    assert miss.message == "index 9 out of range: structure has 4 h2 headings"
+    assert miss.suggestions and miss.suggestions[0].selector == "h2.3"
+
+
+def test_nested_misses_name_the_scope() -> None:
+    result = select("h2.0/code.5")
+    (miss,) = result.problems
+    assert miss.selector == "h2.0/code.5"
+    assert miss.message == "index 5 out of range: h2.0 has 1 code block"
+    result = select("h1.1/table")
+    (miss,) = result.problems
+    assert miss.message == "h1.1 has no tables"
+
+
+def test_resolved_in_one_document_is_resolved() -> None:
+    small = ("small", b"# Only\n\n## One\n")
+    result = select("h2.2", ("structure", STRUCTURE), small)
+    assert [(m.namespace, m.selector) for m in result.matches] == [("structure", "h2.2")]
+    assert result.problems == ()
+    result = select("h2.0-5", ("structure", STRUCTURE), small)
+    assert len(result.matches) == 5 and result.problems == ()
+
+
+def test_namespaces_select_documents() -> None:
+    docs = (("readme", b"# R\n\n## R2\n"), ("api", b"# A\n"))
+    result = select("api::h1.0", *docs)
+    assert [(m.namespace, m.selector) for m in result.matches] == [("api", "h1.0")]
+    result = select("API::h1.0,h1.0", *docs)
+    assert [(m.namespace, m.selector) for m in result.matches] == [
+        ("api", "h1.0"),
+        ("readme", "h1.0"),
+        ("api", "h1.0"),
+    ]
+    result = select("nope::h1.0", *docs)
+    (miss,) = result.problems
+    assert miss.type == NAMESPACE_NOT_FOUND
+    assert "namespaces: readme, api" in miss.message
+
+
+def test_single_document_accepts_a_numbered_namespace() -> None:
+    docs = (("readme", b"# R\n"),)
+    assert selected("readme-2::h1.0", *docs) == ["h1.0"]
+    assert selected("README::h1.0", *docs) == ["h1.0"]
+    result = select("other-2::h1.0", *docs)
+    assert result.problems[0].type == NAMESPACE_NOT_FOUND
+
+
+def test_a_selector_per_document_in_document_order() -> None:
+    docs = (("a", b"# A0\n\n# A1\n"), ("b", b"# B0\n"))
+    result = select("h1", *docs)
+    assert [(m.namespace, m.selector) for m in result.matches] == [
+        ("a", "h1.0"),
+        ("a", "h1.1"),
+        ("b", "h1.0"),
+    ]
+
+
+def test_huge_ranges_cost_nothing() -> None:
+    result = select("h2.0-999999999999,5000000-6000000")
+    assert len(result.matches) == 4
+    (miss,) = result.problems
+    assert miss.selector == "h2.5000000-6000000"
+    assert miss.message.startswith("range 5000000-6000000 out of range")
+
+
+def test_toc_needs_a_heading() -> None:
+    result = select("para.0?toc=true")
+    (problem,) = result.problems
+    assert problem.type == "INVALID_SELECTOR"
+    (match,) = select("h1.0?toc=true").matches
+    assert match.content.splitlines()[0].startswith("h1.0 Guide")
+    assert "  h2.0 Install" in match.content
+
+
+def test_several_selectors_in_one_request_are_concatenated_in_order() -> None:
+    assert selected("h2.1,code.0,h1.1") == ["h2.1", "code.0", "h1.1"]
