@@ -20,7 +20,9 @@ MDIT_VERSION = "4.3.0"
 
 
 def corpus_files() -> list[Path]:
-    return sorted(p for p in CORPUS.glob("*") if p.suffix in (".md", ".markdown") and p.name != "README.md")
+    return sorted(
+        p for p in CORPUS.glob("*") if p.suffix in (".md", ".markdown") and p.name != "README.md"
+    )
 
 
 def fixture_files() -> list[Path]:

@@ -38,6 +38,9 @@ class Options(NamedTuple):
     """Outline size before deep levels collapse (MDSEL_INDEX_MAX_HEADINGS)."""
 
 
+DEFAULT_OPTIONS = Options()
+
+
 class Outcome(NamedTuple):
     stdout: str
     stderr: str
@@ -118,14 +121,15 @@ def load(
             continue
         loaded.append((path, document))
     names = namespaces([path for path, _ in loaded])
-    return [Source(n, p, d) for n, (p, d) in zip(names, loaded)], problems
+    return [Source(n, p, d) for n, (p, d) in zip(names, loaded, strict=True)], problems
 
 
 def index(sources: Sequence[Source]) -> IndexResult:
     return IndexResult(tuple(sources))
 
 
-def select(request: str, sources: Sequence[Source], options: Options = Options()) -> SelectResult:
+def select(request: str, sources: Sequence[Source], options: Options | None = None) -> SelectResult:
+    options = options or DEFAULT_OPTIONS
     try:
         selectors = parse_request(request)
     except SelectorSyntaxError as exc:
@@ -257,13 +261,22 @@ def _span(document: Document, node: Node) -> tuple[str, int, int]:
     return (f"block:{_BLOCK_TYPE[block.kind]}", *document.block_lines(node.ref))
 
 
-_BLOCK_TYPE = {"para": "paragraph", "code": "code", "list": "list", "table": "table", "quote": "blockquote"}
+_BLOCK_TYPE = {
+    "para": "paragraph",
+    "code": "code",
+    "list": "list",
+    "table": "table",
+    "quote": "blockquote",
+}
 
 
 def _subsections(document: Document, node: Node) -> tuple[str, ...]:
     if node.kind not in (HEADING, SECTION, ROOT):
         return ()
-    return tuple(f"h{document.headings[i].level}.{document.headings[i].ordinal}" for i in direct_subsections(document, node))
+    return tuple(
+        f"h{document.headings[i].level}.{document.headings[i].ordinal}"
+        for i in direct_subsections(document, node)
+    )
 
 
 def direct_subsections(document: Document, node: Node) -> list[int]:
@@ -285,25 +298,32 @@ def _children(document: Document, node: Node) -> tuple[Child, ...]:
     children: list[Child] = []
     if node.kind in (HEADING, SECTION, ROOT):
         subs = direct_subsections(document, node)
-        if node.kind == ROOT:
-            begin = 0
-        else:
-            begin = document.headings[node.ref].start
-        end = document.headings[subs[0]].start if subs else (
-            document.headings[node.ref].section_end if node.kind != ROOT else len(document.data)
+        begin = 0 if node.kind == ROOT else document.headings[node.ref].start
+        end = (
+            document.headings[subs[0]].start
+            if subs
+            else (
+                document.headings[node.ref].section_end if node.kind != ROOT else len(document.data)
+            )
         )
         blocks = [b for b in _top_blocks_between(document, begin, end)]
         for i in blocks:
             children.append(_block_child(document, i))
         for i in subs:
             heading = document.headings[i]
-            children.append(Child(f"h{heading.level}.{heading.ordinal}", f"heading:h{heading.level}", heading.title[:PREVIEW_CHARS]))
+            children.append(
+                Child(
+                    f"h{heading.level}.{heading.ordinal}",
+                    f"heading:h{heading.level}",
+                    heading.title[:PREVIEW_CHARS],
+                )
+            )
         return tuple(children)
     if node.kind in ("list", "quote"):
-        block = document.blocks[node.ref]
-        for i in range(node.ref + 1, document.block_last[node.ref] + 1):
-            if document.blocks[i].parent == node.ref:
-                children.append(_block_child(document, i))
+        child = node.ref + 1
+        while child <= document.block_last[node.ref]:
+            children.append(_block_child(document, child))
+            child = document.block_last[child] + 1  # skip the child's own descendants
     return tuple(children)
 
 
@@ -315,10 +335,12 @@ def _top_blocks_between(document: Document, start: int, end: int) -> list[int]:
 
 
 def _block_child(document: Document, index: int) -> Child:
-    block = document.blocks[index]
-    selector = node_selector(document, Node(0, block.kind, index))
+    kind = document.blocks[index].kind
+    selector = node_selector(document, Node(0, kind, index))
     return Child(
-        selector, f"block:{_BLOCK_TYPE[block.kind]}", preview(document, *document.block_lines(index))
+        selector,
+        f"block:{_BLOCK_TYPE[kind]}",
+        preview(document, *document.block_lines(index)),
     )
 
 
@@ -336,7 +358,7 @@ def run_command(
     command: str,
     selector: str | None,
     paths: Sequence[str],
-    options: Options = Options(),
+    options: Options | None = None,
     *,
     parse: Callable[[bytes], Document] | None = None,
     max_bytes: int = 52_428_800,
@@ -352,6 +374,7 @@ def run_command(
     """
     from mdsel import render_text
 
+    options = options or DEFAULT_OPTIONS
     sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd)
     all_file_problems = [*problems, *file_problems]
     if options.json:

@@ -76,7 +76,9 @@ def read_settings(environ: Mapping[str, str]) -> dict[str, int]:
         try:
             value = int(raw)
         except ValueError:
-            raise ConfigError(f"{name}={raw!r} is not a whole number; unset it or use e.g. {default}") from None
+            raise ConfigError(
+                f"{name}={raw!r} is not a whole number; unset it or use e.g. {default}"
+            ) from None
         if value < 1:
             raise ConfigError(f"{name}={raw!r} must be at least 1; unset it or use e.g. {default}")
         values[name] = value
@@ -86,7 +88,8 @@ def read_settings(environ: Mapping[str, str]) -> dict[str, int]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mdsel",
-        description="Select parts of Markdown documents by structure instead of reading them whole.",
+        description="Select parts of Markdown documents by structure instead of reading them "
+        "whole.",
         epilog=SELECTOR_HELP + "\n" + ENVIRONMENT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -102,7 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
         "  mdsel index 'docs/**/*.md'\n\n" + ENVIRONMENT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    index.add_argument("files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns")
+    index.add_argument(
+        "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
+    )
     _common(index)
 
     select = commands.add_parser(
@@ -112,15 +117,23 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=SELECTOR_HELP + "\n" + ENVIRONMENT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    select.add_argument("selector", metavar="SELECTOR", help="e.g. h2.1, 'h2.1/code.0', readme::para.3")
-    select.add_argument("files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns")
+    select.add_argument(
+        "selector", metavar="SELECTOR", help="e.g. h2.1, 'h2.1/code.0', readme::para.3"
+    )
+    select.add_argument(
+        "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
+    )
     _common(select)
     return parser
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print the JSON envelope instead of text")
-    parser.add_argument("--full", action="store_true", help="no pagination or outline budget (like ?full=true)")
+    parser.add_argument(
+        "--json", action="store_true", help="print the JSON envelope instead of text"
+    )
+    parser.add_argument(
+        "--full", action="store_true", help="no pagination or outline budget (like ?full=true)"
+    )
 
 
 def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None) -> Outcome:

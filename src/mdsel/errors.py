@@ -3,11 +3,11 @@
 The six types of the JSON envelope:
 
     FILE_NOT_FOUND       a path that does not exist, or a pattern that matched nothing
-    PARSE_ERROR          bytes that are not Markdown text: invalid UTF-8 or a NUL byte (with its offset)
-    INVALID_SELECTOR     a selector that does not parse (with its 1-based column); fails the whole request
+    PARSE_ERROR          not Markdown text: invalid UTF-8 or a NUL byte (with its byte offset)
+    INVALID_SELECTOR     a selector that does not parse (with its 1-based column); fails it all
     SELECTOR_NOT_FOUND   a selector item that matched nothing in any document
     NAMESPACE_NOT_FOUND  a namespace that names none of the documents of the call
-    PROCESSING_ERROR     anything else about a file: a directory, unreadable, too large, refused by policy
+    PROCESSING_ERROR     anything else about a file: a directory, unreadable, too large, refused
 
 Errors are values (`Problem`); only parsing raises, and `api` turns both exceptions into values.
 """

@@ -58,8 +58,11 @@ def is_markdown_name(path: str) -> bool:
     return path.lower().endswith(MARKDOWN_SUFFIXES)
 
 
+DEFAULT_LIMITS = FileLimits()
+
+
 def expand_paths(
-    paths: Sequence[str], limits: FileLimits = FileLimits(), cwd: str | None = None
+    paths: Sequence[str], limits: FileLimits = DEFAULT_LIMITS, cwd: str | None = None
 ) -> Expansion:
     base = os.getcwd() if cwd is None else cwd
     found: list[str] = []
@@ -219,7 +222,9 @@ def _too_large(path: str, size: int, limit: int) -> FileProblem:
 
 def _os_problem(path: str, exc: OSError) -> FileProblem:
     if isinstance(exc, PermissionError):
-        return FileProblem(path, PROCESSING_ERROR, "EACCES", "permission denied; check its permissions")
+        return FileProblem(
+            path, PROCESSING_ERROR, "EACCES", "permission denied; check its permissions"
+        )
     return FileProblem(path, PROCESSING_ERROR, "OS_ERROR", f"cannot read: {exc.strerror or exc}")
 
 

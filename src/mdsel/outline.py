@@ -11,7 +11,13 @@ from collections.abc import Sequence
 
 from mdsel.tree import Document
 
-BLOCK_LABELS = (("para", "para"), ("code", "code"), ("list", "list"), ("table", "table"), ("quote", "quote"))
+BLOCK_LABELS = (
+    ("para", "para"),
+    ("code", "code"),
+    ("list", "list"),
+    ("table", "table"),
+    ("quote", "quote"),
+)
 
 
 def heading_selector(document: Document, index: int) -> str:
@@ -49,7 +55,10 @@ def outline(
     base = headings[first].depth
     total = last - first + 1
     if budget is None or total <= budget:
-        return [heading_line(document, i, headings[i].depth - base, prefix, 0) for i in range(first, last + 1)]
+        return [
+            heading_line(document, i, headings[i].depth - base, prefix, 0)
+            for i in range(first, last + 1)
+        ]
 
     per_depth: dict[int, int] = {}
     for i in range(first, last + 1):

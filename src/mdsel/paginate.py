@@ -42,7 +42,10 @@ def clip_lines(first: int, last: int, head: int | None, tail: int | None) -> tup
 def pages(document: Document, first: int, last: int, page_words: int | None) -> list[Span]:
     """Lines first..last (1-based, inclusive) as pages; one page when `page_words` is None."""
     lines = document.lines
-    start, end = lines.starts[first - 1], lines.starts[last] if last >= first else lines.starts[first - 1]
+    start, end = (
+        lines.starts[first - 1],
+        lines.starts[last] if last >= first else lines.starts[first - 1],
+    )
     total = lines.words_in(first, last)
     if page_words is None or (total <= page_words and end - start <= page_words * BYTES_PER_WORD):
         return [Span(start, end, total, first, max(first, last))]

@@ -86,7 +86,9 @@ def index(
     return _envelope("index", data, file_problems, warnings)
 
 
-def document_index(namespace: str, path: str, document: Document, options: Options) -> dict[str, Any]:
+def document_index(
+    namespace: str, path: str, document: Document, options: Options
+) -> dict[str, Any]:
     headings = document.headings
     lines = document.lines
     # children_count for every heading in one linear merge: the outermost blocks between a
@@ -181,7 +183,11 @@ def select(
                 "next": _qualified(match.namespace, match.next) if match.next else None,
             }
         entry["children_available"] = [
-            {"selector": _qualified(match.namespace, c.selector), "type": c.type, "preview": c.preview}
+            {
+                "selector": _qualified(match.namespace, c.selector),
+                "type": c.type,
+                "preview": c.preview,
+            }
             for c in match.children
         ]
         matches.append(entry)

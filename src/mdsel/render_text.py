@@ -13,7 +13,6 @@ from mdsel.errors import Problem
 from mdsel.files import FileProblem
 from mdsel.outline import block_counts, outline
 
-
 MAX_LISTED = 12
 """Subsections named in a page trailer; the index lists them all."""
 

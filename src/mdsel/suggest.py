@@ -141,6 +141,10 @@ def _similar(request: str, sources: Sequence[Source], docs: list[int]) -> list[S
             pool.setdefault(suggestion.selector, suggestion)
         for kind in BLOCK_KINDS:
             for ordinal in range(min(len(source.document.top_blocks[kind]), 50)):
-                pool.setdefault(f"{kind}.{ordinal}", Suggestion(f"{kind}.{ordinal}", "", source.namespace))
+                pool.setdefault(
+                    f"{kind}.{ordinal}", Suggestion(f"{kind}.{ordinal}", "", source.namespace)
+                )
     target = request.split("::")[-1].strip().lower()[:64]
-    return [pool[key] for key in get_close_matches(target, list(pool), n=MAX_SUGGESTIONS, cutoff=0.6)]
+    return [
+        pool[key] for key in get_close_matches(target, list(pool), n=MAX_SUGGESTIONS, cutoff=0.6)
+    ]

@@ -75,7 +75,7 @@ class Document(NamedTuple):
         return self.lines.line_of(offset)
 
     def content_span(self, start: int, end: int) -> tuple[int, int]:
-        """Lines touched by bytes [start, end), trailing blank lines dropped (1-based, inclusive)."""
+        """Lines touched by bytes [start, end), trailing blank lines dropped; 1-based, inclusive."""
         first = bisect_right(self.lines.starts, start)
         content_end = self.lines.mask.rfind(b"x", start, end)
         return first, max(first, bisect_right(self.lines.starts, content_end))

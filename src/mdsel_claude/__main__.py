@@ -1,4 +1,4 @@
-"""`mdsel-claude [serve|hook|install|uninstall|doctor]`: pick a command, then import only its module.
+"""`mdsel-claude [serve|hook|install|uninstall|doctor]`: pick a command, import only its module.
 
 The hook runs on every Read, so nothing here may import the MCP SDK or the parser up front.
 """

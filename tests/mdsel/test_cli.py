@@ -11,10 +11,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from tests.conftest import CORPUS, FIXTURES, ROOT
 
 from mdsel.api import Outcome
 from mdsel.cli import main, run
-from tests.conftest import CORPUS, FIXTURES, ROOT
 
 SCHEMA = json.loads((ROOT / "schema" / "cli-response.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -116,7 +116,9 @@ def test_missing_file_is_reported_and_others_still_work(tmp_path: Path) -> None:
     assert out.exit_code == 1
     assert "structure::h1.0 Guide" not in out.stdout  # one document read: unqualified
     assert "h1.0 Guide" in out.stdout
-    assert out.stderr == f"!{tmp_path / 'missing.md'} FILE_NOT_FOUND: no such file; check the path\n"
+    assert (
+        out.stderr == f"!{tmp_path / 'missing.md'} FILE_NOT_FOUND: no such file; check the path\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -145,7 +147,11 @@ def test_directory_expands_to_markdown_files(tmp_path: Path) -> None:
     (tmp_path / "docs" / "node_modules").mkdir()
     (tmp_path / "docs" / "node_modules" / "x.md").write_text("# no\n")
     out = cli("index", "docs", cwd=str(tmp_path))
-    headers = [line.split("  ")[1] for line in out.stdout.splitlines() if "  " in line and " lines " in line]
+    headers = [
+        line.split("  ")[1]
+        for line in out.stdout.splitlines()
+        if "  " in line and " lines " in line
+    ]
     assert headers == ["docs/a.markdown", "docs/b.md", "docs/deep/c.md"]
 
 
@@ -183,9 +189,13 @@ def test_max_files_leaves_out_with_a_warning(tmp_path: Path) -> None:
     assert out.exit_code == 0
 
 
-@pytest.mark.parametrize("variable", ["MDSEL_PAGE_WORDS", "MDSEL_MAX_FILES", "MDSEL_INDEX_MAX_HEADINGS"])
+@pytest.mark.parametrize(
+    "variable", ["MDSEL_PAGE_WORDS", "MDSEL_MAX_FILES", "MDSEL_INDEX_MAX_HEADINGS"]
+)
 @pytest.mark.parametrize("value", ["abc", "0", "-3", "1.5"])
-def test_invalid_configuration_is_a_usage_error_naming_the_variable(variable: str, value: str) -> None:
+def test_invalid_configuration_is_a_usage_error_naming_the_variable(
+    variable: str, value: str
+) -> None:
     out = cli("index", STRUCTURE, env={variable: value})
     assert out.exit_code == 2
     assert variable in out.stderr
@@ -231,8 +241,12 @@ def test_full_flag_and_pagination(tmp_path: Path) -> None:
     assert beyond.stderr.startswith("!h1.0?page=12 SELECTOR_NOT_FOUND: page 12 out of range")
     body_json = json.loads(cli("select", "h1.0?page=2", str(path), "--json", env=env).stdout)
     assert body_json["data"]["matches"][0]["pagination"] == {
-        "page": 2, "total_pages": 11, "words": 100, "total_words": 1002, "next": "long::h1.0?page=3",
-    }  # fmt: skip
+        "page": 2,
+        "total_pages": 11,
+        "words": 100,
+        "total_words": 1002,
+        "next": "long::h1.0?page=3",
+    }
 
 
 def test_response_budget_lists_what_did_not_fit(tmp_path: Path) -> None:
@@ -256,7 +270,10 @@ def test_outline_budget_collapses_depths(tmp_path: Path) -> None:
     path.write_text(text)
     out = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"}).stdout.splitlines()
     assert out[1] == "h1.0 T0  L1-9 10w +4"
-    assert out[-2] == "[showing 10 of 50 headings (depth ≤ 0); expand one with h1.0?toc=true, or use --full]"
+    assert (
+        out[-2]
+        == "[showing 10 of 50 headings (depth ≤ 0); expand one with h1.0?toc=true, or use --full]"
+    )
     toc = cli("select", "h1.3?toc=true", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"})
     assert toc.stdout.splitlines() == ["h1.3 T3  L31-39 10w"] + [
         f"  h2.{12 + j} S3.{j}  L{33 + 2 * j}-{33 + 2 * j} 2w" for j in range(4)

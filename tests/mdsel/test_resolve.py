@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import FIXTURES
 
 import mdsel
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
-from tests.conftest import FIXTURES
 
 STRUCTURE = (FIXTURES / "structure.md").read_bytes()
 
@@ -16,7 +16,9 @@ def sources(*docs: tuple[str, bytes]) -> list[mdsel.Source]:
 
 
 def select(request: str, *docs: tuple[str, bytes]) -> mdsel.SelectResult:
-    return mdsel.select(request, sources(*docs or (("structure", STRUCTURE),)), mdsel.Options(full=True))
+    return mdsel.select(
+        request, sources(*docs or (("structure", STRUCTURE),)), mdsel.Options(full=True)
+    )
 
 
 def selected(request: str, *docs: tuple[str, bytes]) -> list[str]:
@@ -77,7 +79,7 @@ def test_heading_matches_are_their_sections() -> None:
 def test_a_fence_inside_a_list_item_is_part_of_the_list() -> None:
     assert selected("code") == ["code.0"]
     assert first_line("code.0") == "```sh"
-    assert first_line("list.0/code.0") == '  ```python'
+    assert first_line("list.0/code.0") == "  ```python"
 
 
 def test_nested_headings_are_not_addressable_but_their_blocks_are() -> None:

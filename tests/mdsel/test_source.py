@@ -7,10 +7,10 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import ROOT
 
 from mdsel.errors import ParseError
 from mdsel.source import LineTable, decode, front_matter_end, strip_bom, word_count
-from tests.conftest import ROOT
 
 CASES = json.loads((ROOT / "tests" / "cases" / "word_counts.json").read_text(encoding="utf-8"))
 
@@ -33,7 +33,10 @@ def test_word_count_is_bytes_split(data: bytes) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.text(" \tab\u3000", max_size=12), max_size=12), st.sampled_from(["\n", "\r\n", "\r"]))
+@given(
+    st.lists(st.text(" \tab\u3000", max_size=12), max_size=12),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
 def test_line_word_counts_add_up(lines: list[str], ending: str) -> None:
     data = ending.join(lines).encode()
     table = LineTable(data)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
+from tests.conftest import real_documents
 
 import mdsel
 from mdsel.resolve import Node, node_selector
 from mdsel.tree import BLOCK_KINDS, Document, parse_document
-from tests.conftest import real_documents
 
 DOCS = real_documents()
 
@@ -70,7 +70,9 @@ def test_every_heading_selects_exactly_its_section(path: Path) -> None:
     raw = path.read_bytes()
     document = parse_document(raw)
     expected = _oracle_sections(raw)
-    assert [(h.level, h.line_start) for h in document.headings] == [(lv, a) for lv, a, _ in expected]
+    assert [(h.level, h.line_start) for h in document.headings] == [
+        (lv, a) for lv, a, _ in expected
+    ]
     lines = _lines(_body(raw))
     for index, (_level, first, last) in enumerate(expected):
         heading = document.headings[index]
@@ -159,7 +161,9 @@ def test_crlf_and_cr_line_endings_give_the_same_lines() -> None:
             (h.line_start, h.section_line_end) for h in lf.headings
         ]
         (match,) = _select(other, "h2.0")
-        assert match.content == "## B" + ending.decode() + ending.decode() + "text" + ending.decode()
+        assert (
+            match.content == "## B" + ending.decode() + ending.decode() + "text" + ending.decode()
+        )
 
 
 def test_tight_list_text_belongs_to_the_list() -> None:
@@ -178,7 +182,9 @@ def test_tight_list_text_belongs_to_the_list() -> None:
         (b"---\nk: \xc3\n---\n", 7, "invalid UTF-8"),
     ],
 )
-def test_undecodable_bytes_are_parse_errors_with_offsets(raw: bytes, offset: int, reason: str) -> None:
+def test_undecodable_bytes_are_parse_errors_with_offsets(
+    raw: bytes, offset: int, reason: str
+) -> None:
     with pytest.raises(mdsel.ParseError) as info:
         parse_document(raw)
     assert info.value.offset == offset
