@@ -21,8 +21,7 @@ from mdsel.api import (
 from mdsel.errors import ParseError, Problem, SelectorSyntaxError, Suggestion
 from mdsel.files import Expansion, FileLimits, FileProblem, expand_paths
 from mdsel.parse import Block
-from mdsel.resolve import Source
-from mdsel.tree import Document, Heading, parse_document
+from mdsel.tree import Document, Heading, Source, parse_document
 
 __version__ = "0.1.0"
 

@@ -85,13 +85,25 @@ def read_settings(environ: Mapping[str, str]) -> dict[str, int]:
     return values
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help laid out verbatim; the width is read with os.get_terminal_size, because argparse's
+    default imports shutil (and with it zlib, bz2 and lzma) for every parser it builds."""
+
+    def __init__(self, prog: str) -> None:
+        try:
+            width = os.get_terminal_size(sys.stderr.fileno()).columns
+        except (OSError, ValueError):
+            width = 100
+        super().__init__(prog, width=max(40, min(width, 120)) - 2)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mdsel",
         description="Select parts of Markdown documents by structure instead of reading them "
         "whole.",
         epilog=SELECTOR_HELP + "\n" + ENVIRONMENT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"mdsel {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -103,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         "span and section words, then the document's block counts.",
         epilog="examples:\n  mdsel index README.md\n  mdsel index docs/ --json\n"
         "  mdsel index 'docs/**/*.md'\n\n" + ENVIRONMENT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     index.add_argument(
         "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
@@ -115,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print exactly the source text a selector names",
         description="Print the verbatim source lines of what SELECTOR names.",
         epilog=SELECTOR_HELP + "\n" + ENVIRONMENT_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     select.add_argument(
         "selector", metavar="SELECTOR", help="e.g. h2.1, 'h2.1/code.0', readme::para.3"

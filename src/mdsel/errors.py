@@ -14,7 +14,11 @@ Errors are values (`Problem`); only parsing raises, and `api` turns both excepti
 
 from __future__ import annotations
 
-from typing import NamedTuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:  # typing costs a quarter of an interpreter start: see mdsel._record
+    from mdsel._record import NamedTuple
 
 FILE_NOT_FOUND = "FILE_NOT_FOUND"
 PARSE_ERROR = "PARSE_ERROR"

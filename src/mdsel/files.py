@@ -13,9 +13,14 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:  # typing costs a quarter of an interpreter start: see mdsel._record
+    from mdsel._record import NamedTuple
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn")
 SKIPPED_DIRS = frozenset({"node_modules", ".git"})

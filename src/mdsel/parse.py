@@ -9,9 +9,14 @@ and a heading's inline events are consumed by an inner loop.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
 
 import pyromark
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:  # typing costs a quarter of an interpreter start: see mdsel._record
+    from mdsel._record import NamedTuple
 
 # GitHub tables and strikethrough; never the metadata-block options (see source.front_matter_end).
 OPTIONS = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH

@@ -5,19 +5,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
-from typing import Any
 
-from mdsel.api import (
-    IndexResult,
-    Options,
-    Outcome,
-    SelectResult,
-    direct_subsections,
-    preview,
-)
+from mdsel.api import IndexResult, Options, Outcome, SelectResult
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
+from mdsel.matches import direct_subsections, preview
 from mdsel.resolve import ROOT, Node
 from mdsel.tree import Document
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _timestamp() -> str:

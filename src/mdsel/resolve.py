@@ -9,23 +9,20 @@ what exists before any loop, so `h2.0-999999999` costs as much as `h2.0-7`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
 from mdsel.selector import Item, Segment, Selector, format_items, format_segments
-from mdsel.tree import BLOCK_KINDS, Document
+from mdsel.tree import BLOCK_KINDS, Document, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:  # typing costs a quarter of an interpreter start: see mdsel._record
+    from mdsel._record import NamedTuple
 
 ROOT = "root"
 SECTION = "section"
 HEADING = "heading"
-
-
-class Source(NamedTuple):
-    """A document of the call, with the namespace it got and the path it came from."""
-
-    namespace: str
-    path: str
-    document: Document
 
 
 class Node(NamedTuple):
@@ -265,4 +262,4 @@ def _range_reason(
     )
 
 
-__all__ = ["BLOCK_KINDS", "Miss", "Node", "Resolution", "Source", "candidates", "resolve"]
+__all__ = ["BLOCK_KINDS", "Miss", "Node", "Resolution", "candidates", "resolve"]

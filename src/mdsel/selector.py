@@ -14,9 +14,14 @@ itself followed by `,`, `/`, `?` or the end; otherwise it starts the next select
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from mdsel.errors import SelectorSyntaxError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:  # typing costs a quarter of an interpreter start: see mdsel._record
+    from mdsel._record import NamedTuple
 
 MAX_REQUEST_CHARS = 4096
 """Longer requests are refused: nothing legitimate needs more, and it bounds all later work."""

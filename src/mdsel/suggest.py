@@ -14,9 +14,8 @@ from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher, get_close_matches
 
 from mdsel.errors import Suggestion
-from mdsel.resolve import Source
 from mdsel.selector import Segment
-from mdsel.tree import BLOCK_KINDS, Document
+from mdsel.tree import BLOCK_KINDS, Document, Source
 
 MAX_SUGGESTIONS = 5
 MAX_CANDIDATES = 2000

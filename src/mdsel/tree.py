@@ -12,10 +12,15 @@ from __future__ import annotations
 import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
-from typing import NamedTuple
 
 from mdsel.parse import CODE, LIST, PARA, QUOTE, TABLE, Block, RawHeading, scan
 from mdsel.source import LineTable, decode, front_matter_end, line_table, strip_bom
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:  # typing costs a quarter of an interpreter start: see mdsel._record
+    from mdsel._record import NamedTuple
 
 BLOCK_KINDS = (PARA, CODE, LIST, TABLE, QUOTE)
 CONTAINERS = (LIST, QUOTE)
@@ -128,6 +133,14 @@ class Document(NamedTuple):
                 result.append(child)
             child = self.block_last[child] + 1  # skip the child's own descendants
         return result
+
+
+class Source(NamedTuple):
+    """A document of the call, with the namespace it got and the path it came from."""
+
+    namespace: str
+    path: str
+    document: Document
 
 
 def parse_document(raw: bytes) -> Document:
