@@ -200,10 +200,10 @@ def _version() -> str:
 
 async def serve(settings: Settings, backend: Backend | None = None) -> None:
     """Serve one client on this process's stdin and stdout until it closes them."""
-    from mcp.server.stdio import stdio_server
+    from mdsel_claude.stdio import stdio_transport
 
     server = build_server(settings, backend)
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_transport() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

@@ -1,0 +1,146 @@
+"""stdio framing for the server: the SDK's transport, plus an error reply to every unusable line.
+
+The SDK reads one JSON-RPC message per line and silently drops a line it cannot validate, so
+a client that sent a request with, say, `"params": 5` would wait for an answer forever. JSON-RPC
+2.0 asks for an error response instead: -32700 for a line that is not JSON, -32600 for JSON that
+is not a message, under the request's id when one can be read and `null` otherwise. Lines are
+checked here before the SDK sees them; good lines pass through unchanged, blank ones are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from io import TextIOWrapper
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
+
+if TYPE_CHECKING:
+    from mcp.shared._stream_protocols import ReadStream, WriteStream
+    from mcp.shared.message import SessionMessage
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+
+def rejection(line: str) -> dict[str, Any] | None:
+    """The JSON-RPC error answering `line`, or None when the SDK accepts it or it is blank."""
+    from mcp.types import JSONRPCNotification, jsonrpc_message_adapter
+
+    if not line.strip():
+        return None
+    try:
+        message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValueError:
+        message = None
+    else:
+        if not isinstance(message, JSONRPCNotification):
+            return None
+    try:
+        body = json.loads(line)
+    except (ValueError, RecursionError):
+        # RecursionError: JSON nested deeper than the parser goes is as unreadable as bad JSON.
+        return _error(None, PARSE_ERROR, "Parse error: not a JSON document")
+    if message is not None:
+        if isinstance(body, dict) and "id" in body:
+            # A request whose id MCP cannot carry (null, 1.5, true) validates as a notification
+            # and would never be answered; its sender is waiting for a reply.
+            return _error(None, INVALID_REQUEST, "Invalid Request: id must be a string or integer")
+        return None
+    return _error(_request_id(body), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+def _request_id(body: object) -> int | str | None:
+    # The id is echoed only for what was meant as a request: an answer to a client's own
+    # malformed *response* under that id would read as the reply to a request of its own.
+    if not isinstance(body, dict) or "result" in body or "error" in body:
+        return None
+    number = body.get("id")
+    if isinstance(number, str) or (isinstance(number, int) and not isinstance(number, bool)):
+        return number
+    return None
+
+
+def _error(number: int | str | None, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": number, "error": {"code": code, "message": message}}
+
+
+class _CheckedLines:
+    """The lines of stdin the SDK can use; every other non-blank line is answered on the spot."""
+
+    def __init__(self, source: BinaryIO) -> None:
+        import anyio
+
+        # newline="\n": only LF ends a message; a CR is JSON whitespace, not a line break.
+        self._source = anyio.wrap_file(
+            TextIOWrapper(source, encoding="utf-8", errors="replace", newline="\n")
+        )
+        self._replies: WriteStream[SessionMessage] | None = None
+        self._ready = anyio.Event()
+
+    def attach(self, replies: WriteStream[SessionMessage]) -> None:
+        """Where error replies go: the transport's own write stream, so frames never interleave."""
+        self._replies = replies
+        self._ready.set()
+
+    def __aiter__(self) -> _CheckedLines:
+        return self
+
+    async def __anext__(self) -> str:
+        from mcp.shared.message import SessionMessage
+        from mcp.types import JSONRPCError
+
+        while True:
+            line = await self._source.readline()
+            if not line:
+                raise StopAsyncIteration
+            if not line.strip():
+                continue
+            error = rejection(line)
+            if error is None:
+                return line
+            # The reader starts before the write stream is handed out; wait for it.
+            await self._ready.wait()
+            assert self._replies is not None
+            await self._replies.send(SessionMessage(JSONRPCError.model_validate(error)))
+
+
+def _claim_stdin() -> int | None:
+    """A private duplicate of fd 0, which now points at the null device; None if impossible."""
+    # As the SDK does for the stdin it reads itself: a handler or a child process must never
+    # read protocol bytes meant for the server.
+    try:
+        wire = os.dup(0)
+    except OSError:
+        return None
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+    except OSError:
+        os.close(wire)
+        return None
+    return wire
+
+
+@asynccontextmanager
+async def stdio_transport() -> AsyncIterator[
+    tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]
+]:
+    """The SDK's stdio transport reading checked lines; streams for `Server.run`."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    wire = _claim_stdin()
+    # closefd=False: a worker thread may still be blocked reading the wire when serving ends.
+    source = sys.stdin.buffer if wire is None else open(wire, "rb", closefd=False)  # noqa: SIM115
+    lines = _CheckedLines(source)
+    try:
+        async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read, write):
+            lines.attach(write)
+            yield read, write
+    finally:
+        if wire is not None:
+            os.dup2(wire, 0)
