@@ -139,7 +139,7 @@ def _match(
 
 def _span(document: Document, node: Node) -> tuple[str, int, int]:
     if node.kind == ROOT:
-        return "root", 1, document.lines.count
+        return "root", 1, document.line_count
     if node.kind in (HEADING, SECTION):
         heading = document.headings[node.ref]
         kind = "section" if node.kind == SECTION else f"heading:h{heading.level}"

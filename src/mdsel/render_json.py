@@ -87,7 +87,6 @@ def document_index(
     namespace: str, path: str, document: Document, options: Options
 ) -> dict[str, Any]:
     headings = document.headings
-    lines = document.lines
     # children_count for every heading in one linear merge: the outermost blocks between a
     # heading and the next heading, plus its direct subsections.
     top = sorted(i for indices in document.top_blocks.values() for i in indices)
@@ -128,7 +127,7 @@ def document_index(
                 "line_end": heading.section_line_end,
             }
         )
-    root_preview = preview(document, 1, lines.count)
+    root_preview = preview(document, 1, document.line_count)
     return {
         "namespace": namespace,
         "file_path": path,
@@ -143,7 +142,7 @@ def document_index(
             "section_word_count": document.word_count,
             "section_truncated": document.word_count > options.page_words,
             "line_start": 1,
-            "line_end": lines.count,
+            "line_end": document.line_count,
         },
         "headings": heading_entries,
         "blocks": {
@@ -153,7 +152,7 @@ def document_index(
             "tables": len(document.top_blocks["table"]),
             "blockquotes": len(document.top_blocks["quote"]),
         },
-        "line_count": lines.count,
+        "line_count": document.line_count,
         "word_count": document.word_count,
     }
 

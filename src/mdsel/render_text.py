@@ -57,7 +57,7 @@ def index(
         if number:
             out.append("")
         out.append(
-            f"{source.namespace}  {source.path}  {document.lines.count} lines  "
+            f"{source.namespace}  {source.path}  {document.line_count} lines  "
             f"{document.word_count} words"
         )
         prefix = f"{source.namespace}::" if qualify else ""

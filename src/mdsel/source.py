@@ -44,7 +44,7 @@ class LineTable:
     (heading lines come from counting newlines), only selecting does.
     """
 
-    __slots__ = ("_starts", "data", "mask")
+    __slots__ = ("_lf_endings", "_starts", "data", "mask")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -52,6 +52,7 @@ class LineTable:
         """The data with whitespace as b" " and every other byte as b"x": a word starts at each
         b" x" pair (or at an b"x" at the range start), so counting never creates word objects."""
         self._starts: tuple[int, ...] | None = None
+        self._lf_endings: bool | None = None
 
     @property
     def starts(self) -> tuple[int, ...]:
@@ -65,8 +66,10 @@ class LineTable:
     @property
     def lf_endings(self) -> bool:
         """Every line break is LF or CRLF (no lone CR): counting b"\n" counts lines."""
-        data = self.data
-        return b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
+        if self._lf_endings is None:
+            data = self.data
+            self._lf_endings = b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
+        return self._lf_endings
 
     @property
     def count(self) -> int:

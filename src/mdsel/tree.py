@@ -70,10 +70,16 @@ class Document(NamedTuple):
     """by_level[n] = indices into headings of the level-n headings (n = 1..6; [0] is empty)."""
     front_matter_lines: int
     """Lines taken by YAML/TOML front matter at the start (0 if none)."""
+    line_count: int
+    """Lines in the document (a final line without a line ending counts)."""
+    heading_words: tuple[int, ...]
+    """heading_words[k] = words before heading k's start; heading_words[-1] = all words. A
+    section's words are heading_words[last + 1] - heading_words[k]: one pass over the bytes
+    serves every section, however deep the outline."""
 
     @property
     def word_count(self) -> int:
-        return self.lines.words_between(0, len(self.data))
+        return self.heading_words[-1]
 
     def line_of(self, offset: int) -> int:
         """1-based line holding byte `offset`."""
@@ -97,10 +103,7 @@ class Document(NamedTuple):
         return self.data[starts[first - 1] : starts[last]]
 
     def section_words(self, index: int) -> int:
-        """Words of a heading's section: counted in C over its bytes when asked for (an outline
-        shows at most its heading budget of them)."""
-        heading = self.headings[index]
-        return self.lines.words_between(heading.start, heading.section_end)
+        return self.heading_words[self.headings[index].last + 1] - self.heading_words[index]
 
     def top_blocks_between(self, kind: str, start: int, end: int) -> list[int]:
         """Indices of the top-level blocks of `kind` starting in bytes [start, end)."""
@@ -162,6 +165,8 @@ def parse_document(raw: bytes) -> Document:
             if block.parent == -1:
                 top[block.kind].append(index)
         headings = _sections(data, lines, found.headings)
+        heading_words = _heading_words(data, lines, headings)
+        line_count = lines.count
     finally:
         if enabled:
             gc.enable()
@@ -177,6 +182,8 @@ def parse_document(raw: bytes) -> Document:
         {kind: tuple(indices) for kind, indices in top.items()},
         tuple(tuple(level) for level in by_level),
         lines.line_of(fm - 1) if fm else 0,
+        line_count,
+        heading_words,
     )
 
 
@@ -199,30 +206,54 @@ def _sections(data: bytes, lines: LineTable, raw: list[RawHeading]) -> tuple[Hea
         depth[index] = len(open_headings)
         open_headings.append(index)
 
-    # Line numbers: when every line ends in LF or CRLF, counting b"\n" between consecutive
-    # headings (in C) beats building the whole line table; a lone CR needs the table.
+    # Line numbers: when every line ends in LF or CRLF, line(offset) = 1 + newlines before it.
+    # Counting newlines between consecutive headings (in C) touches each byte once; a section's
+    # last line is then the next boundary's line minus the newlines in its trailing blank run.
+    # A lone CR needs the line table instead.
     lf_only = lines.lf_endings
+    if lf_only:
+        line_at: list[int] = []
+        line = 1
+        previous = 0
+        for _level, start, _end, _title in raw:
+            line += data.count(b"\n", previous, start)
+            line_at.append(line)
+            previous = start
+        line_at.append(line + data.count(b"\n", previous, len(data)))  # line of len(data)
     per_level = [0] * 7
     headings: list[Heading] = []
     new = tuple.__new__  # builds the NamedTuple in C, skipping its Python-level __new__
-    line = 1
-    previous = 0
     for index, (level, start, end, title) in enumerate(raw):
-        content_end = mask.rfind(b"x", start, section_end[index])
+        end_of_section = section_end[index]
+        content_end = mask.rfind(b"x", start, end_of_section)
         if lf_only:
-            line += data.count(b"\n", previous, start)
-            previous = start
-            first = line
+            first = line_at[index]
             own_last = first + data.count(b"\n", start, end - 1)
-            final = first + data.count(b"\n", start, content_end)
+            final = line_at[last[index] + 1] - data.count(b"\n", content_end, end_of_section)
         else:
             first = lines.line_of(start)
             own_last = max(first, lines.line_of(end - 1))
             final = lines.line_of(content_end)
         fields = (
-            level, title, start, first, own_last, section_end[index], max(own_last, final),
+            level, title, start, first, own_last, end_of_section, max(own_last, final),
             last[index], parent[index], depth[index], per_level[level],
         )  # fmt: skip
         headings.append(new(Heading, fields))
         per_level[level] += 1
     return tuple(headings)
+
+
+def _heading_words(data: bytes, lines: LineTable, headings: tuple[Heading, ...]) -> tuple[int, ...]:
+    """Words before each heading, then the total (see Document.heading_words)."""
+    prefix = []
+    previous = 0
+    total = 0
+    for heading in headings:
+        total += lines.words_between(previous, heading.start)
+        prefix.append(total)
+        previous = heading.start
+    prefix.append(total + lines.words_between(previous, len(data)))
+    return tuple(prefix)
+
+
+__all__ = ["BLOCK_KINDS", "CONTAINERS", "Block", "Document", "Heading", "Source", "parse_document"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import stat
 from dataclasses import dataclass
 
@@ -10,6 +12,11 @@ MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn")
 
 PROCESSING_ERROR = "PROCESSING_ERROR"
 FILE_NOT_FOUND = "FILE_NOT_FOUND"
+
+OUTSIDE_ROOTS = "outside the directories allowed by MDSEL_ROOTS"
+
+_GLOB_MAGIC = re.compile(r"[*?[]")
+"""What makes a missing path a glob; the same rule as the engine's file module."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +85,7 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
     absolute = os.path.join(os.getcwd() if cwd is None else cwd, path)
     target = os.path.realpath(absolute)
     if policy.roots is not None and not any(_inside(target, root) for root in policy.roots):
-        reason = "outside the directories allowed by MDSEL_ROOTS"
-        return Refusal(path, PROCESSING_ERROR, "OUTSIDE_ROOTS", reason)
+        return Refusal(path, PROCESSING_ERROR, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
     if not is_markdown_name(target):
         return Refusal(
             path,
@@ -89,12 +95,16 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
         )
     try:
         # stat, not open: opening a FIFO would block and opening a device may have side effects.
-        info = os.stat(target)
+        # The path as given, so the kernel follows its links as it will when the file is read.
+        info = os.stat(absolute)
     except FileNotFoundError:
         return Refusal(path, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
     except PermissionError:
         return Refusal(path, PROCESSING_ERROR, "EACCES", "permission denied; check its permissions")
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            reason = "symbolic links that loop (or a chain too long to follow); refused"
+            return Refusal(path, PROCESSING_ERROR, "ELOOP", reason)
         return Refusal(
             path, PROCESSING_ERROR, "OS_ERROR", f"cannot read: {error.strerror or error}"
         )
@@ -107,6 +117,45 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
         reason = f"file is {info.st_size} bytes; the limit is {policy.max_bytes} (MDSEL_MAX_BYTES)"
         return Refusal(path, PROCESSING_ERROR, "TOO_LARGE", reason)
     return None
+
+
+def _fixed_part(pattern: str) -> str:
+    # The leading components without glob characters: the directory a glob starts listing from.
+    parts = pattern.split(os.sep)
+    for position, part in enumerate(parts):
+        if _GLOB_MAGIC.search(part):
+            fixed = os.sep.join(parts[:position])
+            return fixed or (os.sep if pattern.startswith(os.sep) else os.curdir)
+    return pattern
+
+
+def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
+    """With MDSEL_ROOTS, judge one `files` argument before it is expanded; never lists anything.
+
+    Expanding a directory or a glob prints the names it finds, and "no such file" tells that a
+    path does not exist: either would say something about what lies outside the roots. So a
+    directory, a glob (by its fixed leading part) or a missing path must resolve inside a root
+    to be expanded at all. An existing file goes on to `check`, which refuses it in the same
+    words whether or not it exists.
+    """
+    if policy.roots is None:
+        return None
+    base = os.getcwd() if cwd is None else cwd
+    full = os.path.join(base, given)
+    exists = os.path.lexists(full)
+    if exists and not os.path.isdir(full):
+        return None
+    expands = exists or bool(_GLOB_MAGIC.search(given))
+    if not exists and expands:
+        full = os.path.join(base, _fixed_part(given))
+    target = os.path.realpath(full)
+    if any(_inside(target, root) for root in policy.roots):
+        return None
+    if expands and any(_inside(root, target) for root in policy.roots):
+        # Roots are the model's own working area: saying that one lies below this leaks nothing.
+        reason = f"reaches {OUTSIDE_ROOTS}; name files, directories or patterns inside them"
+        return Refusal(given, PROCESSING_ERROR, "OUTSIDE_ROOTS", reason)
+    return Refusal(given, PROCESSING_ERROR, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
 
 
 def partition(

@@ -79,11 +79,22 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
         max_bytes=settings.max_bytes,
         max_total_bytes=settings.max_total_bytes,
     )
-    expansion = expand_paths(files, limits, cwd=cwd)
     policy = access.Policy(roots=settings.roots, max_bytes=settings.max_bytes)
+    # Arguments reaching outside MDSEL_ROOTS are refused before expansion could list anything.
+    refused_arguments = {given: access.check_argument(given, policy, cwd) for given in files}
+    allowed = [given for given in files if refused_arguments[given] is None]
+    expansion = expand_paths(allowed, limits, cwd=cwd)
     accepted, refusals = access.partition(expansion.paths, policy, cwd)
-    problems = [Problem(p.type, p.code, p.message, file=p.path) for p in expansion.problems]
-    problems += [Problem(r.type, r.code, r.message, file=r.path) for r in refusals]
+    # Problems with the arguments themselves (refused, missing, no match) in argument order,
+    # then those with the files they expanded to, in file order.
+    position = {given: number for number, given in reversed(list(enumerate(files)))}
+    early = [r for r in refused_arguments.values() if r is not None]
+    early_problems = sorted(
+        [Problem(r.type, r.code, r.message, file=r.path) for r in early]
+        + [Problem(p.type, p.code, p.message, file=p.path) for p in expansion.problems],
+        key=lambda problem: position.get(problem.file or "", len(files)),
+    )
+    problems = early_problems + [Problem(r.type, r.code, r.message, file=r.path) for r in refusals]
     return FileCheck(accepted, tuple(problems), expansion.warnings)
 
 

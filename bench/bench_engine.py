@@ -1,0 +1,276 @@
+"""Engine speed as ratios against baselines measured in the same run.
+
+    python bench/bench_engine.py            # table
+    python bench/bench_engine.py --json     # one JSON object (used by bench/report.py)
+
+- cold index (read + parse + tree + text render) per document size, over the floor: a bare loop
+  over every event of `pyromark.events_with_range` on the same text (decoding included: the
+  parser needs a str); markdown-it-py's parse time for reference;
+- linearity: time at 10x the size over time at 1x;
+- warm select of one section on an already-parsed 1 MB document, and its ratio to the parse;
+- `mdsel index` as a whole process on 10 KB over `python -c "import argparse, json, pyromark"`,
+  with modules byte-compiled first as an install would (set-up here sets PYTHONDONTWRITEBYTECODE);
+- pathological documents: wall time and peak RSS of `mdsel index` + selecting every heading.
+
+Documents are the shared real-world corpus concatenated and cut at a line boundary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyromark
+
+import mdsel
+from mdsel import render_text
+from mdsel.parse import OPTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+SIZES = [10_000, 100_000, 1_000_000, 5_000_000]
+
+
+def corpus_text(size: int) -> bytes:
+    parts = [p.read_bytes() for p in sorted(CORPUS.glob("*.md")) if p.name != "README.md"]
+    blob = b"\n\n".join(part.removeprefix(b"\xef\xbb\xbf") for part in parts)
+    data = blob * (size // len(blob) + 1)
+    cut = data.rfind(b"\n", 0, size)
+    return data[: cut + 1]
+
+
+def median_time(function: Callable[[], object], repeat: int) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def paired(
+    first: Callable[[], object], second: Callable[[], object], repeat: int
+) -> tuple[float, float]:
+    """Median times of two functions run alternately, so drift hits both alike."""
+    a: list[float] = []
+    b: list[float] = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        first()
+        a.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        second()
+        b.append(time.perf_counter() - start)
+    return statistics.median(a), statistics.median(b)
+
+
+def cold_index(workdir: Path) -> list[dict[str, Any]]:
+    from markdown_it import MarkdownIt
+
+    rows = []
+    for size in SIZES:
+        data = corpus_text(size)
+        path = workdir / f"doc_{size}.md"
+        path.write_bytes(data)
+        repeat = max(5, min(200, 20_000_000 // size))
+
+        def floor(data: bytes = data) -> None:
+            for _event, _span in pyromark.events_with_range(data.decode("utf-8"), options=OPTIONS):
+                pass
+
+        def ours(path: Path = path) -> None:
+            sources, _ = mdsel.load([str(path)])
+            render_text.index(mdsel.index(sources), [], [], mdsel.Options())
+
+        floor()
+        ours()
+        base, mine = paired(floor, ours, repeat)
+        parser = MarkdownIt("commonmark").enable("table")
+        text = data.decode("utf-8")
+        mdit = median_time(lambda: parser.parse(text), max(3, repeat // 10))  # noqa: B023
+        rows.append(
+            {"bytes": len(data), "floor_ms": base * 1e3, "index_ms": mine * 1e3,
+             "ratio": mine / base, "markdown_it_ms": mdit * 1e3}
+        )  # fmt: skip
+    return rows
+
+
+def linearity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    by_size = {round(r["bytes"], -3): r for r in rows}
+    result = []
+    for small, large in ((100_000, 1_000_000), (1_000_000, 5_000_000)):
+        a = min(by_size.items(), key=lambda kv: abs(kv[0] - small))[1]
+        b = min(by_size.items(), key=lambda kv: abs(kv[0] - large))[1]
+        result.append(
+            {"from_bytes": a["bytes"], "to_bytes": b["bytes"],
+             "size_factor": b["bytes"] / a["bytes"], "time_factor": b["index_ms"] / a["index_ms"],
+             "floor_factor": b["floor_ms"] / a["floor_ms"]}
+        )  # fmt: skip
+    return result
+
+
+def warm_select(workdir: Path) -> dict[str, Any]:
+    data = corpus_text(1_000_000)
+    document = mdsel.parse_document(data)
+    source = mdsel.Source("doc", "doc.md", document)
+    middle = document.headings[len(document.headings) // 2]
+    selector = f"h{middle.level}.{middle.ordinal}"
+    parse = median_time(lambda: mdsel.parse_document(data), 15)
+
+    def one() -> None:
+        result = mdsel.select(selector, [source])
+        render_text.select(result, [], [])
+
+    one()
+    select = median_time(one, 300)
+    return {"bytes": len(data), "selector": 0.0, "select_ms": select * 1e3,
+            "parse_ms": parse * 1e3, "select_over_parse": select / parse}  # fmt: skip
+
+
+def process(workdir: Path) -> dict[str, Any]:
+    compileall.compile_dir(str(ROOT / "src"), quiet=1)
+    path = workdir / "small.md"
+    path.write_bytes(corpus_text(10_000))
+    mdsel_bin = str(Path(sys.executable).with_name("mdsel"))
+    base_cmd = [sys.executable, "-c", "import argparse, json, pyromark"]
+    ours_cmd = [mdsel_bin, "index", str(path)]
+    bare_cmd = [sys.executable, "-c", "pass"]
+
+    def run(cmd: list[str]) -> Callable[[], object]:
+        return lambda: subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+
+    base, ours = paired(run(base_cmd), run(ours_cmd), 40)
+    bare = median_time(run(bare_cmd), 20)
+    trace = subprocess.run(
+        [sys.executable, "-X", "importtime", mdsel_bin, "index", str(path)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    own = 0
+    for line in trace.stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[2].strip().startswith("mdsel"):
+            own += int(parts[0].split(":")[1])
+    return {"bare_ms": bare * 1e3, "baseline_ms": base * 1e3, "mdsel_index_ms": ours * 1e3,
+            "ratio": ours / base, "own_import_self_ms": own / 1e3,
+            "typing_imported": " typing" in trace.stderr}  # fmt: skip
+
+
+PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
+    "10,000 nested lists": lambda: b"- " * 10_000 + b"x\n",
+    "10,000 nested quotes": lambda: b"> " * 10_000 + b"x\n",
+    "50,000 nested quotes": lambda: b"> " * 50_000 + b"x\n",
+    "5 MB single line": lambda: (b"word " * 1_048_576)[:5_000_000] + b"\n",
+    "5 MB line, no spaces": lambda: b"x" * 5_000_000 + b"\n",
+    "100,000 headings": lambda: b"".join(b"## H%d\n\ntext\n\n" % i for i in range(100_000)),
+    "50,000 table rows": lambda: b"| a | b |\n|---|---|\n" + b"| 1 | 2 |\n" * 50_000,
+    "unclosed fence": lambda: b"# T\n\n```\n" + b"code line\n" * 100_000,
+    "mixed line endings": lambda: b"".join(b"# H%d\r\ntext\rmore\n\n" % i for i in range(50_000)),
+}
+
+_CHILD = """
+import sys, time
+import mdsel
+from mdsel import render_text
+start = time.perf_counter()
+sources, problems = mdsel.load([sys.argv[1]])
+render_text.index(mdsel.index(sources), problems, [], mdsel.Options())
+headings = len(sources[0].document.headings) if sources else 0
+if headings:
+    render_text.select(mdsel.select("section", sources, mdsel.Options(full=True)), [], [])
+elapsed = time.perf_counter() - start
+# VmHWM, not ru_maxrss: the latter survives exec and would report the parent's peak.
+peak = [line for line in open("/proc/self/status") if line.startswith("VmHWM")][0].split()[1]
+print(elapsed, peak, headings)
+"""
+
+
+def pathological(workdir: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for name, make in PATHOLOGICAL.items():
+        path = workdir / "p.md"
+        path.write_bytes(make())
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True, timeout=120
+        )
+        if done.returncode != 0:
+            rows.append({"case": name, "error": done.stderr.strip()[-300:]})
+            continue
+        seconds, rss_kb, headings = done.stdout.split()
+        rows.append(
+            {"case": name, "bytes": path.stat().st_size, "seconds": float(seconds),
+             "peak_rss_mb": int(rss_kb) / 1024, "headings": int(headings)}
+        )  # fmt: skip
+    return rows
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu": model or platform.processor(), "cores": os.cpu_count(),
+            "python": platform.python_version(), "pyromark": pyromark.__version__}  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--skip-pathological", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        rows = cold_index(workdir)
+        results: dict[str, Any] = {
+            "machine": machine(),
+            "cold_index": rows,
+            "linearity": linearity(rows),
+            "warm_select": warm_select(workdir),
+            "process": process(workdir),
+        }
+        if not args.skip_pathological:
+            results["pathological"] = pathological(workdir)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"machine: {results['machine']}")
+    print("\ncold index (read + parse + render) over the bare event loop")
+    print(f"{'bytes':>10} {'floor ms':>9} {'index ms':>9} {'ratio':>6} {'markdown-it ms':>15}")
+    for r in rows:
+        print(f"{r['bytes']:>10.0f} {r['floor_ms']:>9.2f} {r['index_ms']:>9.2f} "
+              f"{r['ratio']:>6.2f} {r['markdown_it_ms']:>15.1f}")  # fmt: skip
+    for lin in results["linearity"]:
+        print(
+            f"\nlinearity: {lin['size_factor']:.1f}x the bytes -> "
+            f"{lin['time_factor']:.2f}x the time (the floor itself: {lin['floor_factor']:.2f}x)"
+        )
+    ws = results["warm_select"]
+    print(f"\nwarm select of one section, 1 MB: {ws['select_ms']:.3f} ms "
+          f"({ws['select_over_parse']:.4f} of a parse)")  # fmt: skip
+    pr = results["process"]
+    print(
+        f"\nmdsel index 10 KB as a process: {pr['mdsel_index_ms']:.1f} ms vs baseline "
+        f"{pr['baseline_ms']:.1f} ms -> {pr['ratio']:.2f}x; own import self-time "
+        f"{pr['own_import_self_ms']:.1f} ms; typing imported: {pr['typing_imported']}"
+    )
+    for p in results.get("pathological", []):
+        print(f"pathological {p}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
