@@ -45,20 +45,26 @@ def select_matches(request: str, sources: Sequence[Source], options: Options) ->
                     suggestions=suggest(selector.source, sources, miss.scope, miss.segment),
                 )
             )
-        for node in resolution.nodes:
-            if selector.params.toc and node.kind not in (HEADING, SECTION, ROOT):
-                selector_text = node_selector(sources[node.doc].document, node)
-                problems.append(
-                    Problem(
-                        INVALID_SELECTOR,
-                        "TOC_NOT_HEADING",
-                        f"toc=true needs a heading, section or root; {selector_text} is a "
-                        f"{node.kind} block",
-                        selector=selector.source,
-                    )
+        not_headings = [n for n in resolution.nodes if n.kind not in (HEADING, SECTION, ROOT)]
+        if selector.params.toc and not_headings:
+            first = node_selector(sources[not_headings[0].doc].document, not_headings[0])
+            problems.append(
+                Problem(
+                    INVALID_SELECTOR,
+                    "TOC_NOT_HEADING",
+                    f"toc=true needs a heading, section or root; {first} is a "
+                    f"{not_headings[0].kind} block"
+                    + (
+                        f" (and {len(not_headings) - 1} more matches)"
+                        if len(not_headings) > 1
+                        else ""
+                    ),
+                    selector=selector.source,
                 )
-                continue
-            found.append((node, selector))
+            )
+        for node in resolution.nodes:
+            if not (selector.params.toc and node.kind not in (HEADING, SECTION, ROOT)):
+                found.append((node, selector))
 
     matches: list[Match] = []
     omitted: list[tuple[str, str]] = []
@@ -66,6 +72,11 @@ def select_matches(request: str, sources: Sequence[Source], options: Options) ->
     used = 0
     for node, selector in found:
         full = options.full or selector.params.full
+        if matches and not full and used >= budget:
+            # No room left: name it without cutting pages or listing children for it.
+            source = sources[node.doc]
+            omitted.append((source.namespace, node_selector(source.document, node)))
+            continue
         shown = _match(node, selector.params, sources, options, full)
         if isinstance(shown, Problem):
             problems.append(shown)
@@ -74,7 +85,8 @@ def select_matches(request: str, sources: Sequence[Source], options: Options) ->
             omitted.append((shown.namespace, shown.selector))
             continue
         used += shown.words
-        matches.append(shown)
+        children = _children(sources[node.doc].document, node)
+        matches.append(shown._replace(children=children))
     return SelectResult(tuple(matches), tuple(omitted), tuple(problems), len(sources))
 
 
@@ -86,7 +98,7 @@ def _match(
     selector = node_selector(document, node)
     node_type, first, last = _span(document, node)
     subsections = _subsections(document, node)
-    children = _children(document, node)
+    children: tuple[Child, ...] = ()  # filled in by the caller for the matches it shows
     if params.toc:
         if node.kind == ROOT:
             lo, hi = 0, len(document.headings) - 1
