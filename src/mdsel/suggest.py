@@ -80,6 +80,8 @@ def _title_matches(request: str, sources: Sequence[Source], docs: list[int]) -> 
                 for title_word in title_words:
                     if title_word.startswith(word) or word.startswith(title_word):
                         score = 1.0
+                    elif _shared_stem(word, title_word):
+                        score = 0.9  # configure ~ configuration, install ~ installing
                     else:
                         score = SequenceMatcher(None, word, title_word).ratio()
                     best = max(best, score)
@@ -87,6 +89,16 @@ def _title_matches(request: str, sources: Sequence[Source], docs: list[int]) -> 
                 scored.append((-best, doc, index, _heading(source, index)))
     scored.sort(key=lambda entry: entry[:3])
     return [entry[3] for entry in scored]
+
+
+def _shared_stem(a: str, b: str) -> bool:
+    """Words sharing a long common beginning: at least 5 letters and 70% of the shorter."""
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= max(5, 0.7 * min(len(a), len(b)))
 
 
 def _nearest(segment: Segment, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
