@@ -240,7 +240,8 @@ def namespaces(paths: Sequence[str]) -> list[str]:
     seen: dict[str, int] = {}
     taken: set[str] = set()
     for path in paths:
-        stem = os.path.splitext(os.path.basename(path.rstrip("/\\")))[0].lower()
+        base = os.path.basename(path.rstrip("/\\"))
+        stem = (base.rpartition(".")[0] if "." in base else base).lower()
         name = re.sub(r"[^a-z0-9_-]", "_", stem) or "doc"
         candidate = name
         if candidate in taken:

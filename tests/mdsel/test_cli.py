@@ -11,10 +11,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from tests.conftest import CORPUS, FIXTURES, ROOT
 
 from mdsel.api import Outcome
 from mdsel.cli import main, run
+from tests.conftest import CORPUS, FIXTURES, ROOT
 
 SCHEMA = json.loads((ROOT / "schema" / "cli-response.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from tests.conftest import FIXTURES
 
 import mdsel
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
+from tests.conftest import FIXTURES
 
 STRUCTURE = (FIXTURES / "structure.md").read_bytes()
 

@@ -115,7 +115,7 @@ _VALID = [
     "models::h1.0", "heading:h2[1]/block:code[0]", "h2.1?head=5", "h2.1?toc=true", "code.3",
     "h2.0,h3.1,code.0", "quote.0/list", "table.0", "h2.9999", "readme::h2.0", "h2.1?page=2",
 ]  # fmt: skip
-_NOISE = st.sampled_from(list(".,/?&=[]-:: h123456xyz09é\t") + ["::", "?head=", "[0", "-9"])
+_NOISE = st.sampled_from([*".,/?&=[]-:: h123456xyz09é\t", "::", "?head=", "[0", "-9"])
 
 
 @st.composite

@@ -7,10 +7,10 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.conftest import ROOT
 
 from mdsel.errors import ParseError
 from mdsel.source import LineTable, decode, front_matter_end, strip_bom, word_count
+from tests.conftest import ROOT
 
 CASES = json.loads((ROOT / "tests" / "cases" / "word_counts.json").read_text(encoding="utf-8"))
 

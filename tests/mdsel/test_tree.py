@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
-from tests.conftest import real_documents
 
 import mdsel
 from mdsel.resolve import Node, node_selector
 from mdsel.tree import BLOCK_KINDS, Document, parse_document
+from tests.conftest import real_documents
 
 DOCS = real_documents()
 
