@@ -141,20 +141,72 @@ def _walk(given: str, full: str) -> list[str]:
 
 
 def _glob(pattern: str, base: str) -> list[str]:
-    import glob  # only when a pattern is used: keeps plain invocations' imports small
+    """Files (and directories, expanded) matching a glob, found by one walk that never follows
+    directory symlinks: the standard glob's `**` does, and two links back to `.` make it explore
+    2^40 paths. `*` and `?` stay within a path segment, `**` spans any number of them, and
+    hidden entries, `node_modules` and `.git` are skipped as in directory expansion."""
+    from fnmatch import translate
 
-    if os.path.isabs(pattern):
-        matches = glob.glob(pattern, recursive=True)
-    else:
-        matches = glob.glob(pattern, root_dir=base, recursive=True)
+    parts = pattern.replace(os.sep, "/").split("/")
+    literal = 0
+    while literal < len(parts) - 1 and not _GLOB_MAGIC.search(parts[literal]):
+        literal += 1
+    prefix = "/".join(parts[:literal]) or ("/" if pattern.startswith("/") else "")
+    root = os.path.join(base, prefix) if prefix else base
+    matchers = [None if part == "**" else re.compile(translate(part)) for part in parts[literal:]]
+    fixed_depth = None if None in matchers else len(matchers)
+    if not os.path.isdir(root):
+        return []
     result: list[str] = []
-    for match in sorted(matches):
-        full = os.path.join(base, match)
-        if os.path.isdir(full):
-            result.extend(_walk(match, full))
-        else:
-            result.append(match)
-    return result
+    for directory, dirnames, filenames in os.walk(root):
+        relative = os.path.relpath(directory, root)
+        here = [] if relative == "." else relative.split(os.sep)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
+        for name in dirnames:
+            if not os.path.islink(os.path.join(directory, name)) and _glob_match(
+                matchers, [*here, name]
+            ):
+                result.extend(
+                    _walk(os.path.join(prefix, *here, name), os.path.join(directory, name))
+                )
+        if fixed_depth is not None and len(here) + 1 >= fixed_depth:
+            dirnames[:] = []  # without `**`, nothing deeper can match
+        for name in sorted(filenames):
+            if not name.startswith(".") and _glob_match(matchers, [*here, name]):
+                result.append(
+                    os.path.join(prefix, *here, name) if prefix else os.path.join(*here, name)
+                )
+    return sorted(dict.fromkeys(result))
+
+
+def _glob_match(matchers: list[re.Pattern[str] | None], segments: list[str]) -> bool:
+    """Whether path segments match the pattern's (None = `**`): a set of NFA states, no
+    backtracking, so the cost is segments x pattern parts."""
+    count = len(matchers)
+
+    def closure(states: set[int]) -> set[int]:
+        pending = list(states)
+        while pending:
+            state = pending.pop()
+            if state < count and matchers[state] is None and state + 1 not in states:
+                states.add(state + 1)
+                pending.append(state + 1)
+        return states
+
+    states = closure({0})
+    for segment in segments:
+        following: set[int] = set()
+        for state in states:
+            if state < count:
+                matcher = matchers[state]
+                if matcher is None:
+                    following.add(state)
+                elif matcher.match(segment):
+                    following.add(state + 1)
+        states = closure(following)
+        if not states:
+            return False
+    return count in states
 
 
 def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:

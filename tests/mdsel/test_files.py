@@ -104,3 +104,21 @@ def test_read_cap(tmp_path: Path) -> None:
     with pytest.raises(FileReadError) as info:
         read_bytes(str(path), 10)
     assert info.value.problem.code == "TOO_LARGE"
+
+
+def test_glob_semantics(tmp_path: Path) -> None:
+    for name in ("a.md", "d/b.md", "d/e/c.md", "d/.hidden/h.md", "d/node_modules/n.md", "x.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("# T\n")
+    (tmp_path / "d" / "loop").symlink_to(".")
+
+    def expand(pattern: str) -> list[str]:
+        return [p.replace(os.sep, "/") for p in expand_paths([pattern], cwd=str(tmp_path)).paths]
+
+    assert expand("*.md") == ["a.md"]
+    assert expand("d/*.md") == ["d/b.md"]
+    assert expand("d/**/*.md") == ["d/b.md", "d/e/c.md"]
+    assert expand("**/c.md") == ["d/e/c.md"]
+    assert expand("d/*") == ["d/b.md", "d/e/c.md"]  # a matched directory expands
+    assert expand("?.md") == ["a.md"]
+    assert expand(str(tmp_path / "d" / "*.md")) == [str(tmp_path / "d" / "b.md")]
