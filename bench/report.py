@@ -1,0 +1,465 @@
+"""Runs every benchmark in one go and writes docs/benchmarks.md: machine, tokens, speed ratios.
+
+    .venv/bin/pip install -r bench/requirements-report.txt
+    .venv/bin/python bench/report.py            # run everything (several minutes), write the page
+    .venv/bin/python bench/report.py --reuse    # rewrite the page from bench/out/*.json
+
+Each benchmark runs as its own process, as a user would run it; raw results are kept in
+bench/out/ (not committed). Speed figures are ratios over a baseline measured in the same run,
+so the page can be compared across machines; the machine is described at the top anyway.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+OUT = BENCH / "out"
+PAGE = ROOT / "docs" / "benchmarks.md"
+PLOT = ROOT / "docs" / "benchmarks" / "token_economy.png"
+TIMEOUT = 3600
+
+
+def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BENCH / name), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def json_script(name: str, *args: str) -> dict[str, Any]:
+    """A script that prints one JSON object; its exit status only says whether targets were met."""
+    if not (BENCH / name).is_file():
+        return {"error": f"bench/{name} is not in this checkout"}
+    done = run_script(name, *args)
+    try:
+        result: dict[str, Any] = json.loads(done.stdout)
+    except ValueError:
+        return {"error": f"bench/{name} exited {done.returncode}: {done.stderr.strip()[-500:]}"}
+    return result
+
+
+def text_script(name: str, parse: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """A script that prints a table: its numbers, read back by `parse`."""
+    done = run_script(name)
+    try:
+        result = parse(done.stdout)
+    except (AttributeError, ValueError) as error:
+        return {"error": f"bench/{name}: cannot read its output ({error}): {done.stdout[-500:]}"}
+    result["output"] = done.stdout
+    return result
+
+
+def number(pattern: str, text: str) -> float:
+    found = re.search(pattern, text, re.MULTILINE)
+    if found is None:
+        raise ValueError(f"no match for {pattern!r}")
+    return float(found.group(1))
+
+
+def parse_server(text: str) -> dict[str, Any]:
+    return {
+        "start_ms": number(r"^\s*mdsel-claude\s+([\d.]+) ms", text),
+        "minimal_start_ms": number(r"^\s*minimal SDK server\s+([\d.]+) ms", text),
+        "start_ratio": number(r"^\s*ratio\s+([\d.]+)", text),
+        "cold_select_ms": number(r"^\s*cold \(first call\)\s+([\d.]+) ms", text),
+        "warm_select_p50_ms": number(r"^\s*warm p50\s+([\d.]+) ms", text),
+        "warm_select_p90_ms": number(r"^\s*warm p90\s+([\d.]+) ms", text),
+        "cold_over_warm": number(r"^\s*cold / warm p50\s+([\d.]+)", text),
+    }
+
+
+def parse_hook(text: str) -> dict[str, Any]:
+    rows = [
+        {"case": case, "ms": float(ms), "ratio": float(ratio)}
+        for case, ms, ratio in re.findall(
+            r"^mdsel-claude hook, (.+?)\s+([\d.]+) ms\s+ratio ([\d.]+)", text, re.MULTILINE
+        )
+    ]
+    if not rows:
+        raise ValueError("no hook rows")
+    return {"baseline_ms": number(r"^baseline: .*?\s([\d.]+) ms", text), "rows": rows}
+
+
+def first_line(path: str, prefix: str) -> str:
+    try:
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(prefix):
+                return line.split(":" if ":" in line else "=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    return ""
+
+
+def version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def machine() -> dict[str, Any]:
+    memory = first_line("/proc/meminfo", "MemTotal")
+    commit = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return {
+        "cpu": first_line("/proc/cpuinfo", "model name") or platform.processor() or "unknown",
+        "cores": os.cpu_count(),
+        "cores_usable": affinity,
+        "memory": f"{int(memory.split()[0]) / 1024 / 1024:.1f} GiB" if memory else "unknown",
+        "system": first_line("/etc/os-release", "PRETTY_NAME") or platform.system(),
+        "kernel": platform.release(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "packages": {
+            name: version(name)
+            for name in ("mdsel-claude", "pyromark", "mcp", "tokenizers", "matplotlib")
+        },
+        "commit": commit or "unknown",
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def collect(reuse: bool) -> dict[str, Any]:
+    OUT.mkdir(parents=True, exist_ok=True)
+    steps: dict[str, Callable[[], dict[str, Any]]] = {
+        "machine": machine,
+        "tokens": lambda: json_script("token_economy.py", "--json", "--plot", str(PLOT)),
+        # bench_engine.py: cold index by size over the bare parser loop, warm select, CLI start.
+        "engine": lambda: json_script("bench_engine.py", "--json"),
+        "server": lambda: text_script("bench_server.py", parse_server),
+        "hook": lambda: text_script("bench_hook.py", parse_hook),
+    }
+    results: dict[str, Any] = {}
+    for name, step in steps.items():
+        saved = OUT / f"report_{name}.json"
+        if reuse and saved.is_file():
+            results[name] = json.loads(saved.read_text())
+            continue
+        print(f"running {name} …", file=sys.stderr, flush=True)
+        results[name] = step()
+        saved.write_text(json.dumps(results[name], indent=2, ensure_ascii=False))
+    return results
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+
+def pct(value: float) -> str:
+    return f"{100 * value:.1f} %"
+
+
+def ms(value: float) -> str:
+    return f"{value:.2f} ms" if value < 10 else f"{value:.1f} ms"
+
+
+def size(count: float) -> str:
+    for unit, scale in (("MB", 1e6), ("KB", 1e3)):
+        if count >= scale:
+            shown = f"{count / scale:g}" if count % scale == 0 else f"{count / scale:.1f}"
+            return f"{shown} {unit}"
+    return f"{count:.0f} B"
+
+
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+def machine_section(m: dict[str, Any]) -> list[str]:
+    packages = ", ".join(f"{name} {value}" for name, value in m["packages"].items())
+    usable = f" ({m['cores_usable']} usable)" if m.get("cores_usable") else ""
+    return [
+        "## Machine",
+        "",
+        f"- CPU: {m['cpu']}, {m['cores']} cores{usable}; memory {m['memory']}",
+        f"- System: {m['system']}, Linux {m['kernel']}",
+        f"- {m['python']}; {packages}",
+        f"- Measured {m['date']} at commit `{m['commit']}`",
+        "",
+    ]
+
+
+def token_section(t: dict[str, Any]) -> list[str]:
+    if "error" in t:
+        return ["## Token economy", "", f"Not measured: {t['error']}", ""]
+    s = t["summary"]
+    yes = {True: "met", False: "**missed**"}
+    targets = s["targets"]
+    worst_index = s["index_share_worst"]
+    worst_pair = s["index_select_share_worst"]
+    biggest = s["tokens_index_worst"]
+    worst_doc = next(
+        d
+        for d in t["documents"]
+        if (d["project"], d["file"]) == (worst_index["project"], worst_index["file"])
+    )
+    over = s["indexes_over_limit"]
+    lines = [
+        "## Token economy",
+        "",
+        f"{s['documents']} Markdown documents of more than {t['min_words']:,} words, from "
+        f"{s['projects']} permissively licensed projects on PyPI: every Markdown file in their "
+        "source distributions (changelogs, API references, guides), fetched by "
+        "`bench/token_economy.py` at run time and not kept in this repository. For each "
+        "document, three costs in tokens:",
+        "",
+        "- **whole file**: its text, what reading it costs (Claude Code's Read also numbers "
+        "every line, so reading really costs more);",
+        "- **index**: what `mdsel_index` returns for it;",
+        "- **index + section**: the index plus the one `mdsel_select` answer holding a line "
+        f"picked at random (seed {t['seed']}, non-blank lines): the innermost heading section "
+        "containing that line, at the page that holds it (`h3.4?page=2`), or the page of "
+        "`root` holding it when the line comes before the first heading.",
+        "",
+        f"Tokens: {t['tokenizer']}.",
+        "",
+        *table(
+            ["Target", "Result", ""],
+            [
+                [
+                    "median index ≤ 10 % of the whole file",
+                    f"{pct(s['index_share_median'])} (worst {pct(worst_index['value'])}: "
+                    f"{worst_index['project']} `{worst_index['file']}`)",
+                    yes[targets["index_median_at_most_10_percent"]],
+                ],
+                [
+                    "median index + one section ≤ 20 %",
+                    f"{pct(s['index_select_share_median'])} (worst {pct(worst_pair['value'])}: "
+                    f"{worst_pair['project']} `{worst_pair['file']}`)",
+                    yes[targets["index_select_median_at_most_20_percent"]],
+                ],
+                [
+                    "no index over 10,000 tokens",
+                    f"largest {biggest['value']:,} tokens ({biggest['project']} "
+                    f"`{biggest['file']}`)" + (f"; {len(over)} over the limit" if over else ""),
+                    yes[targets["no_index_over_10000_tokens"]],
+                ],
+            ],
+        ),
+        "",
+        f"Median document: {s['tokens_whole_median']:,.0f} tokens whole, "
+        f"{s['tokens_index_median']:,.0f} tokens of index.",
+        "",
+        "![Cost of the index and of index + one section, as a share of reading the whole "
+        "file, against document size](benchmarks/token_economy.png)",
+        "",
+        "The index costs most where sections are short: "
+        f"{worst_index['project']} `{worst_index['file']}` has {worst_doc['headings']} headings "
+        f"for {worst_doc['words']:,} words, so its outline is a large part of its text. The "
+        "worst shares of index + section come from lines that fall in a section as long as a "
+        "page (2,000 words): the answer is then most of the file, still paginated. The index's "
+        "share falls as documents grow, because the outline is capped at 250 headings (deeper "
+        "levels collapse into counts such as `+14`).",
+        "",
+        "### Sources",
+        "",
+    ]
+    lines += table(
+        ["Project", "Version", "License", "Markdown files", "Over 2,000 words"],
+        [
+            [
+                p["project"],
+                p["version"],
+                p["license"],
+                str(p["markdown_files"]),
+                str(p.get("documents_over_threshold", p.get("skipped", ""))),
+            ]
+            for p in t["projects"]
+        ],
+    )
+    lines += ["", "### Every document", ""]
+    lines += table(
+        ["Project", "File", "Words", "Whole", "Index", "Index %", "Section", "Index + section %"],
+        [
+            [
+                d["project"],
+                f"`{d['file']}`",
+                f"{d['words']:,}",
+                f"{d['tokens_whole']:,}",
+                f"{d['tokens_index']:,}",
+                pct(d["index_share"]),
+                f"`{d['selector']}` {d['tokens_select']:,}",
+                pct(d["index_select_share"]),
+            ]
+            for d in sorted(t["documents"], key=lambda d: d["tokens_whole"])
+        ],
+    )
+    return [*lines, ""]
+
+
+def performance_section(results: dict[str, Any]) -> list[str]:
+    engine, server, hook = results["engine"], results["server"], results["hook"]
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    if "error" in engine:
+        notes.append(f"Engine figures not measured: {engine['error']}.")
+    else:
+        for row in engine["cold_index"]:
+            rows.append([
+                f"cold `mdsel index`, {size(row['bytes'])} (read, parse, render)",
+                ms(row["index_ms"]),
+                f"bare pyromark event loop on the same text: {ms(row['floor_ms'])}",
+                f"{row['ratio']:.2f}",
+            ])  # fmt: skip
+        warm = engine["warm_select"]
+        rows.append([
+            f"warm select of one section, {size(warm['bytes'])} document already parsed",
+            ms(warm["select_ms"]),
+            f"parsing that document: {ms(warm['parse_ms'])}",
+            f"{warm['select_over_parse']:.4f}",
+        ])  # fmt: skip
+        process = engine["process"]
+        rows.append([
+            "`mdsel index` on 10 KB, whole process",
+            ms(process["mdsel_index_ms"]),
+            f"`python -c \"import argparse, json, pyromark\"`: {ms(process['baseline_ms'])}",
+            f"{process['ratio']:.2f}",
+        ])  # fmt: skip
+    if "error" in server:
+        notes.append(f"Server figures not measured: {server['error']}.")
+    else:
+        rows.append([
+            "`mdsel-claude` start → `initialize` answered",
+            ms(server["start_ms"]),
+            f"minimal server on the same SDK: {ms(server['minimal_start_ms'])}",
+            f"{server['start_ratio']:.2f}",
+        ])  # fmt: skip
+        rows.append([
+            "`mdsel_select` over stdio, 1 MB document, warm p50 (cached parse)",
+            ms(server["warm_select_p50_ms"]),
+            f"the first (cold) call: {ms(server['cold_select_ms'])}",
+            f"{1 / server['cold_over_warm']:.3f}",
+        ])  # fmt: skip
+    if "error" in hook:
+        notes.append(f"Hook figures not measured: {hook['error']}.")
+    else:
+        for row in hook["rows"]:
+            rows.append([
+                f"`mdsel-claude hook`, Read of {row['case']}",
+                ms(row["ms"]),
+                f"`python -c \"import json\"`: {ms(hook['baseline_ms'])}",
+                f"{row['ratio']:.2f}",
+            ])  # fmt: skip
+    lines = [
+        "## Speed",
+        "",
+        "Every figure is a median over repeated runs, divided by a baseline measured in the same "
+        "run (interleaved with it where both are processes), so ratios carry across machines "
+        "better than milliseconds do. Below 1 means faster than the baseline.",
+        "",
+        *table(["What", "Time", "Baseline (same run)", "Ratio"], rows),
+        "",
+        *notes,
+    ]
+    if "error" not in engine:
+        lines += ["", "Scaling of the cold index with document size:", ""]
+        lines += [
+            f"- {lin['size_factor']:.0f}× the bytes ({size(lin['from_bytes'])} → "
+            f"{size(lin['to_bytes'])}): {lin['time_factor']:.2f}× the time "
+            f"(the bare parser loop: {lin['floor_factor']:.2f}×)"
+            for lin in engine["linearity"]
+        ]
+        if engine.get("pathological"):
+            lines += [
+                "",
+                "Pathological documents (`mdsel index`, then every section selected):",
+                "",
+            ]
+            lines += table(
+                ["Document", "Size", "Headings", "Time", "Peak memory"],
+                [
+                    [p["case"], "—", "—", "failed: " + p["error"], "—"]
+                    if "error" in p
+                    else [
+                        p["case"],
+                        size(p["bytes"]),
+                        f"{p['headings']:,}",
+                        f"{p['seconds']:.2f} s",
+                        f"{p['peak_rss_mb']:.0f} MB",
+                    ]
+                    for p in engine["pathological"]
+                ],
+            )
+    return [*lines, ""]
+
+
+def page(results: dict[str, Any]) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        "What mdsel-claude saves in tokens on real documents, and what it costs in time. "
+        "Written by `bench/report.py` (see [Reproduce](#reproduce)); do not edit by hand.",
+        "",
+        *machine_section(results["machine"]),
+        *token_section(results["tokens"]),
+        *performance_section(results),
+        "## Reproduce",
+        "",
+        "```sh",
+        ".venv/bin/pip install -r bench/requirements-report.txt",
+        ".venv/bin/python bench/report.py",
+        "```",
+        "",
+        "The scripts also run alone: `bench/token_economy.py`, `bench/bench_engine.py`, "
+        "`bench/bench_server.py`, `bench/bench_hook.py`.",
+        "",
+    ]
+    return "\n".join(wrap(lines))
+
+
+def wrap(lines: list[str], width: int = 100) -> list[str]:
+    """Prose lines folded to `width`, like the other pages; tables, images and code kept whole."""
+    folded: list[str] = []
+    fenced = False
+    for line in lines:
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced or line.startswith(("|", "#", "![", "```")) or len(line) <= width:
+            folded.append(line)
+            continue
+        indent = "  " if line.startswith("- ") else ""
+        folded += textwrap.wrap(
+            line,
+            width,
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    return folded
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument(
+        "--reuse", action="store_true", help="reuse results saved in bench/out/ by a previous run"
+    )
+    parser.add_argument("--output", type=Path, default=PAGE, help=f"page to write ({PAGE})")
+    args = parser.parse_args(argv)
+    results = collect(args.reuse)
+    args.output.write_text(page(results), encoding="utf-8")
+    print(f"wrote {args.output}", file=sys.stderr)
+    failed = [name for name, value in results.items() if "error" in value]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
