@@ -457,7 +457,7 @@ def test_every_refusal_over_stdio_in_one_call(tree: Tree) -> None:
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
-# --- known engine limits -----------------------------------------------------------------------
+# --- walks and globs over symlink loops --------------------------------------------------------
 
 
 def finishes(argv: list[str], cwd: Path, seconds: float) -> bool:
