@@ -89,6 +89,7 @@ class _CheckedLines:
         return self
 
     async def __anext__(self) -> str:
+        import anyio
         from mcp.shared.message import SessionMessage
         from mcp.types import JSONRPCError
 
@@ -104,7 +105,11 @@ class _CheckedLines:
             # The reader starts before the write stream is handed out; wait for it.
             await self._ready.wait()
             assert self._replies is not None
-            await self._replies.send(SessionMessage(JSONRPCError.model_validate(error)))
+            try:
+                await self._replies.send(SessionMessage(JSONRPCError.model_validate(error)))
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                # The session is ending: nobody is left to answer, so stop reading.
+                raise StopAsyncIteration from None
 
 
 def _claim_stdin() -> int | None:
