@@ -227,7 +227,12 @@ def measure(path: Path, project_dir: Path, count: Counter, rng: Random) -> dict[
     selector = page_holding(section_for(document, line), line, relative, project_dir)
     whole = count(data.decode("utf-8-sig"))
     index = count(run("index", None, relative, project_dir, False))
-    selected = count(run("select", selector, relative, project_dir, False))
+    answer = run("select", selector, relative, project_dir, False)
+    # The one call must really return the chosen line, or the comparison would flatter us.
+    wanted = lines[line - 1].decode("utf-8-sig").strip()[:60]
+    if wanted not in answer:
+        raise RuntimeError(f"{relative}: {selector} does not hold line {line}")
+    selected = count(answer)
     return {
         "file": relative,
         "words": len(data.split()),
