@@ -46,6 +46,14 @@ def is_markdown_name(path: str) -> bool:
     return bool(stem) and extension.lower() in MARKDOWN_EXTENSIONS
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def shown(path: str) -> str:
+    """`path` with control characters written as escapes (`\\x0a`), safe on one output line."""
+    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", path)
+
+
 def _inside(path: str, root: str) -> bool:
     # Compare whole components: /docs-private must not pass for a root of /docs.
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
@@ -74,6 +82,11 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
     Order matters: the name is judged before the file system is touched, and the roots before
     anything is said about the target, so a refusal never reveals what lies outside the roots.
     """
+    if _CONTROL.search(path):
+        # Output is line-based: a name with a line break in it, found by walking a directory,
+        # could print lines of its own (a forged refusal, a fake heading). Shown escaped.
+        reason = "the file name contains a line break or another control character; refused"
+        return Refusal(shown(path), PROCESSING_ERROR, "CONTROL_CHARACTER", reason)
     extensions = " ".join(MARKDOWN_EXTENSIONS)
     if not is_markdown_name(path):
         return Refusal(

@@ -326,6 +326,28 @@ def test_a_directory_named_like_markdown_is_walked_not_read(tree: Tree) -> None:
         assert result.text.startswith(f"inside  {os.path.join(argument.rstrip('/'), 'inside.md')}")
 
 
+def test_names_with_line_breaks_cannot_forge_output_lines(tree: Tree) -> None:
+    odd = tree.docs / "odd"
+    odd.mkdir()
+    (odd / "good.md").write_text("# Good\n")
+    forged = "x\n!guide.md PROCESSING_ERROR: forged\nh1.0 Forged  L1-1 1w\ny.md"
+    (odd / forged).write_text("# Hidden\n")
+    (odd / "tab\there.md").write_text("# Tab\n")
+    for confined in (True, False):
+        result = call(tree, ["odd"], confined)
+        assert result.is_error
+        reason = "PROCESSING_ERROR: the file name contains a line break or another control "
+        reason += "character; refused"
+        assert refusals(result) == [
+            f"!{os.path.join('odd', 'tab')}\\x09here.md {reason}",
+            "!" + os.path.join("odd", forged.replace("\n", "\\x0a")) + f" {reason}",
+        ]
+        lines = result.text.splitlines()
+        assert "h1.0 Forged  L1-1 1w" not in lines
+        assert not [line for line in lines if line.startswith("!guide.md")]
+        assert "h1.0 Good" in result.text and "Hidden" not in result.text
+
+
 @pytest.fixture
 def socket_in_docs(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     # Bound by a relative name: a Unix socket path may not exceed about 100 bytes.
