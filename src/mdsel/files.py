@@ -76,7 +76,18 @@ def expand_paths(
         full = os.path.join(base, given)
         if os.path.lexists(full):
             if os.path.isdir(full):
-                found.extend(_walk(given, full))
+                below = _walk(given, full)
+                if not below:
+                    problems.append(
+                        FileProblem(
+                            given,
+                            FILE_NOT_FOUND,
+                            "NO_MARKDOWN",
+                            "no Markdown files in this directory (hidden entries, node_modules "
+                            "and .git are skipped)",
+                        )
+                    )
+                found.extend(below)
             else:
                 found.append(given)
         elif _GLOB_MAGIC.search(given):
@@ -122,7 +133,8 @@ def expand_paths(
 
 
 def _names(paths: list[str], limit: int = 10) -> str:
-    shown = ", ".join(paths[:limit])
+    # Escaped: a name holding a line break must not forge a line of the output.
+    shown = ", ".join(p.encode("unicode_escape").decode("ascii") for p in paths[:limit])
     return shown + (f", … +{len(paths) - limit} more" if len(paths) > limit else "")
 
 

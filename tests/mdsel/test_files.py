@@ -122,3 +122,19 @@ def test_glob_semantics(tmp_path: Path) -> None:
     assert expand("d/*") == ["d/b.md", "d/e/c.md"]  # a matched directory expands
     assert expand("?.md") == ["a.md"]
     assert expand(str(tmp_path / "d" / "*.md")) == [str(tmp_path / "d" / "b.md")]
+
+
+def test_a_directory_without_markdown_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("x")
+    expansion = expand_paths(["empty"], cwd=str(tmp_path))
+    assert expansion.paths == ()
+    (problem,) = expansion.problems
+    assert (problem.path, problem.type, problem.code) == ("empty", "FILE_NOT_FOUND", "NO_MARKDOWN")
+
+
+def test_left_out_names_are_escaped(tmp_path: Path) -> None:
+    for name in ("a.md", "b\nc.md"):
+        (tmp_path / name).write_text("# T\n")
+    (warning,) = expand_paths(["."], FileLimits(max_files=1), cwd=str(tmp_path)).warnings
+    assert "\n" not in warning and "b\\nc.md" in warning
