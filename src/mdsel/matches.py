@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from mdsel import paginate
 from mdsel.api import Child, Match, Options, SelectResult
-from mdsel.errors import INVALID_SELECTOR, Problem, SelectorSyntaxError
+from mdsel.errors import INVALID_SELECTOR, Problem, SelectorSyntaxError, Suggestion
 from mdsel.outline import outline
 from mdsel.resolve import HEADING, ROOT, SECTION, Node, node_selector, resolve
 from mdsel.selector import Params, Selector, format_params, parse_request
@@ -14,6 +14,11 @@ from mdsel.suggest import suggest
 from mdsel.tree import Document, Source
 
 PREVIEW_CHARS = 80
+MAX_SUGGESTED_MISSES = 5
+"""Misses per request that get suggestions: each search is bounded, but a request can name
+thousands of missing items (`h3.0,1,2,…`)."""
+MAX_CHILDREN = 100
+"""children_available entries per match: a list of 20,000 items is not a menu."""
 
 
 def select_matches(request: str, sources: Sequence[Source], options: Options) -> SelectResult:
@@ -33,16 +38,21 @@ def select_matches(request: str, sources: Sequence[Source], options: Options) ->
         return SelectResult((), (), (), 0)  # every file failed; their problems say why
     problems: list[Problem] = []
     found: list[tuple[Node, Selector]] = []
+    suggested = 0
     for selector in selectors:
         resolution = resolve(selector, sources)
         for miss in resolution.misses:
+            suggestions: tuple[Suggestion, ...] = ()
+            if suggested < MAX_SUGGESTED_MISSES:
+                suggestions = suggest(selector.source, sources, miss.scope, miss.segment)
+                suggested += 1
             problems.append(
                 Problem(
                     miss.type,
                     "OUT_OF_RANGE" if "out of range" in miss.reason else "NO_MATCH",
                     miss.reason,
                     selector=miss.selector,
-                    suggestions=suggest(selector.source, sources, miss.scope, miss.segment),
+                    suggestions=suggestions,
                 )
             )
         not_headings = [n for n in resolution.nodes if n.kind not in (HEADING, SECTION, ROOT)]
@@ -75,19 +85,26 @@ def select_matches(request: str, sources: Sequence[Source], options: Options) ->
         if matches and not full and used >= budget:
             # No room left: name it without cutting pages or listing children for it.
             source = sources[node.doc]
-            omitted.append((source.namespace, node_selector(source.document, node)))
+            selected = node_selector(source.document, node) + _kept_params(selector.params)
+            omitted.append((source.namespace, selected))
             continue
         shown = _match(node, selector.params, sources, options, full)
         if isinstance(shown, Problem):
             problems.append(shown)
             continue
         if matches and not full and used + shown.words > budget:
-            omitted.append((shown.namespace, shown.selector))
+            omitted.append((shown.namespace, shown.selector + _kept_params(selector.params)))
             continue
         used += shown.words
-        children = _children(sources[node.doc].document, node)
-        matches.append(shown._replace(children=children))
+        if options.json:  # the text format never shows children; do not pay for them there
+            shown = shown._replace(children=_children(sources[node.doc].document, node))
+        matches.append(shown)
     return SelectResult(tuple(matches), tuple(omitted), tuple(problems), len(sources))
+
+
+def _kept_params(params: Params) -> str:
+    """The params an omitted match is listed with, so selecting it shows what was asked for."""
+    return format_params(params._replace(page=None))
 
 
 def _match(
@@ -104,9 +121,12 @@ def _match(
             lo, hi = 0, len(document.headings) - 1
         else:
             lo, hi = node.ref, document.headings[node.ref].last
-        hint = f"{selector}?toc=true&full=true"
+        # Qualified as everywhere else: in JSON always, in text when the call has several documents.
+        prefix = f"{source.namespace}::" if options.json or len(sources) > 1 else ""
+        hint = f"{prefix}{selector}?toc=true&full=true"
         budget = None if full else options.max_headings
-        text = "\n".join(outline(document, lo, hi, "", budget, f"use {hint}")) if hi >= lo else ""
+        lines = outline(document, lo, hi, prefix, budget, f"use {hint}")
+        text = "\n".join(lines) if hi >= lo else ""
         content = text + "\n" if text else ""
         words = len(content.split())
         return Match(
@@ -192,6 +212,10 @@ def direct_subsections(document: Document, node: Node) -> list[int]:
 
 
 def _children(document: Document, node: Node) -> tuple[Child, ...]:
+    return _all_children(document, node)[:MAX_CHILDREN]
+
+
+def _all_children(document: Document, node: Node) -> tuple[Child, ...]:
     """Direct subsections plus the outermost blocks before the first of them (for a heading or
     the root), or the blocks directly in a list's or quote's items."""
     children: list[Child] = []

@@ -71,31 +71,43 @@ def outline(
             break
         running += per_depth[depth]
         shown_depth = depth
-
+    # The room left goes to the next depth, in document order: a changelog (one title over
+    # hundreds of entries) then shows its first entries rather than a single line, and a toc of
+    # such a heading always shows its children.
+    room = budget - running
+    shown: list[int] = []
+    rest: list[int] = []
+    for i in range(first, last + 1):
+        depth = headings[i].depth - base
+        if depth <= shown_depth:
+            shown.append(i)
+        elif depth == shown_depth + 1:
+            if room > 0:
+                shown.append(i)
+                room -= 1
+            else:
+                rest.append(i)
+    shown_below: dict[int, int] = {}
+    for i in shown:
+        ancestor = headings[i].parent
+        while ancestor >= first:
+            shown_below[ancestor] = shown_below.get(ancestor, 0) + 1
+            ancestor = headings[ancestor].parent
     lines: list[str] = []
-    example = ""
-    if shown_depth >= 0:
-        for i in range(first, last + 1):
-            depth = headings[i].depth - base
-            if depth > shown_depth:
-                continue
-            hidden = headings[i].last - i if depth == shown_depth else 0
-            if hidden and not example:
-                example = prefix + heading_selector(document, i)
-            lines.append(heading_line(document, i, depth, prefix, hidden))
-        summary = f"showing {running} of {total} headings (depth ≤ {shown_depth})"
-    else:
-        top = [i for i in range(first, last + 1) if headings[i].depth == base]
-        for i in top[:budget]:
-            hidden = headings[i].last - i
-            if hidden and not example:
-                example = prefix + heading_selector(document, i)
-            lines.append(heading_line(document, i, 0, prefix, hidden))
-        rest = top[budget:]
+    example = -1  # the deepest shown heading that hides something: expanding it adds lines
+    for i in shown:
+        hidden = headings[i].last - i - shown_below.get(i, 0)
+        if hidden and (example < 0 or headings[i].depth > headings[example].depth):
+            example = i
+        lines.append(heading_line(document, i, headings[i].depth - base, prefix, hidden))
+    if rest:
         lines.append(f"… +{len(rest)} more: {prefix}{ranges(document, rest)}")
-        summary = f"showing {min(budget, len(top))} of {total} headings"
-        example = example or prefix + heading_selector(document, top[0])
-    lines.append(f"[{summary}; expand one with {example}?toc=true, or {expand_hint}]")
+    if example < 0:
+        example = rest[0] if rest else first
+    lines.append(
+        f"[showing {len(shown)} of {total} headings; expand one with "
+        f"{prefix}{heading_selector(document, example)}?toc=true, or {expand_hint}]"
+    )
     return lines
 
 

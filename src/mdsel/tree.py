@@ -53,6 +53,21 @@ class Heading(NamedTuple):
     """0-based position among the top-level headings of its level."""
 
 
+class Memo:
+    """Values derived from a Document on first use (the Document itself stays immutable)."""
+
+    __slots__ = ("ordinals",)
+
+    def __init__(self) -> None:
+        self.ordinals: tuple[int, ...] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Memo)  # derived data never makes two Documents differ
+
+    def __hash__(self) -> int:
+        return 0
+
+
 class Document(NamedTuple):
     """A parsed Markdown document. Path-independent: same bytes, same Document."""
 
@@ -72,6 +87,8 @@ class Document(NamedTuple):
     """Lines taken by YAML/TOML front matter at the start (0 if none)."""
     line_count: int
     """Lines in the document (a final line without a line ending counts)."""
+    memo: Memo
+    """Derived values computed on first use (nested block ordinals)."""
     heading_words: tuple[int, ...]
     """heading_words[k] = words before heading k's start; heading_words[-1] = all words. A
     section's words are heading_words[last + 1] - heading_words[k]: one pass over the bytes
@@ -85,15 +102,33 @@ class Document(NamedTuple):
         """1-based line holding byte `offset`."""
         return self.lines.line_of(offset)
 
-    def content_span(self, start: int, end: int) -> tuple[int, int]:
-        """Lines touched by bytes [start, end), trailing blank lines dropped; 1-based, inclusive."""
-        first = bisect_right(self.lines.starts, start)
+    def content_span(self, start: int, end: int, quoted: bool = False) -> tuple[int, int]:
+        """Lines touched by bytes [start, end), trailing blank lines dropped; 1-based, inclusive.
+
+        `quoted`: inside a blockquote, where a line holding only `>` markers is a blank line.
+        """
+        starts, data = self.lines.starts, self.data
+        first = bisect_right(starts, start)
+        # pulldown-cmark may end a nested block's range just past the `> ` or indentation of the
+        # next line; that line belongs to what follows.
+        tail = starts[bisect_right(starts, end - 1) - 1]
+        if tail > start and not data[tail:end].strip(b" \t>"):
+            end = tail
         content_end = self.lines.mask.rfind(b"x", start, end)
-        return first, max(first, bisect_right(self.lines.starts, content_end))
+        final = max(first, bisect_right(starts, content_end))
+        if quoted:
+            while final > first and not data[starts[final - 1] : starts[final]].strip(b" \t>\r\n"):
+                final -= 1
+        return first, final
 
     def block_lines(self, index: int) -> tuple[int, int]:
         block = self.blocks[index]
-        return self.content_span(block.start, block.end)
+        quoted = False
+        ancestor = index
+        while ancestor >= 0 and not quoted:
+            quoted = self.blocks[ancestor].kind == QUOTE
+            ancestor = self.blocks[ancestor].parent
+        return self.content_span(block.start, block.end, quoted)
 
     def text(self, first: int, last: int) -> bytes:
         """Lines first..last (1-based, inclusive) verbatim, line endings included."""
@@ -115,16 +150,19 @@ class Document(NamedTuple):
 
     def block_ordinal(self, index: int) -> int:
         """0-based position of block `index` among the blocks of its kind with the same parent."""
-        block = self.blocks[index]
-        if block.parent == -1:
-            return bisect_left(self.top_blocks[block.kind], index)
-        ordinal = 0
-        sibling = block.parent + 1
-        while sibling < index:
-            if self.blocks[sibling].kind == block.kind:
-                ordinal += 1
-            sibling = self.block_last[sibling] + 1  # skip the sibling's own descendants
-        return ordinal
+        ordinals = self.memo.ordinals
+        if ordinals is None:
+            # One pass for all blocks, on first use: parsing skips it (indexing never needs it),
+            # and per-block sibling walks would be quadratic in a list of 20,000 items.
+            counters: dict[tuple[int, str], int] = {}
+            values = []
+            for block in self.blocks:
+                key = (block.parent, block.kind)
+                ordinal = counters.get(key, 0)
+                counters[key] = ordinal + 1
+                values.append(ordinal)
+            ordinals = self.memo.ordinals = tuple(values)
+        return ordinals[index]
 
     def child_blocks(self, container: int, kind: str) -> list[int]:
         """Indices of the blocks of `kind` directly inside list or quote `container`'s items."""
@@ -183,6 +221,7 @@ def parse_document(raw: bytes) -> Document:
         tuple(tuple(level) for level in by_level),
         lines.line_of(fm - 1) if fm else 0,
         line_count,
+        Memo(),
         heading_words,
     )
 
