@@ -79,6 +79,8 @@ class SelectResult(NamedTuple):
 
 class IndexResult(NamedTuple):
     sources: tuple[Source, ...]
+    named: int
+    """Documents the call named (selectors are qualified in text when more than one)."""
 
 
 def load(
@@ -112,21 +114,31 @@ def load(
             )
             continue
         loaded.append((path, document))
-    names = namespaces([path for path, _ in loaded])
-    return [Source(n, p, d) for n, (p, d) in zip(names, loaded, strict=True)], problems
+    # Namespaces are numbered over every path named, in input order, so a file that fails to
+    # load does not shift `readme-2` onto another document.
+    names = dict(zip(paths, namespaces(paths), strict=True))
+    return [Source(names[p], p, d) for p, d in loaded], problems
 
 
-def index(sources: Sequence[Source]) -> IndexResult:
-    return IndexResult(tuple(sources))
+def index(sources: Sequence[Source], named: int | None = None) -> IndexResult:
+    """The index of the documents; `named`: how many the call named (default: these)."""
+    return IndexResult(tuple(sources), len(sources) if named is None else named)
 
 
-def select(request: str, sources: Sequence[Source], options: Options | None = None) -> SelectResult:
-    """Resolve a selector request in the documents and cut what matched into shown matches."""
+def select(
+    request: str,
+    sources: Sequence[Source],
+    options: Options | None = None,
+    named: int | None = None,
+) -> SelectResult:
+    """Resolve a selector request in the documents and cut what matched into shown matches;
+    `named`: how many documents the call named (default: these), for qualifying selectors."""
     # Imported here: selector parsing, resolution, suggestions and paging are not needed to
     # index, and `mdsel index` start-up time is part of its budget.
     from mdsel.matches import select_matches
 
-    return select_matches(request, sources, options or DEFAULT_OPTIONS)
+    count = len(sources) if named is None else named
+    return select_matches(request, sources, options or DEFAULT_OPTIONS, count)
 
 
 def run_command(
@@ -152,14 +164,15 @@ def run_command(
     options = options or DEFAULT_OPTIONS
     sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd)
     all_file_problems = [*problems, *file_problems]
+    named = len(paths)
     if options.json:
         from mdsel import render_json
 
         if command == "index":
-            return render_json.index(index(sources), all_file_problems, warnings, options)
-        return render_json.select(
-            select(selector or "", sources, options), all_file_problems, warnings
-        )
+            return render_json.index(index(sources, named), all_file_problems, warnings, options)
+        result = select(selector or "", sources, options, named)
+        return render_json.select(result, all_file_problems, warnings)
     if command == "index":
-        return render_text.index(index(sources), all_file_problems, warnings, options)
-    return render_text.select(select(selector or "", sources, options), all_file_problems, warnings)
+        return render_text.index(index(sources, named), all_file_problems, warnings, options)
+    result = select(selector or "", sources, options, named)
+    return render_text.select(result, all_file_problems, warnings)

@@ -167,6 +167,10 @@ def _glob(pattern: str, base: str) -> list[str]:
     root = os.path.join(base, prefix) if prefix else base
     matchers = [None if part == "**" else re.compile(translate(part)) for part in parts[literal:]]
     fixed_depth = None if None in matchers else len(matchers)
+    # Like a directory, a wildcard stands for Markdown files only, unless the pattern spells out
+    # another extension itself (`notes/*.txt`).
+    last = parts[-1]
+    markdown_only = not re.search(r"\.[A-Za-z0-9]+$", last) or is_markdown_name(last)
     if not os.path.isdir(root):
         return []
     result: list[str] = []
@@ -184,6 +188,8 @@ def _glob(pattern: str, base: str) -> list[str]:
         if fixed_depth is not None and len(here) + 1 >= fixed_depth:
             dirnames[:] = []  # without `**`, nothing deeper can match
         for name in sorted(filenames):
+            if markdown_only and not is_markdown_name(name):
+                continue
             if not name.startswith(".") and _glob_match(matchers, [*here, name]):
                 result.append(
                     os.path.join(prefix, *here, name) if prefix else os.path.join(*here, name)

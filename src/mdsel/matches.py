@@ -21,7 +21,9 @@ MAX_CHILDREN = 100
 """children_available entries per match: a list of 20,000 items is not a menu."""
 
 
-def select_matches(request: str, sources: Sequence[Source], options: Options) -> SelectResult:
+def select_matches(
+    request: str, sources: Sequence[Source], options: Options, named: int
+) -> SelectResult:
     try:
         selectors = parse_request(request)
     except SelectorSyntaxError as exc:
@@ -32,10 +34,10 @@ def select_matches(request: str, sources: Sequence[Source], options: Options) ->
             selector=request.strip()[:200] or request[:200],
             suggestions=suggest(request[:200], sources, range(len(sources))),
         )
-        return SelectResult((), (), (problem,), len(sources))
+        return SelectResult((), (), (problem,), named)
 
     if not sources:
-        return SelectResult((), (), (), 0)  # every file failed; their problems say why
+        return SelectResult((), (), (), named)  # every file failed; their problems say why
     problems: list[Problem] = []
     found: list[tuple[Node, Selector]] = []
     suggested = 0
@@ -88,7 +90,7 @@ def select_matches(request: str, sources: Sequence[Source], options: Options) ->
             selected = node_selector(source.document, node) + _kept_params(selector.params)
             omitted.append((source.namespace, selected))
             continue
-        shown = _match(node, selector.params, sources, options, full)
+        shown = _match(node, selector.params, sources, options, full, named > 1)
         if isinstance(shown, Problem):
             problems.append(shown)
             continue
@@ -99,7 +101,7 @@ def select_matches(request: str, sources: Sequence[Source], options: Options) ->
         if options.json:  # the text format never shows children; do not pay for them there
             shown = shown._replace(children=_children(sources[node.doc].document, node))
         matches.append(shown)
-    return SelectResult(tuple(matches), tuple(omitted), tuple(problems), len(sources))
+    return SelectResult(tuple(matches), tuple(omitted), tuple(problems), named)
 
 
 def _kept_params(params: Params) -> str:
@@ -108,7 +110,12 @@ def _kept_params(params: Params) -> str:
 
 
 def _match(
-    node: Node, params: Params, sources: Sequence[Source], options: Options, full: bool
+    node: Node,
+    params: Params,
+    sources: Sequence[Source],
+    options: Options,
+    full: bool,
+    qualify: bool,
 ) -> Match | Problem:
     source = sources[node.doc]
     document = source.document
@@ -122,7 +129,7 @@ def _match(
         else:
             lo, hi = node.ref, document.headings[node.ref].last
         # Qualified as everywhere else: in JSON always, in text when the call has several documents.
-        prefix = f"{source.namespace}::" if options.json or len(sources) > 1 else ""
+        prefix = f"{source.namespace}::" if options.json or qualify else ""
         hint = f"{prefix}{selector}?toc=true&full=true"
         budget = None if full else options.max_headings
         lines = outline(document, lo, hi, prefix, budget, f"use {hint}")
@@ -269,9 +276,16 @@ def _block_child(document: Document, index: int) -> Child:
 
 def preview(document: Document, first: int, last: int) -> str:
     """First PREVIEW_CHARS characters of lines first..last, whitespace collapsed."""
+    return preview_cut(document, first, last)[0]
+
+
+def preview_cut(document: Document, first: int, last: int) -> tuple[str, bool]:
+    """The preview, and whether anything of lines first..last was left out of it."""
     if last < first:
-        return ""
+        return "", False
     start = document.lines.starts[first - 1]
-    end = min(document.lines.starts[last], start + PREVIEW_CHARS * 8)
+    stop = document.lines.starts[last]
+    end = min(stop, start + PREVIEW_CHARS * 8)
     text = " ".join(document.data[start:end].decode("utf-8", errors="ignore").split())
-    return text[:PREVIEW_CHARS]
+    more = end < stop and document.lines.mask.find(b"x", end, stop) >= 0
+    return text[:PREVIEW_CHARS], len(text) > PREVIEW_CHARS or more

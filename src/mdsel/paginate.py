@@ -53,7 +53,7 @@ def pages(document: Document, first: int, last: int, page_words: int | None) -> 
     )
     total = lines.words_in(first, last)
     if page_words is None or (total <= page_words and end - start <= page_words * BYTES_PER_WORD):
-        return [Span(start, end, total, first, max(first, last))]
+        return [Span(start, end, total, first, last)]  # last < first: nothing there (L1-0)
     page_bytes = page_words * BYTES_PER_WORD
     result: list[Span] = []
     cur_start = start

@@ -8,13 +8,19 @@ from datetime import datetime, timezone
 
 from mdsel.api import IndexResult, Options, Outcome, SelectResult
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
-from mdsel.matches import direct_subsections, preview
+from mdsel.matches import direct_subsections, preview_cut
 from mdsel.resolve import ROOT, Node
 from mdsel.tree import Document
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+def printable_path(path: str) -> str:
+    """A path as valid UTF-8 text: bytes that were not UTF-8 in the file name (kept by the OS
+    layer as surrogates) are shown as backslash escapes rather than written raw into JSON."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _timestamp() -> str:
@@ -25,7 +31,7 @@ def _timestamp() -> str:
 def _error(problem: Problem, prefix_all: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {"type": problem.type, "code": problem.code, "message": problem.message}
     if problem.file is not None:
-        entry["file"] = problem.file
+        entry["file"] = printable_path(problem.file)
     if problem.selector is not None:
         entry["selector"] = problem.selector
     if problem.suggestions:
@@ -110,7 +116,7 @@ def document_index(
     heading_entries = []
     for index, heading in enumerate(headings):
         section_words = document.section_words(index)
-        text = preview(document, heading.line_end + 1, heading.section_line_end)
+        text, cut = preview_cut(document, heading.line_end + 1, heading.section_line_end)
         heading_entries.append(
             {
                 "selector": _qualified(namespace, f"h{heading.level}.{heading.ordinal}"),
@@ -118,7 +124,7 @@ def document_index(
                 "depth": heading.level,
                 "text": heading.title,
                 "content_preview": text,
-                "truncated": len(text) >= 80,
+                "truncated": cut,
                 "children_count": direct[index] + blocks_after[index],
                 "word_count": len(heading.title.split()),
                 "section_word_count": section_words,
@@ -127,16 +133,16 @@ def document_index(
                 "line_end": heading.section_line_end,
             }
         )
-    root_preview = preview(document, 1, document.line_count)
+    root_preview, root_cut = preview_cut(document, 1, document.line_count)
     return {
         "namespace": namespace,
-        "file_path": path,
+        "file_path": printable_path(path),
         "root": {
             "selector": _qualified(namespace, "root"),
             "type": "root",
             "text": "",
             "content_preview": root_preview,
-            "truncated": len(root_preview) >= 80,
+            "truncated": root_cut,
             "children_count": root_children,
             "word_count": document.word_count,
             "section_word_count": document.word_count,
@@ -198,7 +204,9 @@ def select(
     ]
     all_warnings = list(warnings)
     if result.omitted:
-        names = " ".join(_qualified(ns, sel) for ns, sel in result.omitted)
+        from mdsel.render_text import compact_selectors
+
+        names = compact_selectors([_qualified(ns, sel) for ns, sel in result.omitted])
         all_warnings.append(
             f"{len(result.omitted)} more matches not shown (response budget): {names}"
         )

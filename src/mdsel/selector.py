@@ -51,6 +51,7 @@ for _n in range(1, 7):
 TYPE_NAMES = "root, section, h1…h6, para, code, list, table, quote"
 
 _NAMESPACE = re.compile(r"([A-Za-z0-9_\-]+)[ \t]*::")
+_FILE_NAMESPACE = re.compile(r"([^\s:/?,]+\.[A-Za-z0-9]+)[ \t]*::")
 _TYPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ \t]*:[ \t]*[A-Za-z][A-Za-z0-9]*)?")
 _DIGITS = re.compile(r"[0-9]+")
 _WORD = re.compile(r"[A-Za-z_]+")
@@ -152,6 +153,13 @@ class _Parser:
     def selector(self) -> Selector:
         begin = self.pos
         namespace = None
+        named_file = _FILE_NAMESPACE.match(self.text, self.pos)
+        if named_file is not None:
+            stem = named_file.group(1).rsplit(".", 1)[0].lower()
+            raise self.fail(
+                f"namespace {named_file.group(1)!r} has a file extension; namespaces are file "
+                f"names without it, lowercased: {re.sub(r'[^a-z0-9_-]', '_', stem) or 'doc'}::"
+            )
         match = _NAMESPACE.match(self.text, self.pos)
         if match is not None:
             namespace = match.group(1).lower()
@@ -267,6 +275,8 @@ class _Parser:
             self.pos += 1
         if "head" in values and "tail" in values:
             raise self.fail("head and tail cannot be used together; pick one")
+        if values.get("toc") and any(key in values for key in ("head", "tail", "page")):
+            raise self.fail("toc=true lists headings; it takes no head, tail or page")
         return Params(
             head=_int(values.get("head")),
             tail=_int(values.get("tail")),

@@ -254,7 +254,7 @@ def test_response_budget_lists_what_did_not_fit(tmp_path: Path) -> None:
     path.write_text("".join(f"# H{i}\n\n" + "word " * 40 + "\n\n" for i in range(5)))
     out = cli("select", "h1", str(path), env={"MDSEL_PAGE_WORDS": "100"})
     assert out.stdout.count("==> ") == 2
-    assert out.stdout.splitlines()[-1].startswith("[+3 more matches not shown: h1.2 h1.3 h1.4;")
+    assert out.stdout.splitlines()[-1].startswith("[+3 more matches not shown: h1.2-4;")
 
 
 def test_head_and_tail(tmp_path: Path) -> None:
@@ -330,3 +330,71 @@ def test_subprocess_smoke(tmp_path: Path) -> None:
         [sys.executable, "-m", "mdsel", "index"], capture_output=True, check=False
     )
     assert done.returncode == 2
+
+
+def test_not_shown_matches_are_named_in_runs(tmp_path: Path) -> None:
+    path = tmp_path / "paras.md"
+    path.write_text("".join(f"para {i}\n\n" for i in range(5000)))
+    out = cli("select", "para", str(path), env={"MDSEL_PAGE_WORDS": "10"})
+    assert out.stdout.splitlines()[-1] == (
+        "[+4995 more matches not shown: para.5-4999; select them one at a time or add ?full=true]"
+    )
+
+
+def test_namespaces_count_every_file_named(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "README.md").write_bytes(b"# bad \xff\n")
+    (tmp_path / "b" / "README.md").write_text("# Good\n")
+    out = cli("select", "readme-2::h1.0", "a/README.md", "b/README.md", cwd=str(tmp_path))
+    assert out.stdout == "# Good\n"
+    assert (
+        "readme-2::h1.0 Good"
+        in cli("index", "a/README.md", "b/README.md", cwd=str(tmp_path)).stdout
+    )
+
+
+def test_globs_take_markdown_unless_an_extension_is_spelled_out(tmp_path: Path) -> None:
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "img.png").write_bytes(b"x\x00")
+    (tmp_path / "g" / "notes.txt").write_text("# T\n")
+    (tmp_path / "g" / "a.md").write_text("# M\n")
+    assert cli("index", "g/*", cwd=str(tmp_path)).exit_code == 0
+    assert "g/notes.txt" in cli("index", "g/*.txt", cwd=str(tmp_path)).stdout
+
+
+def test_toc_in_a_multi_document_call_is_qualified(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.md").write_text(f"# {name}\n\n## sub\n")
+    out = cli("select", "a::h1.0?toc=true", "a.md", "b.md", cwd=str(tmp_path))
+    assert out.stdout == "a::h1.0 a  L1-3 4w\n  a::h2.0 sub  L3-3 2w\n"
+
+
+def test_preview_truncation_means_something_was_cut(tmp_path: Path) -> None:
+    path = tmp_path / "pv.md"
+    path.write_text("# H\n\n" + "x" * 80 + "\n\n## Next\n\n" + "y" * 81 + "\n")
+    headings = json.loads(cli("index", str(path), "--json").stdout)["data"]["documents"][0][
+        "headings"
+    ]
+    assert [h["truncated"] for h in headings] == [True, True]
+    path.write_text("# H\n\n" + "x" * 80 + "\n")
+    headings = json.loads(cli("index", str(path), "--json").stdout)["data"]["documents"][0][
+        "headings"
+    ]
+    assert [h["truncated"] for h in headings] == [False]
+
+
+def test_json_stays_utf8_for_undecodable_file_names(tmp_path: Path) -> None:
+    name = os.fsdecode(b"bad\xff.md")
+    (tmp_path / name).write_text("# E\n")
+    out = cli("index", str(tmp_path), "--json")
+    text = out.stdout.encode("utf-8", "surrogateescape").decode("utf-8")  # valid UTF-8
+    (document,) = json.loads(text)["data"]["documents"]
+    assert document["file_path"].endswith("bad\\xff.md")
+
+
+def test_empty_file_spans_no_lines(tmp_path: Path) -> None:
+    path = tmp_path / "empty.md"
+    path.write_bytes(b"")
+    (match,) = json.loads(cli("select", "root", str(path), "--json").stdout)["data"]["matches"]
+    assert (match["line_start"], match["line_end"], match["content"]) == (1, 0, "")

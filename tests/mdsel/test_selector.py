@@ -130,6 +130,8 @@ def test_params(text: str, params: Params) -> None:
         ("h2.0?page=x", "expected a number", 11),
         ("h2.0?full=yes", "true or false", 11),
         ("h2.0?head=1&tail=1", "cannot be used together", 19),
+        ("h2.0?toc=true&page=2", "takes no head, tail or page", 21),
+        ("README.md::h2.0", "namespaces are file names without it, lowercased: readme::", 1),
         ("h2.0?head", "expected '='", 10),
         ("::h2.0", "unexpected ':'", 1),
         ("ns::", "expected a type", 5),
@@ -158,7 +160,7 @@ def test_a_request_at_the_limit_is_accepted() -> None:
 
 
 def test_format_params_round_trip() -> None:
-    params = Params(head=3, page=2, full=True, toc=True)
+    params = Params(head=3, page=2, full=True)
     (selector,) = parse_request("h2.0" + format_params(params))
     assert selector.params == params
 
