@@ -112,6 +112,17 @@ def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
                         segment,
                     )
                 )
+        elif not any(len(nodes) for _scope, nodes in per_scope):
+            # Nothing of this type anywhere: one miss for the whole index list, not one per item.
+            misses.append(
+                Miss(
+                    SELECTOR_NOT_FOUND,
+                    prefix + format_segments((*done, segment)),
+                    _none_reason(sources, scopes, segment.type),
+                    tuple(docs),
+                    segment,
+                )
+            )
         else:
             for item in segment.items:
                 for _scope, nodes in per_scope:

@@ -170,3 +170,10 @@ def test_toc_needs_a_heading() -> None:
 
 def test_several_selectors_in_one_request_are_concatenated_in_order() -> None:
     assert selected("h2.1,code.0,h1.1") == ["h2.1", "code.0", "h1.1"]
+
+
+def test_an_absent_type_is_one_miss_whatever_the_index_list() -> None:
+    result = select("h5.0,1,2-9,40")
+    (miss,) = result.problems
+    assert miss.selector == "h5.0,1,2-9,40"
+    assert miss.message == "structure has no h5 headings"
