@@ -39,7 +39,7 @@ from mdsel.parse import OPTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
-SIZES = [10_000, 100_000, 1_000_000, 5_000_000]
+SIZES = [10_000, 100_000, 500_000, 1_000_000, 5_000_000]
 
 
 def corpus_text(size: int) -> bytes:
@@ -109,7 +109,7 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
 def linearity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     by_size = {round(r["bytes"], -3): r for r in rows}
     result = []
-    for small, large in ((100_000, 1_000_000), (1_000_000, 5_000_000)):
+    for small, large in ((100_000, 1_000_000), (500_000, 5_000_000)):
         a = min(by_size.items(), key=lambda kv: abs(kv[0] - small))[1]
         b = min(by_size.items(), key=lambda kv: abs(kv[0] - large))[1]
         result.append(
