@@ -129,6 +129,7 @@ def warm_select(workdir: Path) -> list[dict[str, Any]]:
         source = mdsel.Source("doc", "doc.md", document)
         middle = document.headings[len(document.headings) // 2]
         selector = f"h{middle.level}.{middle.ordinal}"
+
         def parse_it(data: bytes = data) -> None:
             mdsel.parse_document(data)
 
