@@ -7,6 +7,7 @@ line break is whitespace, counts over consecutive lines add up to the whole-file
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -35,6 +36,9 @@ def decode(data: bytes, offset_base: int = 0) -> str:
 
 # bytes.split() whitespace (space, \t, \n, \v, \f, \r) → " ", everything else → "x".
 _WORD_MASK = bytes(0x20 if byte in b" \t\n\x0b\x0c\r" else 0x78 for byte in range(256))
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 class LineTable:
@@ -68,7 +72,7 @@ class LineTable:
         """Every line break is LF or CRLF (no lone CR): counting b"\n" counts lines."""
         if self._lf_endings is None:
             data = self.data
-            self._lf_endings = b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
+            self._lf_endings = b"\r" not in data or _LONE_CR.search(data) is None
         return self._lf_endings
 
     @property

@@ -202,8 +202,7 @@ def parse_document(raw: bytes) -> Document:
         for index, block in enumerate(blocks):
             if block.parent == -1:
                 top[block.kind].append(index)
-        headings = _sections(data, lines, found.headings)
-        heading_words = _heading_words(data, lines, headings)
+        headings, heading_words = _sections(data, lines, found.headings)
         line_count = lines.count
     finally:
         if enabled:
@@ -226,14 +225,30 @@ def parse_document(raw: bytes) -> Document:
     )
 
 
-def _sections(data: bytes, lines: LineTable, raw: list[RawHeading]) -> tuple[Heading, ...]:
-    """Section ends, parents and depths from one scan with a stack of open headings."""
+def _sections(
+    data: bytes, lines: LineTable, raw: list[RawHeading]
+) -> tuple[tuple[Heading, ...], tuple[int, ...]]:
+    """Headings with their sections (ends, parents, depths from one scan with a stack of open
+    headings, and line spans), and the words before each heading (see Document.heading_words).
+
+    Line numbers: when every line ends in LF or CRLF, line(offset) = 1 + newlines before it, so
+    counting newlines between consecutive headings (in C) touches each byte once, and a
+    section's last line is the next boundary's line minus the newlines of its trailing blank
+    run. A lone CR needs the line table instead. Words are counted the same way, between
+    consecutive headings, and summed.
+    """
     mask = lines.mask
     count = len(raw)
     section_end = [len(data)] * count
     last = [count - 1] * count
     parent = [-1] * count
     depth = [0] * count
+    lf_only = lines.lf_endings
+    line_at: list[int] = []
+    words_before: list[int] = []
+    line = 1
+    words = 0
+    previous = 0
     open_headings: list[int] = []
     for index, (level, start, _end, _title) in enumerate(raw):
         while open_headings and raw[open_headings[-1]][0] >= level:
@@ -244,21 +259,16 @@ def _sections(data: bytes, lines: LineTable, raw: list[RawHeading]) -> tuple[Hea
             parent[index] = open_headings[-1]
         depth[index] = len(open_headings)
         open_headings.append(index)
-
-    # Line numbers: when every line ends in LF or CRLF, line(offset) = 1 + newlines before it.
-    # Counting newlines between consecutive headings (in C) touches each byte once; a section's
-    # last line is then the next boundary's line minus the newlines in its trailing blank run.
-    # A lone CR needs the line table instead.
-    lf_only = lines.lf_endings
-    if lf_only:
-        line_at: list[int] = []
-        line = 1
-        previous = 0
-        for _level, start, _end, _title in raw:
+        if lf_only:
             line += data.count(b"\n", previous, start)
             line_at.append(line)
-            previous = start
-        line_at.append(line + data.count(b"\n", previous, len(data)))  # line of len(data)
+        if start > previous:  # LineTable.words_between, inlined: this loop runs per heading
+            words += mask.count(b" x", previous, start) + (mask[previous] == 0x78)
+        words_before.append(words)
+        previous = start
+    line_at.append(line + data.count(b"\n", previous, len(data)))  # the line of len(data)
+    words_before.append(words + lines.words_between(previous, len(data)))
+
     per_level = [0] * 7
     headings: list[Heading] = []
     new = tuple.__new__  # builds the NamedTuple in C, skipping its Python-level __new__
@@ -279,20 +289,7 @@ def _sections(data: bytes, lines: LineTable, raw: list[RawHeading]) -> tuple[Hea
         )  # fmt: skip
         headings.append(new(Heading, fields))
         per_level[level] += 1
-    return tuple(headings)
-
-
-def _heading_words(data: bytes, lines: LineTable, headings: tuple[Heading, ...]) -> tuple[int, ...]:
-    """Words before each heading, then the total (see Document.heading_words)."""
-    prefix = []
-    previous = 0
-    total = 0
-    for heading in headings:
-        total += lines.words_between(previous, heading.start)
-        prefix.append(total)
-        previous = heading.start
-    prefix.append(total + lines.words_between(previous, len(data)))
-    return tuple(prefix)
+    return tuple(headings), tuple(words_before)
 
 
 __all__ = ["BLOCK_KINDS", "CONTAINERS", "Block", "Document", "Heading", "Source", "parse_document"]
