@@ -27,10 +27,13 @@ def select_matches(
     try:
         selectors = parse_request(request)
     except SelectorSyntaxError as exc:
+        # The selector is shown trimmed, so the column counts from its first visible character.
+        leading = len(request) - len(request.lstrip())
+        column = max(1, exc.column - leading) if request.strip() else exc.column
         problem = Problem(
             INVALID_SELECTOR,
             "SYNTAX",
-            f"{exc.message} at column {exc.column}",
+            f"{exc.message} at column {column}",
             selector=request.strip()[:200] or request[:200],
             suggestions=suggest(request[:200], sources, range(len(sources))),
         )

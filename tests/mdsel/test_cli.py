@@ -398,3 +398,11 @@ def test_empty_file_spans_no_lines(tmp_path: Path) -> None:
     path.write_bytes(b"")
     (match,) = json.loads(cli("select", "root", str(path), "--json").stdout)["data"]["matches"]
     assert (match["line_start"], match["line_end"], match["content"]) == (1, 0, "")
+
+
+def test_error_column_matches_the_selector_shown() -> None:
+    out = cli("select", "   h2#", STRUCTURE)
+    assert (
+        out.stderr.splitlines()[0]
+        == "!h2# INVALID_SELECTOR: unexpected '#', expected ',', '/', '?' or the end at column 3"
+    )
