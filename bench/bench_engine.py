@@ -159,7 +159,15 @@ def process(workdir: Path) -> dict[str, Any]:
     def run(cmd: list[str]) -> Callable[[], object]:
         return lambda: subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
 
-    base, ours = paired(run(base_cmd), run(ours_cmd), 40)
+    # Whole processes on 2 noisy cores: the ratio is the median of per-pair ratios (each pair
+    # run back to back), which drift between pairs cannot skew.
+    base_times: list[float] = []
+    ours_times: list[float] = []
+    for _ in range(60):
+        base_times.append(median_time(run(base_cmd), 1))
+        ours_times.append(median_time(run(ours_cmd), 1))
+    base, ours = statistics.median(base_times), statistics.median(ours_times)
+    ratio = statistics.median(o / b for o, b in zip(ours_times, base_times, strict=True))
     bare = median_time(run(bare_cmd), 20)
     trace = subprocess.run(
         [sys.executable, "-X", "importtime", mdsel_bin, "index", str(path)],
@@ -171,7 +179,7 @@ def process(workdir: Path) -> dict[str, Any]:
         if len(parts) == 3 and parts[2].strip().startswith("mdsel"):
             own += int(parts[0].split(":")[1])
     return {"bare_ms": bare * 1e3, "baseline_ms": base * 1e3, "mdsel_index_ms": ours * 1e3,
-            "ratio": ours / base, "own_import_self_ms": own / 1e3,
+            "ratio": ratio, "own_import_self_ms": own / 1e3,
             "typing_imported": " typing" in trace.stderr}  # fmt: skip
 
 
