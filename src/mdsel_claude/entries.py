@@ -72,6 +72,13 @@ def is_our_hook_command(command: object) -> bool:
     return len(words) >= 2 and os.path.basename(words[0]) == EXECUTABLE_NAME and words[1] == "hook"
 
 
+def is_our_server(value: object) -> bool:
+    """True for an `mcpServers` value that runs mdsel-claude (any path to the executable): a
+    server the user named `mdsel` for something else is never ours to replace or remove."""
+    command = value.get("command") if isinstance(value, dict) else None
+    return isinstance(command, str) and os.path.basename(command) == EXECUTABLE_NAME
+
+
 def is_our_hook(hook: object) -> bool:
     """True for a hook object (inside a matcher group) that is ours."""
     return isinstance(hook, dict) and is_our_hook_command(hook.get("command"))
@@ -103,6 +110,14 @@ def add_server(config: JSONObject, entry: JSONObject, path: Path) -> Added:
     if servers is None:
         servers = result["mcpServers"] = {}
         created.append(("mcpServers",))
+    if SERVER_NAME in servers and not is_our_server(servers[SERVER_NAME]):
+        other = servers[SERVER_NAME]
+        command = other.get("command") if isinstance(other, dict) else None
+        raise JsonFileError(
+            path,
+            f"an MCP server named {SERVER_NAME!r} is already there and is not mdsel-claude's "
+            f"(command: {command!r}); rename or remove it, then run install again",
+        )
     servers[SERVER_NAME] = copy.deepcopy(entry)
     return Added(result, tuple(created))
 
@@ -111,8 +126,8 @@ def remove_server(config: JSONObject, path: Path) -> JSONObject:
     """`config` without our server (nothing else changes; empty containers are left)."""
     result = copy.deepcopy(config)
     servers = _object_at(result, "mcpServers", path, '"mcpServers"')
-    if servers is not None:
-        servers.pop(SERVER_NAME, None)
+    if servers is not None and is_our_server(servers.get(SERVER_NAME)):
+        del servers[SERVER_NAME]
     return result
 
 

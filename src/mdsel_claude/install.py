@@ -120,9 +120,16 @@ def _user_server_add(claude: str | None, executable: str) -> list[Step]:
     ours = (executable, "serve")
     if current is not None and current.user_scope and (current.command, current.args) == ours:
         return [Note(f"unchanged user MCP server {SERVER_NAME!r}: {executable} serve")]
+    if current is not None and os.path.basename(current.command) != EXECUTABLE_NAME:
+        return [
+            Note(
+                f"an MCP server named {SERVER_NAME!r} that is not mdsel-claude's is registered "
+                f"({current.command}); left alone — remove or rename it, then install again"
+            )
+        ]
     steps: list[Step] = []
     if current is not None:
-        # `get` found some `mdsel`; clear a user-scope one (if that is what it was) before adding.
+        # `get` found our `mdsel`; clear a user-scope one (if that is what it was) before adding.
         steps.append(RunClaude((claude, "mcp", "remove", SERVER_NAME, "-s", "user"), True))
     steps.append(RunClaude((claude, *add[1:])))
     return steps
@@ -137,8 +144,11 @@ def _user_server_remove(claude: str | None) -> list[Step]:
                 f"remove it with:\n  {show_command(remove)}"
             )
         ]
-    if claude_cli.get_server(claude) is None:
+    current = claude_cli.get_server(claude)
+    if current is None:
         return [Note(f"no MCP server named {SERVER_NAME!r} known to claude")]
+    if os.path.basename(current.command) != EXECUTABLE_NAME:
+        return [Note(f"the MCP server {SERVER_NAME!r} is not mdsel-claude's; left alone")]
     # `get` shows one scope's server even when several have one; remove the user one, if any.
     return [RunClaude((claude, *remove[1:]), may_fail=True)]
 

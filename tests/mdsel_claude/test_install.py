@@ -614,3 +614,16 @@ def test_doctor_flags_duplicates(home: Path, capsys: pytest.CaptureFixture[str])
     capsys.readouterr()
     assert run_doctor(Path.cwd(), os.environ, None) == 1
     assert "duplicate: 2 Read hooks are registered" in capsys.readouterr().out
+
+
+def test_a_foreign_server_named_mdsel_is_never_replaced_or_removed(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    foreign = {"mcpServers": {"mdsel": {"command": "npx", "args": ["-y", "mdsel-mcp"]}}}
+    Path(".mcp.json").write_text(json.dumps(foreign))
+    before = Path(".mcp.json").read_bytes()
+    assert install.main(["install"]) == 1
+    assert "not mdsel-claude's" in capsys.readouterr().err
+    assert Path(".mcp.json").read_bytes() == before
+    assert install.main(["uninstall"]) == 0
+    assert json.loads(Path(".mcp.json").read_text()) == foreign
