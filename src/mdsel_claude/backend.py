@@ -230,8 +230,9 @@ class ExternalBackend:
             )
         except OSError as error:
             return Outcome("", f"mdsel-claude: cannot run {self.executable}: {error}\n", 1)
-        stdout = completed.stdout.decode("utf-8", errors="replace")
-        stderr = completed.stderr.decode("utf-8", errors="replace")
+        # surrogateescape, like the embedded engine's own file names: the server escapes both alike.
+        stdout = completed.stdout.decode("utf-8", errors="surrogateescape")
+        stderr = completed.stderr.decode("utf-8", errors="surrogateescape")
         code = completed.returncode
         if code < 0:
             stderr += f"mdsel-claude: {self.executable} was killed by {_signal_name(-code)}\n"

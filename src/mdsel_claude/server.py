@@ -52,6 +52,21 @@ def join_output(parts: Sequence[str]) -> str:
     return text
 
 
+def printable(text: str) -> str:
+    """Text that can travel as JSON-RPC: a file name that is not UTF-8 reaches us with lone
+    surrogates (Python's surrogateescape), which the protocol cannot carry — the SDK would fail
+    to write the answer and the session would end. Such bytes become `\\xe9`-style escapes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate that never was a byte (from the arguments)
+            raw = text.encode("utf-8", "surrogatepass")
+        return raw.decode("utf-8", "backslashreplace")
+    return text
+
+
 def relay(outcome: Outcome) -> ToolResult:
     """The thin-wrapper rule: stdout exactly as printed; on failure stdout then stderr."""
     if outcome.exit_code == 0:
@@ -189,7 +204,7 @@ def build_server(
         # Text only, never structuredContent: a client that prefers it would show the model a
         # JSON string instead of the verbatim text (SPEC §5).
         return types.CallToolResult(
-            content=[types.TextContent(text=result.text)], is_error=result.is_error
+            content=[types.TextContent(text=printable(result.text))], is_error=result.is_error
         )
 
     return Server(

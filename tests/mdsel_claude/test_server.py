@@ -218,3 +218,46 @@ def test_importing_the_server_module_loads_neither_sdk_nor_engine() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_printable_escapes_what_json_rpc_cannot_carry() -> None:
+    from mdsel_claude.server import printable
+
+    assert printable("plain é ✓") == "plain é ✓"
+    assert printable(os.fsdecode(b"caf\xe9.md")) == "caf\\xe9.md"
+    assert printable("x\ud800y") == "x\\xed\\xa0\\x80y"
+
+
+def test_a_file_name_that_is_not_utf8_does_not_end_the_session(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / os.fsdecode(b"caf\xe9.md")).write_text("# T\n")
+    lines = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+         "params": {"name": "mdsel_index", "arguments": {"files": ["docs"]}}},
+    ]  # fmt: skip
+    server = Path(sys.executable).with_name("mdsel-claude")
+    process = subprocess.Popen(
+        [server], cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdin is not None and process.stdout is not None
+    for message in lines:
+        process.stdin.write(json.dumps(message) + "\n")
+    process.stdin.flush()
+    answers = [json.loads(process.stdout.readline()) for _ in range(2)]
+    process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}) + "\n")
+    process.stdin.flush()
+    answers.append(json.loads(process.stdout.readline()))
+    process.stdin.close()
+    assert process.wait(timeout=30) == 0
+    process.stdout.close()
+    text = answers[1]["result"]["content"][0]["text"]
+    assert "docs/caf\\xe9.md" in text
+    assert len(answers[2]["result"]["tools"]) == 2
