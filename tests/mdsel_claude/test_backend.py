@@ -102,7 +102,12 @@ def test_external_output_keeps_line_endings_and_never_fails_to_decode(
 ) -> None:
     monkeypatch.setenv("FAKE_MDSEL", "crlf")
     outcome = ExternalBackend(fake_mdsel, json=False).execute("index", None, ["a.md"])
-    assert outcome.stdout == "caf\u00e9\r\nline\r\n\ufffd"
+    # Undecodable bytes are kept (as surrogates, like the engine's own file names) and become
+    # escapes where the server writes the answer.
+    assert outcome.stdout == "caf\u00e9\r\nline\r\n\udcff"
+    from mdsel_claude.server import printable
+
+    assert printable(outcome.stdout) == "caf\u00e9\r\nline\r\n\\xff"
 
 
 def test_external_killed_by_a_signal_is_an_error_that_says_so(
