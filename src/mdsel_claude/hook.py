@@ -79,19 +79,24 @@ def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
         else:
             sys.stderr.write(f"mdsel-claude hook: ignoring unknown argument {arg!r}\n")
         i += 1
-    if raw is None:
-        raw = environ.get("MDSEL_MIN_WORDS")
-        # Empty is how MCP and hook configs usually spell "unset" (as for every MDSEL_* variable).
-        if raw is None or not raw.strip():
-            return DEFAULT_MIN_WORDS
-    text = raw.strip()
-    if text.isascii() and text.isdigit() and len(text) <= 18:
-        return int(text)
-    sys.stderr.write(
-        f"mdsel-claude hook: {source}={raw!r} is not a non-negative integer; "
-        f"using {DEFAULT_MIN_WORDS}\n"
-    )
-    return DEFAULT_MIN_WORDS
+    # --min-words, else MDSEL_MIN_WORDS, else the default: an unusable value at one step is
+    # noted and the next step is tried.
+    candidates = [(source, raw)] if raw is not None else []
+    # Empty is how MCP and hook configs usually spell "unset" (as for every MDSEL_* variable).
+    from_env = environ.get("MDSEL_MIN_WORDS")
+    if from_env is not None and from_env.strip():
+        candidates.append(("MDSEL_MIN_WORDS", from_env))
+    notes: list[str] = []
+    threshold = DEFAULT_MIN_WORDS
+    for name, value in candidates:
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 18:
+            threshold = int(text)
+            break
+        notes.append(f"{name}={value!r} is not a non-negative integer")
+    for note in notes:
+        sys.stderr.write(f"mdsel-claude hook: {note}; using {threshold}\n")
+    return threshold
 
 
 def is_markdown_path(path: str) -> bool:
@@ -187,6 +192,9 @@ def reminder_for(payload: object, threshold: int) -> str | None:
     return json.dumps(output) + "\n"
 
 
+MAX_PAYLOAD = 16 * 1024 * 1024
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the hook: read the payload on stdin, print the reminder or nothing, return 0."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -195,8 +203,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         threshold = parse_threshold(args, os.environ)
-        raw = sys.stdin.buffer.read()
-        if not raw.strip():
+        # A hook payload is a few hundred bytes; past MAX_PAYLOAD the answer is silence rather
+        # than holding whatever a broken caller pipes in.
+        raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)
+        if not raw.strip() or len(raw) > MAX_PAYLOAD:
             return 0
         output = reminder_for(json.loads(raw), threshold)
         if output is not None:

@@ -406,3 +406,18 @@ def test_small_file_is_not_read(tmp_path: Path, read_bytes: list[int]) -> None:
     path.write_bytes(b"a " * 200)  # 400 bytes cannot hold 201 words
     assert not hook.exceeds_word_threshold(str(path), 200)
     assert read_bytes == []
+
+
+def test_an_invalid_flag_falls_through_to_the_environment(
+    run_hook: RunHook, files: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MDSEL_MIN_WORDS", "100000000")
+    status, out, err = run_hook(read(str(files / "big.md")), "--min-words", "5,000")
+    assert (status, out) == (0, "")
+    assert "--min-words='5,000' is not a non-negative integer; using 100000000" in err
+
+
+def test_an_oversized_payload_is_silence(run_hook: RunHook, files: Path) -> None:
+    payload = json.dumps(read(str(files / "big.md")))
+    assert run_hook(" " * 1000 + payload)[:2] == (0, PRE)  # valid JSON, reminded
+    assert run_hook(" " * (16 * 1024 * 1024) + payload)[:2] == (0, "")  # past the cap: silence
