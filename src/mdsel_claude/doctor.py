@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import shlex
 import shutil
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mdsel_claude import claude_cli, entries, hook, install, jsonfile
-from mdsel_claude.entries import EXECUTABLE_NAME, SERVER_NAME
+from mdsel_claude.entries import EXECUTABLE_NAME, HOOK_EVENTS, SERVER_NAME
 from mdsel_claude.jsonfile import JsonFileError, JSONObject
 
 PLUGIN_NAME = "mdsel-claude"
@@ -41,6 +42,8 @@ class HookFound:
     """The file (or plugin) it is registered in."""
     event: str
     command: str
+    matcher: object = "Read"
+    """The matcher of its group, as written in the settings file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +86,7 @@ def _hooks_in(path: Path, report: Report) -> list[HookFound]:
     except JsonFileError as error:
         report.fail(error.problem)
         return []
-    return [HookFound(str(path), event, command) for event, _, command in found]
+    return [HookFound(str(path), event, command, matcher) for event, matcher, command in found]
 
 
 def _plugin_enabled(settings: JSONObject | None) -> bool:
@@ -113,6 +116,22 @@ def _server_in_mcp_config(path: Path, report: Report) -> ServerFound | None:
         return None
     env_map = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
     return ServerFound(str(path), (command, *(str(a) for a in args)), env_map)
+
+
+def fires_on_read(found: HookFound) -> bool:
+    """Whether Claude Code would run this hook for the Read tool: a tool-use event, and a matcher
+    that is absent, empty, `*`, or a pattern matching `Read`."""
+    if found.event not in HOOK_EVENTS:
+        return False
+    matcher = found.matcher
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    try:
+        return re.fullmatch(matcher, "Read") is not None
+    except re.error:
+        return matcher == "Read"
 
 
 def check_hook(command: str, report: Report) -> None:
@@ -312,6 +331,14 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str], claude: str | None
         check_server(found, report)
     for found_hook in hooks:
         report.say(f"  {found_hook.event} hook in {found_hook.where}: {found_hook.command}")
+        if not fires_on_read(found_hook):
+            report.say(
+                f"    FAIL: registered for {found_hook.event} with matcher "
+                f"{found_hook.matcher!r}, so it never runs when the agent uses Read "
+                "(run `mdsel-claude install` again to put it back)"
+            )
+            report.failed = True
+            continue
         check_hook(found_hook.command, report)
     if not servers and not hooks:
         report.say("  nothing installed: run `mdsel-claude install` (see --help for scopes)")

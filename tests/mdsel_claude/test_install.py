@@ -627,3 +627,15 @@ def test_a_foreign_server_named_mdsel_is_never_replaced_or_removed(
     assert Path(".mcp.json").read_bytes() == before
     assert install.main(["uninstall"]) == 0
     assert json.loads(Path(".mcp.json").read_text()) == foreign
+
+
+def test_doctor_fails_a_hook_that_never_runs_on_read(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert install.main(["install"]) == 0
+    settings = json.loads(Path(".claude/settings.json").read_text())
+    settings["hooks"]["PreToolUse"][0]["matcher"] = "Write"
+    Path(".claude/settings.json").write_text(json.dumps(settings))
+    capsys.readouterr()
+    assert install.main(["doctor"]) == 1
+    assert "never runs when the agent uses Read" in capsys.readouterr().out
