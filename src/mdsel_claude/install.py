@@ -10,11 +10,12 @@ exactly that away again. The user-scope server goes through the `claude` command
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
 import sysconfig
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -301,6 +302,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _exclusive(directory: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `directory` (flock on the directory itself: no lock file is
+    left behind); where flock is unavailable, run unlocked."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        yield
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """`install|uninstall|doctor [options]`: exit 0 on success, 1 on failure, 2 on bad usage."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
@@ -312,23 +331,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         where = locations(args.scope, Path.cwd(), os.environ)
         state_file = record.state_path(os.environ)
-        if args.command == "install":
-            min_words = args.min_words
-            if min_words is None:
-                min_words = _min_words_default(os.environ)
-            plan = plan_install(where, find_executable(), min_words, args.event, state_file, claude)
-        else:
-            plan = plan_uninstall(where, state_file, claude)
-        if args.dry_run:
-            for step in plan.steps:
-                print(describe(step, done=False))
-            return 0
-        out: list[str] = []
-        try:
-            apply(plan, out)
-        finally:
-            for line in out:
-                print(line)
+        # One install or uninstall at a time: each reads the record, changes it and writes it
+        # back, so two at once would lose one's entries (and uninstall would then leave files).
+        with _exclusive(state_file.parent.parent):
+            if args.command == "install":
+                min_words = args.min_words
+                if min_words is None:
+                    min_words = _min_words_default(os.environ)
+                executable = find_executable()
+                plan = plan_install(where, executable, min_words, args.event, state_file, claude)
+            else:
+                plan = plan_uninstall(where, state_file, claude)
+            if args.dry_run:
+                for step in plan.steps:
+                    print(describe(step, done=False))
+                return 0
+            out: list[str] = []
+            try:
+                apply(plan, out)
+            finally:
+                for line in out:
+                    print(line)
     except JsonFileError as error:
         print(f"{EXECUTABLE_NAME}: {error}; left it untouched", file=sys.stderr)
         return 1

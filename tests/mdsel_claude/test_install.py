@@ -639,3 +639,21 @@ def test_doctor_fails_a_hook_that_never_runs_on_read(
     capsys.readouterr()
     assert install.main(["doctor"]) == 1
     assert "never runs when the agent uses Read" in capsys.readouterr().out
+
+
+def test_concurrent_installs_keep_every_record(tmp_path: Path) -> None:
+    import subprocess
+
+    exe = str(Path(sys.executable).with_name("mdsel-claude"))
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "st")}
+    projects = [tmp_path / f"p{i}" for i in range(6)]
+    for project in projects:
+        project.mkdir()
+    running = [
+        subprocess.Popen([exe, "install"], cwd=p, env=env, stdout=subprocess.DEVNULL)
+        for p in projects
+    ]
+    assert [process.wait(timeout=60) for process in running] == [0] * len(projects)
+    for project in projects:
+        subprocess.run([exe, "uninstall"], cwd=project, env=env, check=True, capture_output=True)
+        assert list(project.iterdir()) == []
