@@ -15,6 +15,7 @@ import os
 import shutil
 import sys
 import sysconfig
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -311,7 +312,6 @@ def _exclusive(directory: Path) -> Iterator[None]:
     except ImportError:  # not POSIX
         yield
         return
-    directory.mkdir(parents=True, exist_ok=True)
     fd = os.open(directory, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -333,7 +333,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         state_file = record.state_path(os.environ)
         # One install or uninstall at a time: each reads the record, changes it and writes it
         # back, so two at once would lose one's entries (and uninstall would then leave files).
-        with _exclusive(state_file.parent.parent):
+        # The home directory: it exists (nothing is created just to lock it, so a refused or
+        # dry run writes nothing) and every run of the same user locks the same one.
+        home = Path.home()
+        with _exclusive(home if home.is_dir() else Path(tempfile.gettempdir())):
             if args.command == "install":
                 min_words = args.min_words
                 if min_words is None:
