@@ -6,6 +6,8 @@ here that changes files, directories or the user's `claude` configuration.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,8 +101,36 @@ def describe(step: Step, done: bool) -> str:
     return text if done else f"would {text}"
 
 
+class CannotWrite(OSError):
+    """A file the plan must write cannot be written; found before anything is written."""
+
+
+def preflight(steps: Sequence[Step]) -> None:
+    """Check every file the steps write before the first write, so that a plan that cannot
+    finish does not start (no half install), and the error names the real file."""
+    made = {step.path for step in steps if isinstance(step, MakeDir)}
+    for step in steps:
+        if not isinstance(step, WriteFile):
+            continue
+        target = jsonfile.write_target(step.path)
+        folder = target.parent
+        if folder not in made and not folder.is_dir():
+            raise CannotWrite(f"cannot write {target}: its directory {folder} does not exist")
+        if folder not in made and not os.access(folder, os.W_OK | os.X_OK):
+            raise CannotWrite(f"cannot write {target}: no permission to write in {folder}")
+        try:
+            mode = target.stat().st_mode
+        except FileNotFoundError:
+            continue
+        # A settings file made read-only was made so on purpose: the atomic replace would
+        # overwrite it anyway (it only needs the directory), so refuse instead.
+        if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
+            raise CannotWrite(f"{target} is read-only; make it writable to let install change it")
+
+
 def apply(plan: Plan, out: list[str]) -> None:
     """Carry out a plan's steps in order, then keep its state record; messages go to `out`."""
+    preflight(plan.steps)
     try:
         _apply_steps(plan.steps, out)
     except BaseException:

@@ -657,3 +657,27 @@ def test_concurrent_installs_keep_every_record(tmp_path: Path) -> None:
     for project in projects:
         subprocess.run([exe, "uninstall"], cwd=project, env=env, check=True, capture_output=True)
         assert list(project.iterdir()) == []
+
+
+def test_an_unwritable_target_stops_install_before_anything_is_written(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path(".claude").mkdir()
+    Path(".claude/settings.json").symlink_to("/nonexistent-dir/settings.json")
+    assert install.main(["install"]) == 1
+    err = capsys.readouterr().err
+    assert "/nonexistent-dir/settings.json" in err and ".tmp" not in err
+    assert not Path(".mcp.json").exists()
+
+
+def test_a_read_only_settings_file_is_refused(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path(".claude").mkdir()
+    settings = Path(".claude/settings.json")
+    settings.write_text('{"model": "x"}')
+    settings.chmod(0o444)
+    assert install.main(["install"]) == 1
+    assert "read-only" in capsys.readouterr().err
+    assert settings.read_text() == '{"model": "x"}'
+    assert not Path(".mcp.json").exists()
