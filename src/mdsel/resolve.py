@@ -99,9 +99,12 @@ def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
             continue
         per_scope = [(scope, candidates(sources, scope, segment.type)) for scope in scopes]
         found: dict[Node, None] = {}
-        if segment.items is None:
-            for _scope, nodes in per_scope:
-                found.update(dict.fromkeys(nodes))
+        if segment.items is None or not any(len(nodes) for _scope, nodes in per_scope):
+            # All of them; or nothing of this type anywhere, which is one miss for the whole
+            # index list rather than one per item.
+            if segment.items is None:
+                for _scope, nodes in per_scope:
+                    found.update(dict.fromkeys(nodes))
             if not found:
                 misses.append(
                     Miss(
@@ -112,17 +115,6 @@ def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
                         segment,
                     )
                 )
-        elif not any(len(nodes) for _scope, nodes in per_scope):
-            # Nothing of this type anywhere: one miss for the whole index list, not one per item.
-            misses.append(
-                Miss(
-                    SELECTOR_NOT_FOUND,
-                    prefix + format_segments((*done, segment)),
-                    _none_reason(sources, scopes, segment.type),
-                    tuple(docs),
-                    segment,
-                )
-            )
         else:
             for item in segment.items:
                 for _scope, nodes in per_scope:
