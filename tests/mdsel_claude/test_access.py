@@ -167,3 +167,14 @@ def test_partition_keeps_order_and_does_not_stop_at_a_refusal(docs: Path) -> Non
     accepted, refused = partition(["a.md", "notes.txt", "b.md", "nope.md"], Policy(), cwd=str(docs))
     assert accepted == ("a.md", "b.md")
     assert [refusal.path for refusal in refused] == ["notes.txt", "nope.md"]
+
+
+def test_the_markdown_extension_lists_agree() -> None:
+    # Three copies on purpose: the hook may import only the standard library, and the server's
+    # start-up must not load the engine. This keeps them from drifting apart.
+    from mdsel.files import MARKDOWN_SUFFIXES
+    from mdsel_claude import access, hook
+
+    assert (
+        set(access.MARKDOWN_EXTENSIONS) == set(hook.MARKDOWN_EXTENSIONS) == set(MARKDOWN_SUFFIXES)
+    )
