@@ -32,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return hook_main(args)
     if command == "serve":
-        from mdsel_claude.server import main as serve_main
+        from mdsel_claude.server.app import main as serve_main
 
         return serve_main(args)
     if command in ("install", "uninstall", "doctor"):

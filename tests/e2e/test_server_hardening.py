@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from mdsel.cli import run as cli_run
-from mdsel_claude.server import join_output
+from mdsel_claude.server.app import join_output
 
 SERVER = Path(sys.executable).parent / "mdsel-claude"
 REPO = Path(__file__).resolve().parents[2]

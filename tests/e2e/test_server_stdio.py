@@ -17,8 +17,8 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
-from mdsel_claude.server import join_output
-from mdsel_claude.tools import ANNOTATIONS, TOOLS
+from mdsel_claude.server.app import join_output
+from mdsel_claude.server.tools import ANNOTATIONS, TOOLS
 
 BIN = Path(sys.executable).parent
 SERVER = BIN / "mdsel-claude"

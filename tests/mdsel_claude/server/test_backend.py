@@ -1,4 +1,4 @@
-"""Tests for mdsel_claude.backend: the MDSEL_BIN command line and relay, and the backend choice."""
+"""Tests for server.backend: the MDSEL_BIN command line and relay, and the backend choice."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mdsel import Problem
-from mdsel_claude.backend import (
+from mdsel_claude.server.backend import (
     EmbeddedBackend,
     ExternalBackend,
     Outcome,
@@ -21,7 +21,7 @@ from mdsel_claude.backend import (
     make_backend,
     report_only,
 )
-from mdsel_claude.config import Settings
+from mdsel_claude.server.config import Settings
 
 # A stand-in for an external mdsel: reports what it was given, prints what it is told to.
 FAKE = """\
@@ -105,7 +105,7 @@ def test_external_output_keeps_line_endings_and_never_fails_to_decode(
     # Undecodable bytes are kept (as surrogates, like the engine's own file names) and become
     # escapes where the server writes the answer.
     assert outcome.stdout == "caf\u00e9\r\nline\r\n\udcff"
-    from mdsel_claude.server import printable
+    from mdsel_claude.server.app import printable
 
     assert printable(outcome.stdout) == "caf\u00e9\r\nline\r\n\\xff"
 

@@ -1,4 +1,4 @@
-"""Tests for mdsel_claude.server without the SDK: argument errors, file checks, relay, main()."""
+"""Tests for server.app without the SDK: argument errors, file checks, relay, main()."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 
 from mdsel import Problem
 from mdsel.cli import run as cli_run
-from mdsel_claude.backend import EmbeddedBackend, Outcome
-from mdsel_claude.config import Settings
-from mdsel_claude.server import ToolResult, join_output, main, relay, run_tool
+from mdsel_claude.server.app import ToolResult, join_output, main, relay, run_tool
+from mdsel_claude.server.backend import EmbeddedBackend, Outcome
+from mdsel_claude.server.config import Settings
 
 DOC = "# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n"
 
@@ -213,7 +213,7 @@ def test_main_usage(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_importing_the_server_module_loads_neither_sdk_nor_engine() -> None:
     code = (
-        "import sys, mdsel_claude.server; "
+        "import sys, mdsel_claude.server.app; "
         "print(sorted(m for m in ('mcp', 'pydantic', 'mdsel', 'pyromark') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -221,7 +221,7 @@ def test_importing_the_server_module_loads_neither_sdk_nor_engine() -> None:
 
 
 def test_printable_escapes_what_json_rpc_cannot_carry() -> None:
-    from mdsel_claude.server import printable
+    from mdsel_claude.server.app import printable
 
     assert printable("plain é ✓") == "plain é ✓"
     assert printable(os.fsdecode(b"caf\xe9.md")) == "caf\\xe9.md"

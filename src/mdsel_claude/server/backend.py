@@ -10,8 +10,8 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from mdsel_claude.cache import DigestCache
-from mdsel_claude.config import Settings
+from mdsel_claude.server.cache import DigestCache
+from mdsel_claude.server.config import Settings
 
 if TYPE_CHECKING:
     from mdsel import Document, Options, Problem

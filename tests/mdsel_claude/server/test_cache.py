@@ -1,4 +1,4 @@
-"""Tests for mdsel_claude.cache: keyed by content only, bounded by bytes, safe across threads."""
+"""Tests for server.cache: keyed by content only, bounded by bytes, safe across threads."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from mdsel_claude.cache import DigestCache
+from mdsel_claude.server.cache import DigestCache
 
 
 class Counter:

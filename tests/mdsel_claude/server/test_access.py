@@ -1,4 +1,4 @@
-"""Tests for mdsel_claude.access: what the server may read, and that refusals never open a file."""
+"""Tests for server.access: what the server may read, and that refusals never open a file."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.access import MARKDOWN_EXTENSIONS, Policy, check, is_markdown_name, partition
+from mdsel_claude.server.access import (
+    MARKDOWN_EXTENSIONS,
+    Policy,
+    check,
+    is_markdown_name,
+    partition,
+)
 
 
 @pytest.fixture
@@ -173,7 +179,8 @@ def test_the_markdown_extension_lists_agree() -> None:
     # Three copies on purpose: the hook may import only the standard library, and the server's
     # start-up must not load the engine. This keeps them from drifting apart.
     from mdsel.files import MARKDOWN_SUFFIXES
-    from mdsel_claude import access, hook
+    from mdsel_claude import hook
+    from mdsel_claude.server import access
 
     assert (
         set(access.MARKDOWN_EXTENSIONS) == set(hook.MARKDOWN_EXTENSIONS) == set(MARKDOWN_SUFFIXES)

@@ -1,4 +1,4 @@
-"""Tests for mdsel_claude.tools: published data equals seed 002; argument errors name fields."""
+"""Tests for server.tools: published data equals seed 002; argument errors name fields."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from mdsel_claude.tools import (
+from mdsel_claude.server.tools import (
     ANNOTATIONS,
     INDEX_TOOL,
     SELECT_TOOL,
@@ -20,7 +20,7 @@ from mdsel_claude.tools import (
     parse_arguments,
 )
 
-SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "002_033d7565e1c0fbce.txt"
+SEED = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "002_033d7565e1c0fbce.txt"
 
 
 def _seed_blocks() -> dict[str, tuple[str, str]]:

@@ -10,17 +10,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mdsel_claude import access
-from mdsel_claude.backend import Backend, Outcome, make_backend, report_only
-from mdsel_claude.config import ConfigError, Settings, load_settings
-from mdsel_claude.tools import ANNOTATIONS, TOOLS, ArgumentError, ToolRequest, parse_arguments
+from mdsel_claude.server import access
+from mdsel_claude.server.backend import Backend, Outcome, make_backend, report_only
+from mdsel_claude.server.config import ConfigError, Settings, load_settings
+from mdsel_claude.server.tools import (
+    ANNOTATIONS,
+    TOOLS,
+    ArgumentError,
+    ToolRequest,
+    parse_arguments,
+)
 
 if TYPE_CHECKING:
     from mcp.server import Server
 
     from mdsel import Problem
 
-SERVER_NAME = "mdsel-claude"
+SERVER_INFO_NAME = "mdsel-claude"
+"""The name this server gives itself in its `initialize` answer (`serverInfo.name`)."""
 
 USAGE = """\
 usage: mdsel-claude [serve]
@@ -208,7 +215,7 @@ def build_server(
         )
 
     return Server(
-        SERVER_NAME,
+        SERVER_INFO_NAME,
         version=_version(),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
@@ -226,7 +233,7 @@ def _version() -> str:
 
 async def serve(settings: Settings, backend: Backend | None = None) -> None:
     """Serve one client on this process's stdin and stdout until it closes them."""
-    from mdsel_claude.stdio import stdio_transport
+    from mdsel_claude.server.stdio import stdio_transport
 
     server = build_server(settings, backend)
     async with stdio_transport() as (read_stream, write_stream):

@@ -1,10 +1,10 @@
-"""Tests for mdsel_claude.stdio: which lines get an error reply, with which code and id."""
+"""Tests for server.stdio: which lines get an error reply, with which code and id."""
 
 from __future__ import annotations
 
 import pytest
 
-from mdsel_claude.stdio import INVALID_REQUEST, PARSE_ERROR, rejection
+from mdsel_claude.server.stdio import INVALID_REQUEST, PARSE_ERROR, rejection
 
 GOOD = [
     '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}\n',

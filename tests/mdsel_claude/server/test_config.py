@@ -1,4 +1,4 @@
-"""Tests for mdsel_claude.config: defaults, every variable, and errors that name the variable."""
+"""Tests for server.config: defaults, every variable, and errors that name the variable."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.config import ConfigError, Settings, load_settings
+from mdsel_claude.server.config import ConfigError, Settings, load_settings
 
 
 def test_defaults_match_the_spec(tmp_path: Path) -> None:

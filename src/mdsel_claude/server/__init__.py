@@ -1,0 +1,1 @@
+"""The MCP stdio server (`app`) and what it is made of. Imports nothing: see `mdsel_claude`."""
