@@ -36,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return serve_main(args)
     if command in ("install", "uninstall", "doctor"):
-        from mdsel_claude.install import main as install_main
+        from mdsel_claude.setup.planner import main as install_main
 
         return install_main([command, *args])
     sys.stderr.write(f"mdsel-claude: unknown command {command!r}\n\n{USAGE}")

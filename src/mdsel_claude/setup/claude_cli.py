@@ -11,7 +11,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mdsel_claude.entries import SERVER_NAME
+from mdsel_claude.setup.entries import SERVER_NAME
 
 TIMEOUT_SECONDS = 120.0
 """How long one `claude mcp …` command may take."""

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mdsel_claude import jsonfile
-from mdsel_claude.entries import KeyPath
-from mdsel_claude.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup import jsonfile
+from mdsel_claude.setup.entries import KeyPath
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
 
 def state_path(environ: Mapping[str, str]) -> Path:

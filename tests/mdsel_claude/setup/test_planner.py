@@ -14,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mdsel_claude import entries, install
-from mdsel_claude.doctor import run_doctor
-from mdsel_claude.entries import HOOK_EVENTS
-from mdsel_claude.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup import entries
+from mdsel_claude.setup import planner as install
+from mdsel_claude.setup.doctor import run_doctor
+from mdsel_claude.setup.entries import HOOK_EVENTS
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
 EXE = "/opt/mdsel tools/bin/mdsel-claude"  # a space, so quoting is exercised
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude.jsonfile import JsonFileError, JSONObject, type_name
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
 
 SERVER_NAME = "mdsel"
 """Key of our server under `mcpServers`, and the name given to `claude mcp add`."""

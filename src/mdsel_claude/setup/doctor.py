@@ -22,9 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mdsel_claude import claude_cli, entries, hook, install, jsonfile
-from mdsel_claude.entries import EXECUTABLE_NAME, HOOK_EVENTS, SERVER_NAME
-from mdsel_claude.jsonfile import JsonFileError, JSONObject
+from mdsel_claude import hook
+from mdsel_claude.setup import claude_cli, entries, jsonfile
+from mdsel_claude.setup import planner as install
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, HOOK_EVENTS, SERVER_NAME
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
 PLUGIN_NAME = "mdsel-claude"
 """The plugin's name in `.claude-plugin/plugin.json`; enabled as `mdsel-claude@<marketplace>`."""

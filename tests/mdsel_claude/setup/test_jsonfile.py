@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mdsel_claude import jsonfile
-from mdsel_claude.jsonfile import JsonFileError
+from mdsel_claude.setup import jsonfile
+from mdsel_claude.setup.jsonfile import JsonFileError
 
 JSON_VALUES = st.recursive(
     st.none()

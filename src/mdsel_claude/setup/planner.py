@@ -20,11 +20,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude import claude_cli, entries, jsonfile, record
-from mdsel_claude.claude_cli import ClaudeError, show_command
-from mdsel_claude.entries import EXECUTABLE_NAME, HOOK_EVENTS, SERVER_NAME
-from mdsel_claude.jsonfile import JsonFileError, JSONObject
-from mdsel_claude.plan import (
+from mdsel_claude.setup import claude_cli, entries, jsonfile, ledger
+from mdsel_claude.setup.claude_cli import ClaudeError, show_command
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, HOOK_EVENTS, SERVER_NAME
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.ledger import Created, State
+from mdsel_claude.setup.steps import (
     DeleteFile,
     MakeDir,
     Note,
@@ -36,7 +37,6 @@ from mdsel_claude.plan import (
     apply,
     describe,
 )
-from mdsel_claude.record import Created, State
 
 DEFAULT_MIN_WORDS = 200
 """Hook threshold when neither `--min-words` nor `MDSEL_MIN_WORDS` is given."""
@@ -164,7 +164,7 @@ def plan_install(
     claude: str | None,
 ) -> Plan:
     """Work out an install: our server and hook in `where`, replacing earlier ones of ours."""
-    state = record.load(state_file)
+    state = ledger.load(state_file)
     steps: list[Step] = []
     if not where.settings_dir.is_dir():
         steps.append(MakeDir(where.settings_dir))
@@ -217,7 +217,7 @@ def _removal(
 
 def plan_uninstall(where: Locations, state_file: Path, claude: str | None) -> Plan:
     """Work out an uninstall: remove exactly our entries, and what install created for them."""
-    state = record.load(state_file)
+    state = ledger.load(state_file)
     steps: list[Step] = []
     if where.mcp_config is not None:
         before = jsonfile.load(where.mcp_config)
@@ -324,13 +324,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`install|uninstall|doctor [options]`: exit 0 on success, 1 on failure, 2 on bad usage."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     if args.command == "doctor":
-        from mdsel_claude.doctor import run_doctor
+        from mdsel_claude.setup.doctor import run_doctor
 
         return run_doctor(Path.cwd(), os.environ, shutil.which("claude"))
     claude = shutil.which("claude")
     try:
         where = locations(args.scope, Path.cwd(), os.environ)
-        state_file = record.state_path(os.environ)
+        state_file = ledger.state_path(os.environ)
         # One install or uninstall at a time: each reads the record, changes it and writes it
         # back, so two at once would lose one's entries (and uninstall would then leave files).
         # The home directory: it exists (nothing is created just to lock it, so a refused or

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude import claude_cli, jsonfile, record
-from mdsel_claude.claude_cli import ClaudeError, show_command
-from mdsel_claude.jsonfile import JSONObject
-from mdsel_claude.record import State
+from mdsel_claude.setup import claude_cli, jsonfile, ledger
+from mdsel_claude.setup.claude_cli import ClaudeError, show_command
+from mdsel_claude.setup.jsonfile import JSONObject
+from mdsel_claude.setup.ledger import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +135,9 @@ def apply(plan: Plan, out: list[str]) -> None:
         _apply_steps(plan.steps, out)
     except BaseException:
         if plan.record_on_failure:
-            record.save(plan.state, plan.state_file)
+            ledger.save(plan.state, plan.state_file)
         raise
-    record.save(plan.state, plan.state_file)
+    ledger.save(plan.state, plan.state_file)
 
 
 def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
