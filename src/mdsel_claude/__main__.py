@@ -36,9 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return serve_main(args)
     if command in ("install", "uninstall", "doctor"):
-        from mdsel_claude.setup.planner import main as install_main
+        from mdsel_claude.setup.cli import main as setup_main
 
-        return install_main([command, *args])
+        return setup_main([command, *args])
     sys.stderr.write(f"mdsel-claude: unknown command {command!r}\n\n{USAGE}")
     return 2
 

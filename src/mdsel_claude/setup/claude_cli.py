@@ -11,7 +11,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mdsel_claude.setup.entries import SERVER_NAME
+from mdsel_claude.setup.entries import SERVER_KEY
 
 TIMEOUT_SECONDS = 120.0
 """How long one `claude mcp …` command may take."""
@@ -60,7 +60,7 @@ def run(argv: Sequence[str]) -> subprocess.CompletedProcess[str]:
 
 def get_server(claude: str) -> ClaudeServer | None:
     """Ask `claude` about the server named `mdsel`; None when it knows none."""
-    result = run([claude, "mcp", "get", SERVER_NAME])
+    result = run([claude, "mcp", "get", SERVER_KEY])
     if result.returncode != 0:
         return None
     fields: dict[str, str] = {}

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
 
-SERVER_NAME = "mdsel"
-"""Key of our server under `mcpServers`, and the name given to `claude mcp add`."""
+SERVER_KEY = "mdsel"
+"""The name our server is registered under: its key under `mcpServers`, and the name given to
+`claude mcp add` (the server calls itself `mdsel-claude`: see `server.app.SERVER_INFO_NAME`)."""
 
 EXECUTABLE_NAME = "mdsel-claude"
 """Base name of the console script every entry of ours runs."""
@@ -110,15 +111,15 @@ def add_server(config: JSONObject, entry: JSONObject, path: Path) -> Added:
     if servers is None:
         servers = result["mcpServers"] = {}
         created.append(("mcpServers",))
-    if SERVER_NAME in servers and not is_our_server(servers[SERVER_NAME]):
-        other = servers[SERVER_NAME]
+    if SERVER_KEY in servers and not is_our_server(servers[SERVER_KEY]):
+        other = servers[SERVER_KEY]
         command = other.get("command") if isinstance(other, dict) else None
         raise JsonFileError(
             path,
-            f"an MCP server named {SERVER_NAME!r} is already there and is not mdsel-claude's "
+            f"an MCP server named {SERVER_KEY!r} is already there and is not mdsel-claude's "
             f"(command: {command!r}); rename or remove it, then run install again",
         )
-    servers[SERVER_NAME] = copy.deepcopy(entry)
+    servers[SERVER_KEY] = copy.deepcopy(entry)
     return Added(result, tuple(created))
 
 
@@ -126,8 +127,8 @@ def remove_server(config: JSONObject, path: Path) -> JSONObject:
     """`config` without our server (nothing else changes; empty containers are left)."""
     result = copy.deepcopy(config)
     servers = _object_at(result, "mcpServers", path, '"mcpServers"')
-    if servers is not None and is_our_server(servers.get(SERVER_NAME)):
-        del servers[SERVER_NAME]
+    if servers is not None and is_our_server(servers.get(SERVER_KEY)):
+        del servers[SERVER_KEY]
     return result
 
 

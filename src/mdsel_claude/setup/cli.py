@@ -1,0 +1,156 @@
+"""`mdsel-claude install|uninstall|doctor`: put our server and hook into Claude Code, or take out.
+
+Each command is worked out first as a `Plan` (see `planner`: nothing is touched yet) and then
+applied (see `steps`), so a bad file stops everything before anything is written and
+`--dry-run` can show the plan. Every write is atomic (see `jsonfile`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+
+from mdsel_claude.hook import DEFAULT_MIN_WORDS
+from mdsel_claude.setup import ledger
+from mdsel_claude.setup.claude_cli import ClaudeError
+from mdsel_claude.setup.doctor import run_doctor
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, HOOK_EVENTS
+from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.paths import Locations, SetupError, find_executable, locations
+from mdsel_claude.setup.planner import plan_install, plan_uninstall
+from mdsel_claude.setup.steps import apply, describe
+
+
+def _min_words_default(environ: Mapping[str, str]) -> int:
+    raw = environ.get("MDSEL_MIN_WORDS")
+    if raw is None or not raw.strip():  # empty means unset, as for every MDSEL_* variable
+        return DEFAULT_MIN_WORDS
+    value = _non_negative(raw)
+    if value is None:
+        raise SetupError(f"MDSEL_MIN_WORDS={raw!r} is not a non-negative integer")
+    return value
+
+
+def _non_negative(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+
+
+def _min_words_arg(text: str) -> int:
+    value = _non_negative(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=EXECUTABLE_NAME,
+        description="Register the mdsel MCP server and Read hook in Claude Code, or remove them.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    install = commands.add_parser(
+        "install", help="register the server and the hook (run again to update them)"
+    )
+    uninstall = commands.add_parser("uninstall", help="remove exactly what install added")
+    for sub in (install, uninstall):
+        sub.add_argument(
+            "--scope",
+            choices=("project", "user"),
+            default="project",
+            help="project: .mcp.json and .claude/settings.json here; "
+            "user: ~/.claude/settings.json and `claude mcp add -s user` (default: project)",
+        )
+        sub.add_argument(
+            "--dry-run", action="store_true", help="print what would change, change nothing"
+        )
+    install.add_argument(
+        "--min-words",
+        type=_min_words_arg,
+        metavar="N",
+        help="remind only for files over N words (default: MDSEL_MIN_WORDS, else 200)",
+    )
+    install.add_argument(
+        "--event",
+        choices=HOOK_EVENTS,
+        default="PreToolUse",
+        help="hook event: before the Read, or after it (default: PreToolUse)",
+    )
+    commands.add_parser("doctor", help="report what is installed where and check that it works")
+    return parser
+
+
+@contextlib.contextmanager
+def _exclusive(directory: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `directory` (flock on the directory itself: no lock file is
+    left behind); where flock is unavailable, run unlocked."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        yield
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`install|uninstall|doctor [options]`: exit 0 on success, 1 on failure, 2 on bad usage."""
+    args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    if args.command == "doctor":
+        return run_doctor(Path.cwd(), os.environ, shutil.which("claude"))
+    claude = shutil.which("claude")
+    try:
+        where = locations(args.scope, Path.cwd(), os.environ)
+        state_file = ledger.state_path(os.environ)
+        # One install or uninstall at a time: each reads the record, changes it and writes it
+        # back, so two at once would lose one's entries (and uninstall would then leave files).
+        # The home directory: it exists (nothing is created just to lock it, so a refused or
+        # dry run writes nothing) and every run of the same user locks the same one.
+        home = Path.home()
+        with _exclusive(home if home.is_dir() else Path(tempfile.gettempdir())):
+            if args.command == "install":
+                min_words = args.min_words
+                if min_words is None:
+                    min_words = _min_words_default(os.environ)
+                executable = find_executable()
+                plan = plan_install(where, executable, min_words, args.event, state_file, claude)
+            else:
+                plan = plan_uninstall(where, state_file, claude)
+            if args.dry_run:
+                for step in plan.steps:
+                    print(describe(step, done=False))
+                return 0
+            out: list[str] = []
+            try:
+                apply(plan, out)
+            finally:
+                for line in out:
+                    print(line)
+    except JsonFileError as error:
+        print(f"{EXECUTABLE_NAME}: {error}; left it untouched", file=sys.stderr)
+        return 1
+    except (SetupError, ClaudeError, OSError) as error:
+        print(f"{EXECUTABLE_NAME}: {error}", file=sys.stderr)
+        return 1
+    if args.command == "install":
+        print(_next_steps(where))
+    return 0
+
+
+def _next_steps(where: Locations) -> str:
+    if where.scope == "project":
+        return (
+            "Start (or restart) Claude Code in this directory; it asks once to approve the "
+            "project's MCP server. Check with: mdsel-claude doctor"
+        )
+    return "Start (or restart) Claude Code to load them. Check with: mdsel-claude doctor"

@@ -1,0 +1,218 @@
+"""Run a hook or server the way Claude Code would, and judge its answer (for `doctor`).
+
+A hook runs through the shell on generated Markdown files just over and just at its threshold;
+a server is started and must answer an MCP `initialize` request in time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mdsel_claude import hook
+from mdsel_claude.setup.entries import HOOK_EVENTS
+
+RUN_TIMEOUT_SECONDS = 30.0
+"""How long a hook run or a server's `initialize` answer may take before it counts as broken."""
+
+HOOK_MAX_THRESHOLD = hook.MAX_BYTES // 2 - 1
+"""The largest threshold a hook can ever pass: it counts 8 MiB at most, two bytes per word."""
+
+
+@dataclass(frozen=True, slots=True)
+class HookFound:
+    where: str
+    """The file (or plugin) it is registered in."""
+    event: str
+    command: str
+    matcher: object = "Read"
+    """The matcher of its group, as written in the settings file."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerFound:
+    where: str
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Report:
+    """Lines to print, and whether any of them is a failure."""
+
+    lines: list[str] = field(default_factory=list)
+    failed: bool = False
+
+    def say(self, text: str) -> None:
+        self.lines.append(text)
+
+    def fail(self, text: str) -> None:
+        self.lines.append(f"    FAIL: {text}")
+        self.failed = True
+
+
+def fires_on_read(found: HookFound) -> bool:
+    """Whether Claude Code would run this hook for the Read tool: a tool-use event, and a matcher
+    that is absent, empty, `*`, or a pattern matching `Read`."""
+    if found.event not in HOOK_EVENTS:
+        return False
+    matcher = found.matcher
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    try:
+        return re.fullmatch(matcher, "Read") is not None
+    except re.error:
+        return matcher == "Read"
+
+
+def check_hook(command: str, report: Report) -> None:
+    """Run a hook command through the shell, as Claude Code does, on a file over and at its
+    threshold; it must give the reminder for the first and nothing for the second."""
+    words = shlex.split(command)
+    executable = shutil.which(words[0]) if words else None
+    if executable is None:
+        report.fail(f"{words[0] if words else command!r} not found or not executable")
+        return
+    threshold = hook.parse_threshold(words[2:], os.environ)
+    if threshold > HOOK_MAX_THRESHOLD:
+        report.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
+        return
+    with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
+        over = Path(temp, "over.md")
+        at = Path(temp, "at.md")
+        # Two bytes a word, so that even the largest usable threshold fits in 8 MiB.
+        over.write_text("w " * (threshold + 1), encoding="utf-8")
+        at.write_text("w " * threshold, encoding="utf-8")
+        for path, fires in ((over, True), (at, False)):
+            payload = {
+                "session_id": "mdsel-claude-doctor",
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Read",
+                "tool_input": {"file_path": str(path)},
+                "cwd": temp,
+            }
+            try:
+                result = subprocess.run(
+                    command,
+                    shell=True,
+                    input=json.dumps(payload),
+                    capture_output=True,
+                    text=True,
+                    timeout=RUN_TIMEOUT_SECONDS,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired:
+                report.fail(f"no answer within {RUN_TIMEOUT_SECONDS:g} s")
+                return
+            expected = hook.reminder_for(payload, threshold) if fires else None
+            if result.returncode != 0 or result.stdout != (expected or ""):
+                report.fail(
+                    f"on a {'larger' if fires else 'smaller'} file it exited "
+                    f"{result.returncode} and printed {result.stdout.strip()[:200]!r}"
+                    + (f" (stderr {result.stderr.strip()[:200]!r})" if result.stderr else "")
+                )
+                return
+    report.say(f"    ok: reminder for {threshold + 1} words of Markdown, silence for {threshold}")
+
+
+def check_server(server: ServerFound, report: Report) -> None:
+    """Start a stdio server and wait for its answer to an MCP `initialize` request."""
+    executable = shutil.which(server.argv[0])
+    if executable is None:
+        report.fail(f"{server.argv[0]!r} not found or not executable")
+        return
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "mdsel-claude-doctor", "version": "1"},
+        },
+    }
+    # stderr goes to a file: a pipe nobody reads could fill up and stall the server.
+    with tempfile.TemporaryFile() as stderr_file:
+        try:
+            process = subprocess.Popen(
+                server.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr_file,
+                env={**os.environ, **server.env},
+            )
+        except OSError as error:
+            report.fail(f"cannot start: {error}")
+            return
+        with process:
+            try:
+                answer = _first_answer(process, json.dumps(request) + "\n")
+            finally:
+                _stop(process)
+        stderr_file.seek(0)
+        stderr = stderr_file.read().decode(errors="replace").strip()
+    if answer is None:
+        problem = (
+            f"no answer to initialize (waited up to {RUN_TIMEOUT_SECONDS:g} s; "
+            f"exit status {process.returncode})"
+        )
+        report.fail(problem + (f"; stderr: {stderr[-300:]}" if stderr else ""))
+        return
+    result = answer.get("result")
+    info = result.get("serverInfo") if isinstance(result, dict) else None
+    if not isinstance(info, dict) or "name" not in info:
+        report.fail(f"unexpected answer to initialize: {json.dumps(answer)[:300]}")
+        return
+    report.say(f"    ok: answers initialize ({info.get('name')} {info.get('version', '')})")
+
+
+def _first_answer(process: subprocess.Popen[bytes], request: str) -> dict[str, object] | None:
+    """The first JSON-RPC message with id 1 on the server's stdout, or None by the deadline."""
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(request.encode())
+        process.stdin.flush()
+    except OSError:
+        return None
+    deadline = time.monotonic() + RUN_TIMEOUT_SECONDS
+    buffer = b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        while (left := deadline - time.monotonic()) > 0:
+            if not selector.select(left):
+                continue
+            chunk = os.read(process.stdout.fileno(), 65536)
+            if not chunk:
+                return None
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(message, dict) and message.get("id") == 1:
+                    return message
+    return None
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.stdin:
+        process.stdin.close()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

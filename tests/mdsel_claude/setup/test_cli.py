@@ -1,0 +1,159 @@
+"""`mdsel-claude install|uninstall` from the command line: files, options, errors, locking."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from mdsel_claude.setup import cli, entries, paths
+
+
+def test_main_install_and_uninstall_project(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exe = paths.find_executable()
+    assert cli.main(["install", "--min-words", "321"]) == 0
+    out = capsys.readouterr().out
+    assert "created" in out and ".mcp.json" in out
+    assert json.loads(Path(".mcp.json").read_text()) == {
+        "mcpServers": {"mdsel": {"type": "stdio", "command": exe, "args": ["serve"]}}
+    }
+    settings_after = json.loads(Path(".claude/settings.json").read_text())
+    assert settings_after["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == (
+        f"{exe} hook --min-words 321"
+    )
+    assert (home / ".local" / "state" / "mdsel-claude" / "installed.json").exists()
+    assert cli.main(["uninstall"]) == 0
+    assert os.listdir(".") == []
+    assert not (home / ".local" / "state" / "mdsel-claude").exists()
+
+
+def test_dry_run_changes_nothing(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["install", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "would create" in out
+    assert os.listdir(".") == [] and not (home / ".local").exists()
+
+
+def test_min_words_from_environment(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MDSEL_MIN_WORDS", "77")
+    assert cli.main(["install"]) == 0
+    assert "--min-words 77" in Path(".claude/settings.json").read_text()
+
+
+def test_invalid_min_words(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["install", "--min-words", "-5"])
+    assert exited.value.code == 2
+    monkeypatch.setenv("MDSEL_MIN_WORDS", "many")
+    assert cli.main(["install"]) == 1
+    assert "MDSEL_MIN_WORDS='many'" in capsys.readouterr().err
+    assert os.listdir(".") == []
+
+
+@pytest.mark.parametrize(
+    ("mcp_text", "settings_text", "problem"),
+    [
+        ('{"mcpServers": {,}}', None, ".mcp.json: not valid JSON (line 1, column 17"),
+        ('{"a": 1, "a": 2}', None, ".mcp.json: duplicate key 'a'"),
+        ('{"mcpServers": []}', None, '"mcpServers" should be an object, found an array'),
+        ("{}", '{"hooks": {"PreToolUse": {}}}', '"hooks"."PreToolUse" should be an array'),
+        ("{}", '{"hooks": [], "x": 1, "x": 2}', "settings.json: duplicate key 'x'"),
+        ("{}", "[1]", "settings.json: expected a JSON object"),
+        (None, '{"hooks": "none"}', '"hooks" should be an object, found a string'),
+    ],
+)
+@pytest.mark.parametrize("command", ["install", "uninstall"])
+def test_bad_files_are_left_untouched(
+    home: Path,
+    capsys: pytest.CaptureFixture[str],
+    mcp_text: str | None,
+    settings_text: str | None,
+    problem: str,
+    command: str,
+) -> None:
+    if mcp_text is not None:
+        Path(".mcp.json").write_text(mcp_text)
+    if settings_text is not None:
+        Path(".claude").mkdir()
+        Path(".claude/settings.json").write_text(settings_text)
+    before = {str(p): p.read_bytes() for p in Path(".").rglob("*") if p.is_file()}
+    status = cli.main([command])
+    err = capsys.readouterr().err
+    if command == "uninstall" and "hooks" in problem and "PreToolUse" in problem:
+        # Uninstall never needs the PreToolUse list to be an array: nothing of ours is there.
+        assert status == 0
+        return
+    assert status == 1
+    assert problem in err and "left it untouched" in err
+    after = {str(p): p.read_bytes() for p in Path(".").rglob("*") if p.is_file()}
+    assert after == before
+    assert not (home / ".local").exists()
+
+
+def test_symlinked_settings_and_mode_are_kept(home: Path, tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    real.write_text('{"model": "x"}')
+    real.chmod(0o600)
+    Path(".claude").mkdir()
+    Path(".claude/settings.json").symlink_to(real)
+    assert cli.main(["install"]) == 0
+    assert Path(".claude/settings.json").is_symlink()
+    assert stat.S_IMODE(real.stat().st_mode) == 0o600
+    assert json.loads(real.read_text())["model"] == "x"
+    assert cli.main(["uninstall"]) == 0
+    assert Path(".claude/settings.json").is_symlink()
+    assert json.loads(real.read_text()) == {"model": "x"}
+
+
+def test_user_scope_without_claude_prints_the_command(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    exe = paths.find_executable()
+    assert cli.main(["install", "--scope", "user"]) == 0
+    out = capsys.readouterr().out
+    assert f"claude mcp add -s user mdsel -- {exe} serve" in out
+    settings_after = json.loads((home / ".claude" / "settings.json").read_text())
+    assert entries.our_hooks(settings_after, Path("x")) == [
+        ("PreToolUse", "Read", f"{exe} hook --min-words 200")
+    ]
+    assert os.listdir(".") == []  # nothing in the project
+    assert cli.main(["uninstall", "--scope", "user"]) == 0
+    assert "claude mcp remove mdsel -s user" in capsys.readouterr().out
+    assert not (home / ".claude").exists()
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "elsewhere"))
+    assert cli.main(["install", "--scope", "user"]) == 0
+    assert (home / "elsewhere" / "settings.json").exists()
+
+
+def test_uninstall_with_nothing_installed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Path(".mcp.json").write_text('{"mcpServers": {"other": {"command": "x"}}}')
+    assert cli.main(["uninstall"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing of mdsel-claude in" in out and "is installed in project scope" in out
+    assert Path(".mcp.json").read_text() == '{"mcpServers": {"other": {"command": "x"}}}'
+
+
+def test_concurrent_installs_keep_every_record(tmp_path: Path) -> None:
+    import subprocess
+
+    exe = str(Path(sys.executable).with_name("mdsel-claude"))
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "st")}
+    projects = [tmp_path / f"p{i}" for i in range(6)]
+    for project in projects:
+        project.mkdir()
+    running = [
+        subprocess.Popen([exe, "install"], cwd=p, env=env, stdout=subprocess.DEVNULL)
+        for p in projects
+    ]
+    assert [process.wait(timeout=60) for process in running] == [0] * len(projects)
+    for project in projects:
+        subprocess.run([exe, "uninstall"], cwd=project, env=env, check=True, capture_output=True)
+        assert list(project.iterdir()) == []
