@@ -4,26 +4,49 @@
     >>> result = mdsel.select("h2.1/code.0", sources)
 
 `run_command` gives exactly what the `mdsel` CLI prints for a list of files.
+
+The names below load their module on first use (PEP 562), so `import mdsel` alone costs nothing:
+the hook and the server's read policy import the leaf `mdsel.names` without loading the parser.
 """
 
-from mdsel.api import (
-    Child,
-    IndexResult,
-    Match,
-    Options,
-    Outcome,
-    SelectResult,
-    index,
-    load,
-    run_command,
-    select,
-)
-from mdsel.errors import ParseError, Problem, SelectorSyntaxError, Suggestion
-from mdsel.files import Expansion, FileLimits, FileProblem, expand_paths
-from mdsel.parse import Block
-from mdsel.tree import Document, Heading, Source, parse_document
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mdsel.api import index, load, run_command, select
+    from mdsel.errors import ParseError, Problem, SelectorSyntaxError, Suggestion
+    from mdsel.files import Expansion, FileLimits, expand_paths
+    from mdsel.parse import Block
+    from mdsel.results import Child, IndexResult, Match, Options, Outcome, SelectResult
+    from mdsel.tree import Document, Heading, Source, parse_document
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "Block": "mdsel.parse",
+    "Child": "mdsel.results",
+    "Document": "mdsel.tree",
+    "Expansion": "mdsel.files",
+    "FileLimits": "mdsel.files",
+    "Heading": "mdsel.tree",
+    "IndexResult": "mdsel.results",
+    "Match": "mdsel.results",
+    "Options": "mdsel.results",
+    "Outcome": "mdsel.results",
+    "ParseError": "mdsel.errors",
+    "Problem": "mdsel.errors",
+    "SelectResult": "mdsel.results",
+    "SelectorSyntaxError": "mdsel.errors",
+    "Source": "mdsel.tree",
+    "Suggestion": "mdsel.errors",
+    "expand_paths": "mdsel.files",
+    "index": "mdsel.api",
+    "load": "mdsel.api",
+    "parse_document": "mdsel.tree",
+    "run_command": "mdsel.api",
+    "select": "mdsel.api",
+}
+"""Public name → the module that defines it."""
 
 __all__ = [
     "Block",
@@ -31,7 +54,6 @@ __all__ = [
     "Document",
     "Expansion",
     "FileLimits",
-    "FileProblem",
     "Heading",
     "IndexResult",
     "Match",
@@ -51,3 +73,19 @@ __all__ = [
     "run_command",
     "select",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'mdsel' has no attribute {name!r}")
+    import sys
+
+    __import__(module_name)  # the builtin: importlib itself is not loaded at start-up
+    value = getattr(sys.modules[module_name], name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

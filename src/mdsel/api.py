@@ -9,85 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from mdsel.errors import PARSE_ERROR, ParseError, Problem
-from mdsel.files import FileReadError, namespaces, read_bytes
+from mdsel.names import namespaces
+from mdsel.read import FileReadError, read_bytes
+from mdsel.results import DEFAULT_OPTIONS, IndexResult, Options, Outcome, SelectResult
+from mdsel.settings import DEFAULT_MAX_BYTES
 from mdsel.tree import Document, Source, parse_document
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
-
-
-class Options(NamedTuple):
-    json: bool = False
-    """Render the CLIResponse JSON envelope instead of text."""
-    full: bool = False
-    """No pagination, no response budget, no outline budget (`--full`, `?full=true`)."""
-    page_words: int = 2000
-    """Words per page and per response (MDSEL_PAGE_WORDS)."""
-    max_headings: int = 250
-    """Outline size before deep levels collapse (MDSEL_INDEX_MAX_HEADINGS)."""
-
-
-DEFAULT_OPTIONS = Options()
-
-
-class Outcome(NamedTuple):
-    stdout: str
-    stderr: str
-    exit_code: int
-
-
-class Child(NamedTuple):
-    selector: str
-    type: str
-    preview: str
-
-
-class Match(NamedTuple):
-    """One selected node, as shown (after head/tail and paging)."""
-
-    namespace: str
-    selector: str
-    """Canonical short selector of the node (`h2.1`, `list.0/code.1`)."""
-    type: str
-    """root, heading:hN, section or block:<kind>."""
-    content: str
-    """The shown text: verbatim lines (or a piece of a long line), or an outline for toc."""
-    truncated: bool
-    line_start: int
-    line_end: int
-    page: int
-    total_pages: int
-    words: int
-    total_words: int
-    next: str | None
-    """Selector of the next page, when there is one."""
-    subsections: tuple[str, ...]
-    children: tuple[Child, ...]
-
-
-class SelectResult(NamedTuple):
-    matches: tuple[Match, ...]
-    omitted: tuple[tuple[str, str], ...]
-    """(namespace, selector) of matches left out by the response budget."""
-    problems: tuple[Problem, ...]
-    """Invalid selector, unresolved items and namespaces, in request order."""
-    documents: int
-
-
-class IndexResult(NamedTuple):
-    sources: tuple[Source, ...]
-    named: int
-    """Documents the call named (selectors are qualified in text when more than one)."""
 
 
 def load(
     paths: Sequence[str],
     *,
     parse: Callable[[bytes], Document] | None = None,
-    max_bytes: int = 52_428_800,
+    max_bytes: int = DEFAULT_MAX_BYTES,
     cwd: str | None = None,
 ) -> tuple[list[Source], list[Problem]]:
     """Read and parse each path (relative ones against `cwd`); a file that fails becomes a
@@ -99,8 +32,7 @@ def load(
         try:
             document = parse_bytes(read_bytes(path, max_bytes, cwd))
         except FileReadError as exc:
-            p = exc.problem
-            problems.append(Problem(p.type, p.code, p.message, file=path))
+            problems.append(exc.problem)
             continue
         except ParseError as exc:
             code = "NUL_BYTE" if exc.reason.startswith("NUL") else "INVALID_UTF8"
@@ -148,7 +80,7 @@ def run_command(
     options: Options | None = None,
     *,
     parse: Callable[[bytes], Document] | None = None,
-    max_bytes: int = 52_428_800,
+    max_bytes: int = DEFAULT_MAX_BYTES,
     problems: Sequence[Problem] = (),
     warnings: Sequence[str] = (),
     cwd: str | None = None,

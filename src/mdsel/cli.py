@@ -7,14 +7,24 @@ selector, any file error (what succeeded is still printed); 2 command-line usage
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Mapping, Sequence
 
 from mdsel import __version__
-from mdsel.api import Options, Outcome, run_command
-from mdsel.errors import Problem
+from mdsel.api import run_command
 from mdsel.files import FileLimits, expand_paths
+from mdsel.results import Options, Outcome
+from mdsel.settings import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_FILES,
+    DEFAULT_MAX_HEADINGS,
+    DEFAULT_MAX_TOTAL_BYTES,
+    DEFAULT_PAGE_WORDS,
+    ConfigError,
+    read_settings,
+)
 
 SELECTOR_HELP = """\
 selectors:
@@ -41,48 +51,18 @@ examples:
   mdsel select 'readme::h1.0,api::h2.0' README.md API.md
 """
 
-ENVIRONMENT_HELP = """\
-environment:
-  MDSEL_PAGE_WORDS          words per page and per response (default 2000)
-  MDSEL_INDEX_MAX_HEADINGS  outline size before deep levels collapse (default 250)
-  MDSEL_MAX_FILES           files per call after expansion (default 500)
-  MDSEL_MAX_BYTES           largest file read (default 52428800)
-  MDSEL_MAX_TOTAL_BYTES     bytes read per call (default 104857600)
-
-exit status: 0 all resolved, 1 anything unresolved or unreadable (the rest is still printed),
-2 usage error.
-"""
-
-_INT_VARIABLES = {
-    "MDSEL_PAGE_WORDS": 2000,
-    "MDSEL_INDEX_MAX_HEADINGS": 250,
-    "MDSEL_MAX_FILES": 500,
-    "MDSEL_MAX_BYTES": 52_428_800,
-    "MDSEL_MAX_TOTAL_BYTES": 104_857_600,
-}
-
-
-class ConfigError(Exception):
-    """An MDSEL_* variable with an unusable value; the message names it."""
-
-
-def read_settings(environ: Mapping[str, str]) -> dict[str, int]:
-    values: dict[str, int] = {}
-    for name, default in _INT_VARIABLES.items():
-        raw = environ.get(name, "").strip()
-        if not raw:
-            values[name] = default
-            continue
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ConfigError(
-                f"{name}={raw!r} is not a whole number; unset it or use e.g. {default}"
-            ) from None
-        if value < 1:
-            raise ConfigError(f"{name}={raw!r} must be at least 1; unset it or use e.g. {default}")
-        values[name] = value
-    return values
+ENVIRONMENT_HELP = (
+    "environment:\n"
+    f"  MDSEL_PAGE_WORDS          words per page and per response (default {DEFAULT_PAGE_WORDS})\n"
+    "  MDSEL_INDEX_MAX_HEADINGS  outline size before deep levels collapse "
+    f"(default {DEFAULT_MAX_HEADINGS})\n"
+    f"  MDSEL_MAX_FILES           files per call after expansion (default {DEFAULT_MAX_FILES})\n"
+    f"  MDSEL_MAX_BYTES           largest file read (default {DEFAULT_MAX_BYTES})\n"
+    f"  MDSEL_MAX_TOTAL_BYTES     bytes read per call (default {DEFAULT_MAX_TOTAL_BYTES})\n"
+    "\n"
+    "exit status: 0 all resolved, 1 anything unresolved or unreadable "
+    "(the rest is still printed),\n2 usage error.\n"
+)
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -155,36 +135,34 @@ def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None)
         settings = read_settings(environ)
     except ConfigError as exc:
         return Outcome("", f"mdsel: {exc}\n", 2)
-    limits = FileLimits(
-        max_files=settings["MDSEL_MAX_FILES"],
-        max_bytes=settings["MDSEL_MAX_BYTES"],
-        max_total_bytes=settings["MDSEL_MAX_TOTAL_BYTES"],
-    )
-    options = Options(
-        json=args.json,
-        full=args.full,
-        page_words=settings["MDSEL_PAGE_WORDS"],
-        max_headings=settings["MDSEL_INDEX_MAX_HEADINGS"],
-    )
+    limits = FileLimits(settings.max_files, settings.max_bytes, settings.max_total_bytes)
+    options = Options(args.json, args.full, settings.page_words, settings.max_headings)
     expansion = expand_paths(args.files, limits, cwd)
-    problems = [Problem(p.type, p.code, p.message, file=p.path) for p in expansion.problems]
     return run_command(
         args.command,
         getattr(args, "selector", None),
         expansion.paths,
         options,
         max_bytes=limits.max_bytes,
-        problems=problems,
+        problems=expansion.problems,
         warnings=expansion.warnings,
         cwd=cwd,
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A short run that builds only acyclic tuples, yet every few hundred allocations the cyclic
+    # collector would walk all of them again. Switched off here rather than in parse_document:
+    # the server parses in worker threads, and the switch is global to the process.
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         outcome = run(sys.argv[1:] if argv is None else argv, os.environ)
     except SystemExit as exc:  # argparse: --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else 2
+    finally:
+        if enabled:  # main may be called in-process, as the tests do
+            gc.enable()
     try:
         if outcome.stdout:
             sys.stdout.buffer.write(outcome.stdout.encode("utf-8", errors="surrogateescape"))

@@ -1,20 +1,21 @@
-"""The engine's only I/O: expand paths (literal, glob, directory), read bytes under a cap, name
-documents.
+"""Expand the paths a call names (literal, glob, directory) into the files to read, under the
+per-call limits.
 
 An existing path is taken literally; otherwise it is a glob (`docs/**/*.md`). Directories expand
 to the Markdown files below them, sorted, skipping hidden entries, `node_modules` and `.git`, and
-not following directory symlinks. Only regular files are ever opened: a FIFO or a device would
-block or never end.
+not following directory symlinks. Nothing is opened here: reading is `mdsel.read`'s.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import stat
 from collections.abc import Sequence
 
-from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR
+from mdsel.errors import FILE_NOT_FOUND, Problem
+from mdsel.names import is_glob, is_markdown_name
+from mdsel.read import missing
+from mdsel.settings import DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_TOTAL_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,45 +23,25 @@ if TYPE_CHECKING:
 else:  # typing costs a quarter of an interpreter start: see mdsel._record
     from mdsel._record import NamedTuple
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn")
 SKIPPED_DIRS = frozenset({"node_modules", ".git"})
-_GLOB_MAGIC = re.compile(r"[*?[]")
 
 
 class FileLimits(NamedTuple):
-    max_files: int = 500
+    max_files: int = DEFAULT_MAX_FILES
     """Files per call after expansion (MDSEL_MAX_FILES)."""
-    max_bytes: int = 52_428_800
+    max_bytes: int = DEFAULT_MAX_BYTES
     """Largest single file read (MDSEL_MAX_BYTES)."""
-    max_total_bytes: int = 104_857_600
+    max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES
     """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
-
-
-class FileProblem(NamedTuple):
-    """A path that could not be used, in the `!<path> TYPE: reason` sense."""
-
-    path: str
-    type: str
-    code: str
-    message: str
 
 
 class Expansion(NamedTuple):
     paths: tuple[str, ...]
     """Files to read, in order, as the user would write them (relative stays relative)."""
-    problems: tuple[FileProblem, ...]
+    problems: tuple[Problem, ...]
+    """Paths that gave no file (missing, no match, no Markdown below), in argument order."""
     warnings: tuple[str, ...]
     """Ready-to-print lines naming what the limits left out."""
-
-
-class FileReadError(Exception):
-    def __init__(self, problem: FileProblem) -> None:
-        super().__init__(problem.message)
-        self.problem = problem
-
-
-def is_markdown_name(path: str) -> bool:
-    return path.lower().endswith(MARKDOWN_SUFFIXES)
 
 
 DEFAULT_LIMITS = FileLimits()
@@ -71,7 +52,7 @@ def expand_paths(
 ) -> Expansion:
     base = os.getcwd() if cwd is None else cwd
     found: list[str] = []
-    problems: list[FileProblem] = []
+    problems: list[Problem] = []
     for given in paths:
         full = os.path.join(base, given)
         if os.path.lexists(full):
@@ -79,27 +60,27 @@ def expand_paths(
                 below = _walk(given, full)
                 if not below:
                     problems.append(
-                        FileProblem(
-                            given,
+                        Problem(
                             FILE_NOT_FOUND,
                             "NO_MARKDOWN",
                             "no Markdown files in this directory (hidden entries, node_modules "
                             "and .git are skipped)",
+                            file=given,
                         )
                     )
                 found.extend(below)
             else:
                 found.append(given)
-        elif _GLOB_MAGIC.search(given):
+        elif is_glob(given):
             matches = _glob(given, base)
             if matches:
                 found.extend(matches)
             else:
                 problems.append(
-                    FileProblem(given, FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern")
+                    Problem(FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern", file=given)
                 )
         else:
-            problems.append(_missing(given))
+            problems.append(missing(given))
 
     unique = list(dict.fromkeys(found))
     warnings: list[str] = []
@@ -161,7 +142,7 @@ def _glob(pattern: str, base: str) -> list[str]:
 
     parts = pattern.replace(os.sep, "/").split("/")
     literal = 0
-    while literal < len(parts) - 1 and not _GLOB_MAGIC.search(parts[literal]):
+    while literal < len(parts) - 1 and not is_glob(parts[literal]):
         literal += 1
     prefix = "/".join(parts[:literal]) or ("/" if pattern.startswith("/") else "")
     root = os.path.join(base, prefix) if prefix else base
@@ -225,101 +206,3 @@ def _glob_match(matchers: list[re.Pattern[str] | None], segments: list[str]) -> 
         if not states:
             return False
     return count in states
-
-
-def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
-    """The file's bytes, or FileReadError: missing, not a regular file, too large, unreadable.
-
-    Opened non-blocking and checked with fstat on the open descriptor, so a FIFO swapped in after
-    any earlier check still cannot block the read.
-    """
-    full = path if cwd is None else os.path.join(cwd, path)
-    try:
-        info = os.stat(full)
-    except FileNotFoundError:
-        raise FileReadError(_missing(path)) from None
-    except OSError as exc:
-        raise FileReadError(_os_problem(path, exc)) from None
-    _check_kind(path, info.st_mode, info.st_size, max_bytes)
-    try:
-        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise FileReadError(_missing(path)) from None
-    except OSError as exc:
-        raise FileReadError(_os_problem(path, exc)) from None
-    try:
-        info = os.fstat(fd)
-        _check_kind(path, info.st_mode, info.st_size, max_bytes)
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            # st_size + 1 bytes: one read call, and the extra byte shows a file that grew.
-            data = handle.read(min(info.st_size, max_bytes) + 1)
-            if len(data) > info.st_size:
-                data += handle.read(max_bytes + 1 - len(data))
-    except OSError as exc:
-        raise FileReadError(_os_problem(path, exc)) from None
-    finally:
-        os.close(fd)
-    if len(data) > max_bytes:  # grew since stat
-        raise FileReadError(_too_large(path, len(data), max_bytes))
-    return data
-
-
-def _missing(path: str) -> FileProblem:
-    return FileProblem(path, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
-
-
-def _check_kind(path: str, mode: int, size: int, max_bytes: int) -> None:
-    if stat.S_ISDIR(mode):
-        raise FileReadError(
-            FileProblem(path, PROCESSING_ERROR, "EISDIR", "is a directory; name the files in it")
-        )
-    if not stat.S_ISREG(mode):
-        raise FileReadError(
-            FileProblem(
-                path,
-                PROCESSING_ERROR,
-                "NOT_REGULAR",
-                "not a regular file (FIFO, device or socket); refused",
-            )
-        )
-    if size > max_bytes:
-        raise FileReadError(_too_large(path, size, max_bytes))
-
-
-def _too_large(path: str, size: int, limit: int) -> FileProblem:
-    return FileProblem(
-        path,
-        PROCESSING_ERROR,
-        "TOO_LARGE",
-        f"file is {size} bytes; the limit is {limit} (MDSEL_MAX_BYTES)",
-    )
-
-
-def _os_problem(path: str, exc: OSError) -> FileProblem:
-    if isinstance(exc, PermissionError):
-        return FileProblem(
-            path, PROCESSING_ERROR, "EACCES", "permission denied; check its permissions"
-        )
-    return FileProblem(path, PROCESSING_ERROR, "OS_ERROR", f"cannot read: {exc.strerror or exc}")
-
-
-def namespaces(paths: Sequence[str]) -> list[str]:
-    """Namespace per path: base name without its last extension, lowercased, other characters
-    than [a-z0-9_-] as `_` (`doc` if empty); collisions get -2, -3… in input order."""
-    result: list[str] = []
-    seen: dict[str, int] = {}
-    taken: set[str] = set()
-    for path in paths:
-        base = os.path.basename(path.rstrip("/\\"))
-        stem = (base.rpartition(".")[0] if "." in base else base).lower()
-        name = re.sub(r"[^a-z0-9_-]", "_", stem) or "doc"
-        candidate = name
-        if candidate in taken:
-            number = seen.get(name, 1)
-            while candidate in taken:
-                number += 1
-                candidate = f"{name}-{number}"
-            seen[name] = number
-        taken.add(candidate)
-        result.append(candidate)
-    return result

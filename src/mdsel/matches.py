@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel import paginate
-from mdsel.api import Child, Match, Options, SelectResult
 from mdsel.errors import INVALID_SELECTOR, Problem, SelectorSyntaxError, Suggestion
+from mdsel.names import heading_selector
 from mdsel.outline import outline
 from mdsel.resolve import HEADING, ROOT, SECTION, Node, node_selector, resolve
+from mdsel.results import Child, Match, Options, SelectResult
 from mdsel.selector import Params, Selector, format_params, parse_request
 from mdsel.suggest import suggest
 from mdsel.tree import Document, Source
@@ -203,7 +204,7 @@ def _subsections(document: Document, node: Node) -> tuple[str, ...]:
     if node.kind not in (HEADING, SECTION, ROOT):
         return ()
     return tuple(
-        f"h{document.headings[i].level}.{document.headings[i].ordinal}"
+        heading_selector(document.headings[i].level, document.headings[i].ordinal)
         for i in direct_subsections(document, node)
     )
 
@@ -246,7 +247,7 @@ def _all_children(document: Document, node: Node) -> tuple[Child, ...]:
             heading = document.headings[i]
             children.append(
                 Child(
-                    f"h{heading.level}.{heading.ordinal}",
+                    heading_selector(heading.level, heading.ordinal),
                     f"heading:h{heading.level}",
                     heading.title[:PREVIEW_CHARS],
                 )

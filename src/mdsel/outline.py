@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mdsel.names import heading_selector
 from mdsel.tree import Document
 
 BLOCK_LABELS = (
@@ -20,18 +21,13 @@ BLOCK_LABELS = (
 )
 
 
-def heading_selector(document: Document, index: int) -> str:
-    heading = document.headings[index]
-    return f"h{heading.level}.{heading.ordinal}"
-
-
 def heading_line(document: Document, index: int, depth: int, prefix: str, hidden: int) -> str:
     heading = document.headings[index]
     words = document.section_words(index)
     more = f" +{hidden}" if hidden else ""
     title = " ".join(heading.title.split())
     return (
-        f"{'  ' * depth}{prefix}{heading_selector(document, index)} {title}  "
+        f"{'  ' * depth}{prefix}{heading_selector(heading.level, heading.ordinal)} {title}  "
         f"L{heading.line_start}-{heading.section_line_end} {words}w{more}"
     )
 
@@ -106,7 +102,8 @@ def outline(
         example = rest[0] if rest else first
     lines.append(
         f"[showing {len(shown)} of {total} headings; expand one with "
-        f"{prefix}{heading_selector(document, example)}?toc=true, or {expand_hint}]"
+        f"{prefix}{heading_selector(headings[example].level, headings[example].ordinal)}"
+        f"?toc=true, or {expand_hint}]"
     )
     return lines
 

@@ -6,10 +6,11 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
-from mdsel.api import IndexResult, Options, Outcome, SelectResult
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
 from mdsel.matches import direct_subsections, preview_cut
+from mdsel.names import heading_selector
 from mdsel.resolve import ROOT, Node
+from mdsel.results import IndexResult, Options, Outcome, SelectResult
 from mdsel.tree import Document
 
 TYPE_CHECKING = False
@@ -119,7 +120,7 @@ def document_index(
         text, cut = preview_cut(document, heading.line_end + 1, heading.section_line_end)
         heading_entries.append(
             {
-                "selector": _qualified(namespace, f"h{heading.level}.{heading.ordinal}"),
+                "selector": _qualified(namespace, heading_selector(heading.level, heading.ordinal)),
                 "type": f"heading:h{heading.level}",
                 "depth": heading.level,
                 "text": heading.title,

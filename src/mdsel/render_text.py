@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mdsel.api import IndexResult, Options, Outcome, SelectResult
 from mdsel.errors import Problem
-from mdsel.files import FileProblem
 from mdsel.outline import block_counts, outline
+from mdsel.results import IndexResult, Options, Outcome, SelectResult
 
 MAX_LISTED = 12
 """Subsections named in a page trailer; the index lists them all."""
@@ -43,10 +42,8 @@ def compact_selectors(selectors: list[str]) -> str:
     return " ".join(parts)
 
 
-def format_problem(problem: Problem | FileProblem) -> str:
+def format_problem(problem: Problem) -> str:
     """`!<selector or path> <TYPE>: <reason>`."""
-    if isinstance(problem, FileProblem):
-        return f"!{problem.path} {problem.type}: {problem.message}"
     return f"!{problem.subject} {problem.type}: {problem.message}"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
+from mdsel.names import heading_selector
 from mdsel.selector import Item, Segment, Selector, format_items, format_segments
 from mdsel.tree import BLOCK_KINDS, Document, Source
 
@@ -224,7 +225,7 @@ def node_selector(document: Document, node: Node) -> str:
         return f"section.{node.ref}"
     if node.kind == HEADING:
         heading = document.headings[node.ref]
-        return f"h{heading.level}.{heading.ordinal}"
+        return heading_selector(heading.level, heading.ordinal)
     parts = []
     index = node.ref
     while index >= 0:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from mdsel.errors import SelectorSyntaxError
+from mdsel.names import namespace_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -155,10 +156,9 @@ class _Parser:
         namespace = None
         named_file = _FILE_NAMESPACE.match(self.text, self.pos)
         if named_file is not None:
-            stem = named_file.group(1).rsplit(".", 1)[0].lower()
             raise self.fail(
                 f"namespace {named_file.group(1)!r} has a file extension; namespaces are file "
-                f"names without it, lowercased: {re.sub(r'[^a-z0-9_-]', '_', stem) or 'doc'}::"
+                f"names without it, lowercased: {namespace_of(named_file.group(1))}::"
             )
         match = _NAMESPACE.match(self.text, self.pos)
         if match is not None:

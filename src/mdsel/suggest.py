@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher, get_close_matches
 
 from mdsel.errors import Suggestion
+from mdsel.names import heading_selector
 from mdsel.selector import Segment
 from mdsel.tree import BLOCK_KINDS, Document, Source
 
@@ -62,7 +63,9 @@ def suggest(
 
 def _heading(source: Source, index: int) -> Suggestion:
     heading = source.document.headings[index]
-    return Suggestion(f"h{heading.level}.{heading.ordinal}", heading.title, source.namespace)
+    return Suggestion(
+        heading_selector(heading.level, heading.ordinal), heading.title, source.namespace
+    )
 
 
 def _title_matches(request: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:

@@ -9,7 +9,6 @@ for: indexing needs only counts, so it never pays for the spans of thousands of 
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 
@@ -190,23 +189,15 @@ def parse_document(raw: bytes) -> Document:
     full_text = decode(data, bom)
     fm = front_matter_end(data)
     text = full_text[len(data[:fm].decode("utf-8")) :] if fm else full_text
-    # Building creates only acyclic tuples, yet every few hundred allocations the cyclic
-    # collector would walk all of them again.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        found = scan(text, fm)
-        lines = line_table(data)
-        blocks = tuple(found.blocks)
-        top: dict[str, list[int]] = {kind: [] for kind in BLOCK_KINDS}
-        for index, block in enumerate(blocks):
-            if block.parent == -1:
-                top[block.kind].append(index)
-        headings, heading_words = _sections(data, lines, found.headings)
-        line_count = lines.count
-    finally:
-        if enabled:
-            gc.enable()
+    found = scan(text, fm)
+    lines = line_table(data)
+    blocks = tuple(found.blocks)
+    top: dict[str, list[int]] = {kind: [] for kind in BLOCK_KINDS}
+    for index, block in enumerate(blocks):
+        if block.parent == -1:
+            top[block.kind].append(index)
+    headings, heading_words = _sections(data, lines, found.headings)
+    line_count = lines.count
     by_level: list[list[int]] = [[] for _ in range(7)]
     for index, heading in enumerate(headings):
         by_level[heading.level].append(index)

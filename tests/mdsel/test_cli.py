@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mdsel.api import Outcome
+from mdsel.results import Outcome
 from mdsel.cli import main, run
 from tests.conftest import CORPUS, FIXTURES, ROOT
 

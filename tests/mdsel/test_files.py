@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel.files import FileLimits, FileReadError, expand_paths, namespaces, read_bytes
+from mdsel.files import FileLimits, expand_paths
+from mdsel.names import namespaces
+from mdsel.read import FileReadError, read_bytes
 from tests.conftest import corpus_files
 
 
@@ -130,7 +132,7 @@ def test_a_directory_without_markdown_is_reported(tmp_path: Path) -> None:
     expansion = expand_paths(["empty"], cwd=str(tmp_path))
     assert expansion.paths == ()
     (problem,) = expansion.problems
-    assert (problem.path, problem.type, problem.code) == ("empty", "FILE_NOT_FOUND", "NO_MARKDOWN")
+    assert (problem.file, problem.type, problem.code) == ("empty", "FILE_NOT_FOUND", "NO_MARKDOWN")
 
 
 def test_left_out_names_are_escaped(tmp_path: Path) -> None:

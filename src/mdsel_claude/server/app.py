@@ -113,7 +113,7 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
     early = [r for r in refused_arguments.values() if r is not None]
     early_problems = sorted(
         [Problem(r.type, r.code, r.message, file=r.path) for r in early]
-        + [Problem(p.type, p.code, p.message, file=p.path) for p in expansion.problems],
+        + list(expansion.problems),
         key=lambda problem: position.get(problem.file or "", len(files)),
     )
     problems = early_problems + [Problem(r.type, r.code, r.message, file=r.path) for r in refusals]

@@ -1,0 +1,95 @@
+"""Read one file's bytes under a size cap; every way it can fail is a Problem (FileReadError).
+
+Only regular files are ever opened: a FIFO or a device would block or never end.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
+
+
+class FileReadError(Exception):
+    """A file that could not be read; `problem` says why, in the words every edge prints."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
+    """The file's bytes, or FileReadError: missing, not a regular file, too large, unreadable.
+
+    Opened non-blocking and checked with fstat on the open descriptor, so a FIFO swapped in after
+    any earlier check still cannot block the read.
+    """
+    full = path if cwd is None else os.path.join(cwd, path)
+    try:
+        info = os.stat(full)
+    except FileNotFoundError:
+        raise FileReadError(missing(path)) from None
+    except OSError as exc:
+        raise FileReadError(os_problem(path, exc)) from None
+    _check_kind(path, info.st_mode, info.st_size, max_bytes)
+    try:
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise FileReadError(missing(path)) from None
+    except OSError as exc:
+        raise FileReadError(os_problem(path, exc)) from None
+    try:
+        info = os.fstat(fd)
+        _check_kind(path, info.st_mode, info.st_size, max_bytes)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            # st_size + 1 bytes: one read call, and the extra byte shows a file that grew.
+            data = handle.read(min(info.st_size, max_bytes) + 1)
+            if len(data) > info.st_size:
+                data += handle.read(max_bytes + 1 - len(data))
+    except OSError as exc:
+        raise FileReadError(os_problem(path, exc)) from None
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:  # grew since stat
+        raise FileReadError(too_large(path, len(data), max_bytes))
+    return data
+
+
+def missing(path: str) -> Problem:
+    return Problem(FILE_NOT_FOUND, "ENOENT", "no such file; check the path", file=path)
+
+
+def _check_kind(path: str, mode: int, size: int, max_bytes: int) -> None:
+    if stat.S_ISDIR(mode):
+        raise FileReadError(
+            Problem(PROCESSING_ERROR, "EISDIR", "is a directory; name the files in it", file=path)
+        )
+    if not stat.S_ISREG(mode):
+        raise FileReadError(
+            Problem(
+                PROCESSING_ERROR,
+                "NOT_REGULAR",
+                "not a regular file (FIFO, device or socket); refused",
+                file=path,
+            )
+        )
+    if size > max_bytes:
+        raise FileReadError(too_large(path, size, max_bytes))
+
+
+def too_large(path: str, size: int, limit: int) -> Problem:
+    return Problem(
+        PROCESSING_ERROR,
+        "TOO_LARGE",
+        f"file is {size} bytes; the limit is {limit} (MDSEL_MAX_BYTES)",
+        file=path,
+    )
+
+
+def os_problem(path: str, exc: OSError) -> Problem:
+    if isinstance(exc, PermissionError):
+        return Problem(
+            PROCESSING_ERROR, "EACCES", "permission denied; check its permissions", file=path
+        )
+    return Problem(PROCESSING_ERROR, "OS_ERROR", f"cannot read: {exc.strerror or exc}", file=path)

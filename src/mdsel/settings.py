@@ -1,0 +1,113 @@
+"""The MDSEL_* variables: one default and one reading rule each, for every program that reads them.
+
+    MDSEL_PAGE_WORDS          words per page and per response          2000
+    MDSEL_INDEX_MAX_HEADINGS  outline size before deep levels collapse 250
+    MDSEL_MAX_FILES           files per call after expansion           500
+    MDSEL_MAX_BYTES           largest single file read                 52428800 (50 MiB)
+    MDSEL_MAX_TOTAL_BYTES     bytes read per call                      104857600 (100 MiB)
+    MDSEL_MIN_WORDS           the hook's word threshold                200
+
+A number is ASCII digits only, surrounding whitespace ignored: `int()` would also take `+5`,
+`1_000` and non-ASCII digits, and the CLI and the server must accept exactly the same values. An
+empty value means unset, which is how MCP and hook configurations usually spell it. The server
+reads these through `read_settings` too and adds its own variables (see its config module).
+Standard library only and cheap to import: the hook reads MDSEL_MIN_WORDS through this module.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import NamedTuple
+else:  # typing costs a quarter of an interpreter start: see mdsel._record
+    from mdsel._record import NamedTuple
+
+DEFAULT_PAGE_WORDS = 2000
+DEFAULT_MAX_HEADINGS = 250
+DEFAULT_MAX_FILES = 500
+DEFAULT_MAX_BYTES = 50 * 1024 * 1024
+DEFAULT_MAX_TOTAL_BYTES = 100 * 1024 * 1024
+DEFAULT_MIN_WORDS = 200
+
+MAX_DIGITS = 18
+"""Longest number read: every value fits a 64-bit integer, and `int()` of a few thousand digits
+is slow (past 4300 it is refused)."""
+
+
+class ConfigError(ValueError):
+    """An MDSEL_* variable holds a value that cannot be used; the message names it."""
+
+    def __init__(self, variable: str, value: str, reason: str) -> None:
+        super().__init__(f"{variable}={value!r}: {reason}")
+        self.variable = variable
+        self.value = value
+        self.reason = reason
+
+
+class Settings(NamedTuple):
+    """The engine's MDSEL_* settings, read and checked once by the program that starts."""
+
+    page_words: int = DEFAULT_PAGE_WORDS
+    """Words per page and per response (MDSEL_PAGE_WORDS)."""
+    max_headings: int = DEFAULT_MAX_HEADINGS
+    """Index outline size before deep levels collapse (MDSEL_INDEX_MAX_HEADINGS)."""
+    max_files: int = DEFAULT_MAX_FILES
+    """Files per call after expansion (MDSEL_MAX_FILES)."""
+    max_bytes: int = DEFAULT_MAX_BYTES
+    """Largest single file read, in bytes (MDSEL_MAX_BYTES)."""
+    max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES
+    """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
+
+
+def raw_value(environ: Mapping[str, str], name: str) -> str | None:
+    """The variable's value, or None when it is unset or empty (blank counts as empty)."""
+    value = environ.get(name)
+    if value is None or not value.strip():
+        return None
+    return value
+
+
+def parse_count(text: str) -> int | None:
+    """A whole number >= 0 written in ASCII digits (whitespace around it ignored), else None."""
+    digits = text.strip()
+    if digits.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS:
+        return int(digits)
+    return None
+
+
+def _positive(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = raw_value(environ, name)
+    if value is None:
+        return default
+    number = parse_count(value)
+    if number is None or number < 1:
+        raise ConfigError(
+            name, value, f"expected a whole number of at least 1; unset it or use e.g. {default}"
+        )
+    return number
+
+
+def read_settings(environ: Mapping[str, str]) -> Settings:
+    """Read and check the engine's variables; ConfigError on the first bad one."""
+    return Settings(
+        page_words=_positive(environ, "MDSEL_PAGE_WORDS", DEFAULT_PAGE_WORDS),
+        max_headings=_positive(environ, "MDSEL_INDEX_MAX_HEADINGS", DEFAULT_MAX_HEADINGS),
+        max_files=_positive(environ, "MDSEL_MAX_FILES", DEFAULT_MAX_FILES),
+        max_bytes=_positive(environ, "MDSEL_MAX_BYTES", DEFAULT_MAX_BYTES),
+        max_total_bytes=_positive(environ, "MDSEL_MAX_TOTAL_BYTES", DEFAULT_MAX_TOTAL_BYTES),
+    )
+
+
+def read_min_words(environ: Mapping[str, str]) -> int:
+    """MDSEL_MIN_WORDS, the hook's threshold (0 allowed); ConfigError for a bad value.
+
+    The hook itself never fails on a bad value: it notes it and falls back (see its module).
+    """
+    value = raw_value(environ, "MDSEL_MIN_WORDS")
+    if value is None:
+        return DEFAULT_MIN_WORDS
+    number = parse_count(value)
+    if number is None:
+        raise ConfigError("MDSEL_MIN_WORDS", value, "expected a whole number (0 or more)")
+    return number
