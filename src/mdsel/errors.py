@@ -14,11 +14,7 @@ Errors are values (`Problem`); only parsing raises, and `api` turns both excepti
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
+from mdsel._record import NamedTuple
 
 FILE_NOT_FOUND = "FILE_NOT_FOUND"
 PARSE_ERROR = "PARSE_ERROR"

@@ -12,16 +12,11 @@ import os
 import re
 from collections.abc import Sequence
 
+from mdsel._record import NamedTuple
 from mdsel.errors import FILE_NOT_FOUND, Problem
 from mdsel.names import is_glob, is_markdown_name
 from mdsel.read import missing
 from mdsel.settings import DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_TOTAL_BYTES
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
 
 SKIPPED_DIRS = frozenset({"node_modules", ".git"})
 

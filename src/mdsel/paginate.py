@@ -10,13 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from mdsel._record import NamedTuple
 from mdsel.tree import Document
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
 
 BYTES_PER_WORD = 64
 """Byte bound per page word: only pathological lines (huge tokens) ever reach it."""

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 
 import pyromark
 
+from mdsel._record import NamedTuple
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
+    from typing import Any
 
 # GitHub tables and strikethrough; never the metadata-block options (see source.front_matter_end).
 OPTIONS = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH

@@ -10,16 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mdsel._record import NamedTuple
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
 from mdsel.names import heading_selector
 from mdsel.selector import Item, Segment, Selector, format_items, format_segments
 from mdsel.tree import BLOCK_KINDS, Document, Source
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
 
 ROOT = "root"
 SECTION = "section"

@@ -6,16 +6,13 @@ so none of those imports another only to reach a type.
 
 from __future__ import annotations
 
+from mdsel._record import NamedTuple
 from mdsel.settings import DEFAULT_MAX_HEADINGS, DEFAULT_PAGE_WORDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NamedTuple
-
     from mdsel.errors import Problem
     from mdsel.tree import Source
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
 
 
 class Options(NamedTuple):

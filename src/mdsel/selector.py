@@ -15,14 +15,9 @@ from __future__ import annotations
 
 import re
 
+from mdsel._record import NamedTuple
 from mdsel.errors import SelectorSyntaxError
 from mdsel.names import namespace_of
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
 
 MAX_REQUEST_CHARS = 4096
 """Longer requests are refused: nothing legitimate needs more, and it bounds all later work."""

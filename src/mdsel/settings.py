@@ -16,12 +16,11 @@ Standard library only and cheap to import: the hook reads MDSEL_MIN_WORDS throug
 
 from __future__ import annotations
 
+from mdsel._record import NamedTuple
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
 
 DEFAULT_PAGE_WORDS = 2000
 DEFAULT_MAX_HEADINGS = 250

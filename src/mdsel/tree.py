@@ -12,14 +12,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 
+from mdsel._record import NamedTuple
 from mdsel.parse import CODE, LIST, PARA, QUOTE, TABLE, Block, RawHeading, scan
 from mdsel.source import LineTable, decode, front_matter_end, line_table, strip_bom
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
 
 BLOCK_KINDS = (PARA, CODE, LIST, TABLE, QUOTE)
 CONTAINERS = (LIST, QUOTE)

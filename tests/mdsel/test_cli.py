@@ -12,8 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mdsel.results import Outcome
 from mdsel.cli import main, run
+from mdsel.results import Outcome
 from tests.conftest import CORPUS, FIXTURES, ROOT
 
 SCHEMA = json.loads((ROOT / "schema" / "cli-response.schema.json").read_text())

@@ -1,39 +1,17 @@
-"""Path expansion, capped reads and namespaces."""
+"""Path expansion: literal paths, directories, globs, and the per-call limits."""
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
-import pytest
-
 from mdsel.files import FileLimits, expand_paths
-from mdsel.names import namespaces
-from mdsel.read import FileReadError, read_bytes
 from tests.conftest import corpus_files
 
 
 def test_the_shared_corpus_is_present() -> None:
     # The real-world documents are part of the fixture set: their absence must not pass silently.
     assert len(corpus_files()) >= 16
-
-
-@pytest.mark.parametrize(
-    ("paths", "expected"),
-    [
-        (["README.md"], ["readme"]),
-        (["API Guide.md"], ["api_guide"]),
-        (["docs/README.md", "README.md", "x/readme.markdown"], ["readme", "readme-2", "readme-3"]),
-        (["a.b.md"], ["a_b"]),
-        (["Übersicht.md"], ["_bersicht"]),
-        ([".md"], ["doc"]),
-        (["readme-2.md", "readme.md", "README.md"], ["readme-2", "readme", "readme-3"]),
-        (["2024.md"], ["2024"]),
-    ],
-)
-def test_namespaces(paths: list[str], expected: list[str]) -> None:
-    assert namespaces(paths) == expected
 
 
 def test_literal_existing_path_wins_over_glob(tmp_path: Path) -> None:
@@ -65,47 +43,6 @@ def test_total_bytes_cap_leaves_files_out_with_a_warning(tmp_path: Path) -> None
 def test_duplicates_are_read_once(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# A\n")
     assert expand_paths(["a.md", "a.md", "*.md"], cwd=str(tmp_path)).paths == ("a.md",)
-
-
-def test_unreadable_file_is_a_clear_processing_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "secret.md"
-    path.write_text("# S\n")
-    real_open = os.open
-
-    def denied(file: str, flags: int, *args: int) -> int:
-        if str(file).endswith("secret.md"):
-            raise PermissionError(errno.EACCES, "Permission denied")
-        return real_open(file, flags, *args)
-
-    # Running as root, chmod cannot make a file unreadable; refuse the open itself instead.
-    monkeypatch.setattr(os, "open", denied)
-    with pytest.raises(FileReadError) as info:
-        read_bytes(str(path), 1000)
-    assert info.value.problem.code == "EACCES"
-    assert "permission denied" in info.value.problem.message
-
-
-def test_reads_refuse_what_is_not_a_regular_file(tmp_path: Path) -> None:
-    with pytest.raises(FileReadError) as info:
-        read_bytes(str(tmp_path), 1000)
-    assert info.value.problem.code == "EISDIR"
-    with pytest.raises(FileReadError) as info:
-        read_bytes("/dev/null", 1000)
-    assert info.value.problem.code == "NOT_REGULAR"
-    with pytest.raises(FileReadError) as info:
-        read_bytes(str(tmp_path / "missing.md"), 1000)
-    assert info.value.problem.type == "FILE_NOT_FOUND"
-
-
-def test_read_cap(tmp_path: Path) -> None:
-    path = tmp_path / "a.md"
-    path.write_bytes(b"x" * 11)
-    assert read_bytes(str(path), 11) == b"x" * 11
-    with pytest.raises(FileReadError) as info:
-        read_bytes(str(path), 10)
-    assert info.value.problem.code == "TOO_LARGE"
 
 
 def test_glob_semantics(tmp_path: Path) -> None:
