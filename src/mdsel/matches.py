@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel import paginate
+from mdsel.children import BLOCK_TYPE, children, subsection_selectors
 from mdsel.errors import INVALID_SELECTOR, Problem, SelectorSyntaxError, Suggestion
-from mdsel.names import heading_selector
 from mdsel.outline import outline
 from mdsel.resolve import HEADING, ROOT, SECTION, Node, node_selector, resolve
 from mdsel.results import Child, Match, Options, SelectResult
@@ -14,12 +14,9 @@ from mdsel.selector import Params, Selector, format_params, parse_request
 from mdsel.suggest import suggest
 from mdsel.tree import Document, Source
 
-PREVIEW_CHARS = 80
 MAX_SUGGESTED_MISSES = 5
 """Misses per request that get suggestions: each search is bounded, but a request can name
 thousands of missing items (`h3.0,1,2,…`)."""
-MAX_CHILDREN = 100
-"""children_available entries per match: a list of 20,000 items is not a menu."""
 
 
 def select_matches(
@@ -103,7 +100,7 @@ def select_matches(
             continue
         used += shown.words
         if options.json:  # the text format never shows children; do not pay for them there
-            shown = shown._replace(children=_children(sources[node.doc].document, node))
+            shown = shown._replace(children=children(sources[node.doc].document, node))
         matches.append(shown)
     return SelectResult(tuple(matches), tuple(omitted), tuple(problems), named)
 
@@ -125,8 +122,8 @@ def _match(
     document = source.document
     selector = node_selector(document, node)
     node_type, first, last = _span(document, node)
-    subsections = _subsections(document, node)
-    children: tuple[Child, ...] = ()  # filled in by the caller for the matches it shows
+    subsections = subsection_selectors(document, node)
+    no_children: tuple[Child, ...] = ()  # filled in by the caller for the matches it shows
     if params.toc:
         if node.kind == ROOT:
             lo, hi = 0, len(document.headings) - 1
@@ -142,7 +139,7 @@ def _match(
         words = len(content.split())
         return Match(
             source.namespace, selector, node_type, content, False, first, last, 1, 1,
-            words, words, None, subsections, children,
+            words, words, None, subsections, no_children,
         )  # fmt: skip
     first, last = paginate.clip_lines(first, last, params.head, params.tail)
     spans = paginate.pages(document, first, last, None if full else options.page_words)
@@ -176,7 +173,7 @@ def _match(
         total_words=total_words,
         next=next_selector,
         subsections=subsections,
-        children=children,
+        children=no_children,
     )
 
 
@@ -188,108 +185,4 @@ def _span(document: Document, node: Node) -> tuple[str, int, int]:
         kind = "section" if node.kind == SECTION else f"heading:h{heading.level}"
         return kind, heading.line_start, heading.section_line_end
     block = document.blocks[node.ref]
-    return (f"block:{_BLOCK_TYPE[block.kind]}", *document.block_lines(node.ref))
-
-
-_BLOCK_TYPE = {
-    "para": "paragraph",
-    "code": "code",
-    "list": "list",
-    "table": "table",
-    "quote": "blockquote",
-}
-
-
-def _subsections(document: Document, node: Node) -> tuple[str, ...]:
-    if node.kind not in (HEADING, SECTION, ROOT):
-        return ()
-    return tuple(
-        heading_selector(document.headings[i].level, document.headings[i].ordinal)
-        for i in direct_subsections(document, node)
-    )
-
-
-def direct_subsections(document: Document, node: Node) -> list[int]:
-    headings = document.headings
-    if node.kind == ROOT:
-        return [i for i, h in enumerate(headings) if h.parent == -1]
-    result = []
-    i = node.ref + 1
-    last = headings[node.ref].last
-    while i <= last:
-        result.append(i)
-        i = headings[i].last + 1  # skip the subsection's own descendants
-    return result
-
-
-def _children(document: Document, node: Node) -> tuple[Child, ...]:
-    return _all_children(document, node)[:MAX_CHILDREN]
-
-
-def _all_children(document: Document, node: Node) -> tuple[Child, ...]:
-    """Direct subsections plus the outermost blocks before the first of them (for a heading or
-    the root), or the blocks directly in a list's or quote's items."""
-    children: list[Child] = []
-    if node.kind in (HEADING, SECTION, ROOT):
-        subs = direct_subsections(document, node)
-        begin = 0 if node.kind == ROOT else document.headings[node.ref].start
-        end = (
-            document.headings[subs[0]].start
-            if subs
-            else (
-                document.headings[node.ref].section_end if node.kind != ROOT else len(document.data)
-            )
-        )
-        blocks = [b for b in _top_blocks_between(document, begin, end)]
-        for i in blocks:
-            children.append(_block_child(document, i))
-        for i in subs:
-            heading = document.headings[i]
-            children.append(
-                Child(
-                    heading_selector(heading.level, heading.ordinal),
-                    f"heading:h{heading.level}",
-                    heading.title[:PREVIEW_CHARS],
-                )
-            )
-        return tuple(children)
-    if node.kind in ("list", "quote"):
-        child = node.ref + 1
-        while child <= document.block_last[node.ref]:
-            children.append(_block_child(document, child))
-            child = document.block_last[child] + 1  # skip the child's own descendants
-    return tuple(children)
-
-
-def _top_blocks_between(document: Document, start: int, end: int) -> list[int]:
-    found: list[int] = []
-    for kind in document.top_blocks:
-        found.extend(document.top_blocks_between(kind, start, end))
-    return sorted(found)
-
-
-def _block_child(document: Document, index: int) -> Child:
-    kind = document.blocks[index].kind
-    selector = node_selector(document, Node(0, kind, index))
-    return Child(
-        selector,
-        f"block:{_BLOCK_TYPE[kind]}",
-        preview(document, *document.block_lines(index)),
-    )
-
-
-def preview(document: Document, first: int, last: int) -> str:
-    """First PREVIEW_CHARS characters of lines first..last, whitespace collapsed."""
-    return preview_cut(document, first, last)[0]
-
-
-def preview_cut(document: Document, first: int, last: int) -> tuple[str, bool]:
-    """The preview, and whether anything of lines first..last was left out of it."""
-    if last < first:
-        return "", False
-    start = document.lines.starts[first - 1]
-    stop = document.lines.starts[last]
-    end = min(stop, start + PREVIEW_CHARS * 8)
-    text = " ".join(document.data[start:end].decode("utf-8", errors="ignore").split())
-    more = end < stop and document.lines.mask.find(b"x", end, stop) >= 0
-    return text[:PREVIEW_CHARS], len(text) > PREVIEW_CHARS or more
+    return (f"block:{BLOCK_TYPE[block.kind]}", *document.block_lines(node.ref))

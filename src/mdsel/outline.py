@@ -10,15 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel.names import heading_selector
-from mdsel.tree import Document
-
-BLOCK_LABELS = (
-    ("para", "para"),
-    ("code", "code"),
-    ("list", "list"),
-    ("table", "table"),
-    ("quote", "quote"),
-)
+from mdsel.tree import BLOCK_KINDS, Document
 
 
 def heading_line(document: Document, index: int, depth: int, prefix: str, hidden: int) -> str:
@@ -124,5 +116,5 @@ def ranges(document: Document, indices: Sequence[int], limit: int = 12) -> str:
 
 
 def block_counts(document: Document) -> str:
-    counts = ", ".join(f"{label} {len(document.top_blocks[kind])}" for kind, label in BLOCK_LABELS)
+    counts = ", ".join(f"{kind} {len(document.top_blocks[kind])}" for kind in BLOCK_KINDS)
     return f"blocks: {counts}"

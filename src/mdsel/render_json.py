@@ -6,8 +6,8 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
+from mdsel.children import direct_subsections, preview_cut
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
-from mdsel.matches import direct_subsections, preview_cut
 from mdsel.names import heading_selector
 from mdsel.resolve import ROOT, Node
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
@@ -29,7 +29,7 @@ def _timestamp() -> str:
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
-def _error(problem: Problem, prefix_all: bool) -> dict[str, Any]:
+def _error(problem: Problem) -> dict[str, Any]:
     entry: dict[str, Any] = {"type": problem.type, "code": problem.code, "message": problem.message}
     if problem.file is not None:
         entry["file"] = printable_path(problem.file)
@@ -62,7 +62,7 @@ def _envelope(
     if warnings:
         body["warnings"] = list(warnings)
     if problems:
-        body["errors"] = [_error(p, True) for p in problems]
+        body["errors"] = [_error(p) for p in problems]
     text = json.dumps(body, ensure_ascii=False, indent=2) + "\n"
     return Outcome(text, "", 1 if problems else 0)
 
