@@ -75,6 +75,31 @@ def children(document: Document, node: Node) -> tuple[Child, ...]:
     return tuple(found)
 
 
+def children_counts(document: Document) -> tuple[list[int], int]:
+    """How many children `children` would list (before the cap) for each heading, and for the
+    root, in one linear merge: the outermost blocks between a heading and the next heading,
+    plus its direct subsections."""
+    headings = document.headings
+    blocks = document.blocks
+    top = sorted(i for indices in document.top_blocks.values() for i in indices)
+    counts = [0] * len(headings)
+    position = 0
+    for index, heading in enumerate(headings):
+        if heading.parent >= 0:
+            counts[heading.parent] += 1
+        end = headings[index + 1].start if index + 1 < len(headings) else len(document.data)
+        while position < len(top) and blocks[top[position]].start < heading.start:
+            position += 1
+        count_start = position
+        while position < len(top) and blocks[top[position]].start < end:
+            position += 1
+        counts[index] += position - count_start
+    first_heading = headings[0].start if headings else len(document.data)
+    root = sum(1 for h in headings if h.parent == -1)
+    root += sum(1 for i in top if blocks[i].start < first_heading)
+    return counts, root
+
+
 def _top_blocks_between(document: Document, start: int, end: int) -> list[int]:
     found: list[int] = []
     for kind in document.top_blocks:

@@ -49,35 +49,42 @@ def expand_paths(
     found: list[str] = []
     problems: list[Problem] = []
     for given in paths:
-        full = os.path.join(base, given)
-        if os.path.lexists(full):
-            if os.path.isdir(full):
-                below = _walk(given, full)
-                if not below:
-                    problems.append(
-                        Problem(
-                            FILE_NOT_FOUND,
-                            "NO_MARKDOWN",
-                            "no Markdown files in this directory (hidden entries, node_modules "
-                            "and .git are skipped)",
-                            file=given,
-                        )
-                    )
-                found.extend(below)
-            else:
-                found.append(given)
-        elif is_glob(given):
-            matches = _glob(given, base)
-            if matches:
-                found.extend(matches)
-            else:
-                problems.append(
-                    Problem(FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern", file=given)
-                )
+        files = _expand(given, base)
+        if isinstance(files, Problem):
+            problems.append(files)
         else:
-            problems.append(missing(given))
+            found.extend(files)
+    kept, warnings = _within_limits(list(dict.fromkeys(found)), limits, base)
+    return Expansion(tuple(kept), tuple(problems), tuple(warnings))
 
-    unique = list(dict.fromkeys(found))
+
+def _expand(given: str, base: str) -> list[str] | Problem:
+    """The files one argument names, or why it names none."""
+    full = os.path.join(base, given)
+    if os.path.lexists(full):
+        if not os.path.isdir(full):
+            return [given]
+        below = _walk(given, full)
+        if below:
+            return below
+        return Problem(
+            FILE_NOT_FOUND,
+            "NO_MARKDOWN",
+            "no Markdown files in this directory (hidden entries, node_modules and .git are "
+            "skipped)",
+            file=given,
+        )
+    if not is_glob(given):
+        return missing(given)
+    matches = _glob(given, base)
+    if matches:
+        return matches
+    return Problem(FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern", file=given)
+
+
+def _within_limits(unique: list[str], limits: FileLimits, base: str) -> tuple[list[str], list[str]]:
+    """The files kept under MDSEL_MAX_FILES and MDSEL_MAX_TOTAL_BYTES, and warnings naming the
+    rest. A file over MDSEL_MAX_BYTES is kept without counting: reading it reports it."""
     warnings: list[str] = []
     if len(unique) > limits.max_files:
         left_out = unique[limits.max_files :]
@@ -105,7 +112,7 @@ def expand_paths(
             f"warning: {len(skipped)} files left out to stay under {limits.max_total_bytes} bytes "
             f"per call (MDSEL_MAX_TOTAL_BYTES): {_names(skipped)}"
         )
-    return Expansion(tuple(kept), tuple(problems), tuple(warnings))
+    return kept, warnings
 
 
 def _names(paths: list[str], limit: int = 10) -> str:

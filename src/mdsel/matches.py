@@ -6,10 +6,16 @@ from collections.abc import Sequence
 
 from mdsel import paginate
 from mdsel.children import BLOCK_TYPE, children, subsection_selectors
-from mdsel.errors import INVALID_SELECTOR, Problem, SelectorSyntaxError, Suggestion
+from mdsel.errors import (
+    INVALID_SELECTOR,
+    SELECTOR_NOT_FOUND,
+    Problem,
+    SelectorSyntaxError,
+    Suggestion,
+)
 from mdsel.outline import outline
 from mdsel.resolve import HEADING, ROOT, SECTION, Node, node_selector, resolve
-from mdsel.results import Child, Match, Options, SelectResult
+from mdsel.results import Match, Options, SelectResult
 from mdsel.selector import Params, Selector, format_params, parse_request
 from mdsel.suggest import suggest
 from mdsel.tree import Document, Source
@@ -25,60 +31,10 @@ def select_matches(
     try:
         selectors = parse_request(request)
     except SelectorSyntaxError as exc:
-        # The selector is shown trimmed, so the column counts from its first visible character.
-        leading = len(request) - len(request.lstrip())
-        column = max(1, exc.column - leading) if request.strip() else exc.column
-        problem = Problem(
-            INVALID_SELECTOR,
-            "SYNTAX",
-            f"{exc.message} at column {column}",
-            selector=request.strip()[:200] or request[:200],
-            suggestions=suggest(request[:200], sources, range(len(sources))),
-        )
-        return SelectResult((), (), (problem,), named)
-
+        return SelectResult((), (), (_syntax_problem(request, exc, sources),), named)
     if not sources:
         return SelectResult((), (), (), named)  # every file failed; their problems say why
-    problems: list[Problem] = []
-    found: list[tuple[Node, Selector]] = []
-    suggested = 0
-    for selector in selectors:
-        resolution = resolve(selector, sources)
-        for miss in resolution.misses:
-            suggestions: tuple[Suggestion, ...] = ()
-            if suggested < MAX_SUGGESTED_MISSES:
-                suggestions = suggest(selector.source, sources, miss.scope, miss.segment)
-                suggested += 1
-            problems.append(
-                Problem(
-                    miss.type,
-                    "OUT_OF_RANGE" if "out of range" in miss.reason else "NO_MATCH",
-                    miss.reason,
-                    selector=miss.selector,
-                    suggestions=suggestions,
-                )
-            )
-        not_headings = [n for n in resolution.nodes if n.kind not in (HEADING, SECTION, ROOT)]
-        if selector.params.toc and not_headings:
-            first = node_selector(sources[not_headings[0].doc].document, not_headings[0])
-            problems.append(
-                Problem(
-                    INVALID_SELECTOR,
-                    "TOC_NOT_HEADING",
-                    f"toc=true needs a heading, section or root; {first} is a "
-                    f"{not_headings[0].kind} block"
-                    + (
-                        f" (and {len(not_headings) - 1} more matches)"
-                        if len(not_headings) > 1
-                        else ""
-                    ),
-                    selector=selector.source,
-                )
-            )
-        for node in resolution.nodes:
-            if not (selector.params.toc and node.kind not in (HEADING, SECTION, ROOT)):
-                found.append((node, selector))
-
+    found, problems = _resolve_all(selectors, sources)
     matches: list[Match] = []
     omitted: list[tuple[str, str]] = []
     budget = options.page_words
@@ -105,6 +61,63 @@ def select_matches(
     return SelectResult(tuple(matches), tuple(omitted), tuple(problems), named)
 
 
+def _syntax_problem(request: str, exc: SelectorSyntaxError, sources: Sequence[Source]) -> Problem:
+    # The selector is shown trimmed, so the column counts from its first visible character.
+    leading = len(request) - len(request.lstrip())
+    column = max(1, exc.column - leading) if request.strip() else exc.column
+    return Problem(
+        INVALID_SELECTOR,
+        "SYNTAX",
+        f"{exc.message} at column {column}",
+        selector=request.strip()[:200] or request[:200],
+        suggestions=suggest(request[:200], sources, range(len(sources))),
+    )
+
+
+def _resolve_all(
+    selectors: Sequence[Selector], sources: Sequence[Source]
+) -> tuple[list[tuple[Node, Selector]], list[Problem]]:
+    """Every node the selectors match, with the selector that matched it, and the problems:
+    misses (the first MAX_SUGGESTED_MISSES with suggestions) and toc=true on blocks."""
+    problems: list[Problem] = []
+    found: list[tuple[Node, Selector]] = []
+    suggested = 0
+    for selector in selectors:
+        resolution = resolve(selector, sources)
+        for miss in resolution.misses:
+            suggestions: tuple[Suggestion, ...] = ()
+            if suggested < MAX_SUGGESTED_MISSES:
+                suggestions = suggest(selector.source, sources, miss.scope, miss.segment)
+                suggested += 1
+            problems.append(
+                Problem(
+                    miss.type,
+                    "OUT_OF_RANGE" if "out of range" in miss.reason else "NO_MATCH",
+                    miss.reason,
+                    selector=miss.selector,
+                    suggestions=suggestions,
+                )
+            )
+        not_headings = [n for n in resolution.nodes if n.kind not in (HEADING, SECTION, ROOT)]
+        if selector.params.toc and not_headings:
+            problems.append(_toc_problem(selector, sources, not_headings))
+        for node in resolution.nodes:
+            if not (selector.params.toc and node.kind not in (HEADING, SECTION, ROOT)):
+                found.append((node, selector))
+    return found, problems
+
+
+def _toc_problem(selector: Selector, sources: Sequence[Source], blocks: list[Node]) -> Problem:
+    first = node_selector(sources[blocks[0].doc].document, blocks[0])
+    more = f" (and {len(blocks) - 1} more matches)" if len(blocks) > 1 else ""
+    return Problem(
+        INVALID_SELECTOR,
+        "TOC_NOT_HEADING",
+        f"toc=true needs a heading, section or root; {first} is a {blocks[0].kind} block{more}",
+        selector=selector.source,
+    )
+
+
 def _kept_params(params: Params) -> str:
     """The params an omitted match is listed with, so selecting it shows what was asked for."""
     return format_params(params._replace(page=None))
@@ -118,35 +131,18 @@ def _match(
     full: bool,
     qualify: bool,
 ) -> Match | Problem:
+    if params.toc:
+        return _toc_match(node, sources[node.doc], options, full, qualify)
     source = sources[node.doc]
     document = source.document
     selector = node_selector(document, node)
     node_type, first, last = _span(document, node)
-    subsections = subsection_selectors(document, node)
-    no_children: tuple[Child, ...] = ()  # filled in by the caller for the matches it shows
-    if params.toc:
-        if node.kind == ROOT:
-            lo, hi = 0, len(document.headings) - 1
-        else:
-            lo, hi = node.ref, document.headings[node.ref].last
-        # Qualified as everywhere else: in JSON always, in text when the call has several documents.
-        prefix = f"{source.namespace}::" if options.json or qualify else ""
-        hint = f"{prefix}{selector}?toc=true&full=true"
-        budget = None if full else options.max_headings
-        lines = outline(document, lo, hi, prefix, budget, f"use {hint}")
-        text = "\n".join(lines) if hi >= lo else ""
-        content = text + "\n" if text else ""
-        words = len(content.split())
-        return Match(
-            source.namespace, selector, node_type, content, False, first, last, 1, 1,
-            words, words, None, subsections, no_children,
-        )  # fmt: skip
     first, last = paginate.clip_lines(first, last, params.head, params.tail)
     spans = paginate.pages(document, first, last, None if full else options.page_words)
     number = params.page or 1
     if number > len(spans):
         return Problem(
-            "SELECTOR_NOT_FOUND",
+            SELECTOR_NOT_FOUND,
             "PAGE_OUT_OF_RANGE",
             f"page {number} out of range: {selector} has {len(spans)} "
             f"page{'s' if len(spans) != 1 else ''}",
@@ -172,9 +168,33 @@ def _match(
         words=span.words,
         total_words=total_words,
         next=next_selector,
-        subsections=subsections,
-        children=no_children,
+        subsections=subsection_selectors(document, node),
+        children=(),  # filled in by the caller for the matches it shows
     )
+
+
+def _toc_match(node: Node, source: Source, options: Options, full: bool, qualify: bool) -> Match:
+    """The outline of a heading's section (or of the whole document) as the match's content."""
+    document = source.document
+    selector = node_selector(document, node)
+    node_type, first, last = _span(document, node)
+    if node.kind == ROOT:
+        lo, hi = 0, len(document.headings) - 1
+    else:
+        lo, hi = node.ref, document.headings[node.ref].last
+    # Qualified as everywhere else: in JSON always, in text when the call has several documents.
+    prefix = f"{source.namespace}::" if options.json or qualify else ""
+    hint = f"{prefix}{selector}?toc=true&full=true"
+    budget = None if full else options.max_headings
+    lines = outline(document, lo, hi, prefix, budget, f"use {hint}")
+    text = "\n".join(lines) if hi >= lo else ""
+    content = text + "\n" if text else ""
+    words = len(content.split())
+    subsections = subsection_selectors(document, node)
+    return Match(
+        source.namespace, selector, node_type, content, False, first, last, 1, 1,
+        words, words, None, subsections, (),
+    )  # fmt: skip
 
 
 def _span(document: Document, node: Node) -> tuple[str, int, int]:

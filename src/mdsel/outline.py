@@ -48,6 +48,39 @@ def outline(
             for i in range(first, last + 1)
         ]
 
+    shown, rest = _within_budget(document, first, last, budget)
+    shown_below: dict[int, int] = {}
+    for i in shown:
+        ancestor = headings[i].parent
+        while ancestor >= first:
+            shown_below[ancestor] = shown_below.get(ancestor, 0) + 1
+            ancestor = headings[ancestor].parent
+    lines: list[str] = []
+    example = -1  # the deepest shown heading that hides something: expanding it adds lines
+    for i in shown:
+        hidden = headings[i].last - i - shown_below.get(i, 0)
+        if hidden and (example < 0 or headings[i].depth > headings[example].depth):
+            example = i
+        lines.append(heading_line(document, i, headings[i].depth - base, prefix, hidden))
+    if rest:
+        lines.append(f"… +{len(rest)} more: {prefix}{ranges(document, rest)}")
+    if example < 0:
+        example = rest[0] if rest else first
+    lines.append(
+        f"[showing {len(shown)} of {total} headings; expand one with "
+        f"{prefix}{heading_selector(headings[example].level, headings[example].ordinal)}"
+        f"?toc=true, or {expand_hint}]"
+    )
+    return lines
+
+
+def _within_budget(
+    document: Document, first: int, last: int, budget: int
+) -> tuple[list[int], list[int]]:
+    """The headings first..last shown under `budget`, and those of the next depth left out:
+    the shallowest depths that fit whole, then the next depth's first headings in the room left."""
+    headings = document.headings
+    base = headings[first].depth
     per_depth: dict[int, int] = {}
     for i in range(first, last + 1):
         depth = headings[i].depth - base
@@ -75,29 +108,7 @@ def outline(
                 room -= 1
             else:
                 rest.append(i)
-    shown_below: dict[int, int] = {}
-    for i in shown:
-        ancestor = headings[i].parent
-        while ancestor >= first:
-            shown_below[ancestor] = shown_below.get(ancestor, 0) + 1
-            ancestor = headings[ancestor].parent
-    lines: list[str] = []
-    example = -1  # the deepest shown heading that hides something: expanding it adds lines
-    for i in shown:
-        hidden = headings[i].last - i - shown_below.get(i, 0)
-        if hidden and (example < 0 or headings[i].depth > headings[example].depth):
-            example = i
-        lines.append(heading_line(document, i, headings[i].depth - base, prefix, hidden))
-    if rest:
-        lines.append(f"… +{len(rest)} more: {prefix}{ranges(document, rest)}")
-    if example < 0:
-        example = rest[0] if rest else first
-    lines.append(
-        f"[showing {len(shown)} of {total} headings; expand one with "
-        f"{prefix}{heading_selector(headings[example].level, headings[example].ordinal)}"
-        f"?toc=true, or {expand_hint}]"
-    )
-    return lines
+    return shown, rest
 
 
 def ranges(document: Document, indices: Sequence[int], limit: int = 12) -> str:

@@ -6,10 +6,9 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
-from mdsel.children import direct_subsections, preview_cut
+from mdsel.children import children_counts, preview_cut
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
 from mdsel.names import heading_selector
-from mdsel.resolve import ROOT, Node
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
 from mdsel.tree import Document
 
@@ -94,26 +93,7 @@ def document_index(
     namespace: str, path: str, document: Document, options: Options
 ) -> dict[str, Any]:
     headings = document.headings
-    # children_count for every heading in one linear merge: the outermost blocks between a
-    # heading and the next heading, plus its direct subsections.
-    top = sorted(i for indices in document.top_blocks.values() for i in indices)
-    blocks_after = [0] * len(headings)
-    direct = [0] * len(headings)
-    position = 0
-    for h_index, heading in enumerate(headings):
-        if heading.parent >= 0:
-            direct[heading.parent] += 1
-        end = headings[h_index + 1].start if h_index + 1 < len(headings) else len(document.data)
-        while position < len(top) and document.blocks[top[position]].start < heading.start:
-            position += 1
-        count_start = position
-        while position < len(top) and document.blocks[top[position]].start < end:
-            position += 1
-        blocks_after[h_index] = position - count_start
-    root_children = len(direct_subsections(document, Node(0, ROOT, -1)))
-    first_heading = headings[0].start if headings else len(document.data)
-    root_children += sum(1 for i in top if document.blocks[i].start < first_heading)
-
+    counts, root_children = children_counts(document)
     heading_entries = []
     for index, heading in enumerate(headings):
         section_words = document.section_words(index)
@@ -126,7 +106,7 @@ def document_index(
                 "text": heading.title,
                 "content_preview": text,
                 "truncated": cut,
-                "children_count": direct[index] + blocks_after[index],
+                "children_count": counts[index],
                 "word_count": len(heading.title.split()),
                 "section_word_count": section_words,
                 "section_truncated": section_words > options.page_words,
