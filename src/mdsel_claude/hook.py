@@ -1,9 +1,11 @@
 """`mdsel-claude hook`: Claude Code hook JSON on stdin → the Read reminder or nothing (stdlib only).
 
-Claude Code runs this on every `Read`, so it imports nothing beyond `json`, `os`, `stat` and `sys`
-(a test checks that), never blocks the tool and exits 0 on every input. It stops reading a file as
-soon as the answer is known: once the word threshold is passed, at the first NUL byte, or after
-`MAX_BYTES`, so a huge file costs no more than a small one.
+Claude Code runs this on every `Read`, so it imports nothing beyond `json`, `os`, `stat`, `sys` and
+two leaves of the engine that use only the standard library, `mdsel.names` and `mdsel.settings`
+(`import mdsel` itself loads nothing; a test checks all of this). It never blocks the tool and
+exits 0 on every input. It stops reading a file as soon as the answer is known: once the word
+threshold is passed, at the first NUL byte, or after `MAX_BYTES`, so a huge file costs no more
+than a small one.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ import json
 import os
 import stat
 import sys
+
+from mdsel.names import is_markdown_name
+from mdsel.settings import DEFAULT_MIN_WORDS, parse_count, raw_value
 
 # A bare name rather than `typing.TYPE_CHECKING`: importing `typing` costs more than this whole
 # module, and mypy treats any constant called TYPE_CHECKING the same way.
@@ -27,12 +32,6 @@ REMINDER = (
 
 EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 """Hook events the reminder is given for; any other event is answered with silence."""
-
-MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn"})
-"""Lower-cased extensions that make a path Markdown (SPEC §5); checked on path and target."""
-
-DEFAULT_MIN_WORDS = 200
-"""Threshold when neither `--min-words` nor `MDSEL_MIN_WORDS` gives a valid one."""
 
 CHUNK_BYTES = 64 * 1024
 """Bytes per read: large enough that a typical 200-word file is one read."""
@@ -82,26 +81,20 @@ def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
     # --min-words, else MDSEL_MIN_WORDS, else the default: an unusable value at one step is
     # noted and the next step is tried.
     candidates = [(source, raw)] if raw is not None else []
-    # Empty is how MCP and hook configs usually spell "unset" (as for every MDSEL_* variable).
-    from_env = environ.get("MDSEL_MIN_WORDS")
-    if from_env is not None and from_env.strip():
+    from_env = raw_value(environ, "MDSEL_MIN_WORDS")
+    if from_env is not None:
         candidates.append(("MDSEL_MIN_WORDS", from_env))
     notes: list[str] = []
     threshold = DEFAULT_MIN_WORDS
     for name, value in candidates:
-        text = value.strip()
-        if text.isascii() and text.isdigit() and len(text) <= 18:
-            threshold = int(text)
+        number = parse_count(value)
+        if number is not None:
+            threshold = number
             break
         notes.append(f"{name}={value!r} is not a non-negative integer")
     for note in notes:
         sys.stderr.write(f"mdsel-claude hook: {note}; using {threshold}\n")
     return threshold
-
-
-def is_markdown_path(path: str) -> bool:
-    """True when the path's last extension is a Markdown one, ignoring case."""
-    return os.path.splitext(path)[1].lower() in MARKDOWN_EXTENSIONS
 
 
 def target_path(payload: object) -> str | None:
@@ -181,10 +174,10 @@ def reminder_for(payload: object, threshold: int) -> str | None:
         return None
     assert isinstance(payload, dict)  # target_path only accepts dict payloads
     event = payload.get("hook_event_name")
-    if event not in EVENTS or not is_markdown_path(path):
+    if event not in EVENTS or not is_markdown_name(path):
         return None
     # The extension must hold for the symlink target too: `notes.md -> secrets.txt` is not Markdown.
-    if not is_markdown_path(os.path.realpath(path)):
+    if not is_markdown_name(os.path.realpath(path)):
         return None
     if not exceeds_word_threshold(path, threshold):
         return None

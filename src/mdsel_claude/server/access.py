@@ -8,15 +8,12 @@ import re
 import stat
 from dataclasses import dataclass
 
-MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn")
-
-PROCESSING_ERROR = "PROCESSING_ERROR"
-FILE_NOT_FOUND = "FILE_NOT_FOUND"
+from mdsel.errors import PROCESSING_ERROR, Problem
+from mdsel.names import MARKDOWN_SUFFIXES, is_glob, is_markdown_name
+from mdsel.read import missing, os_problem, too_large
+from mdsel.settings import DEFAULT_MAX_BYTES
 
 OUTSIDE_ROOTS = "outside the directories allowed by MDSEL_ROOTS"
-
-_GLOB_MAGIC = re.compile(r"[*?[]")
-"""What makes a missing path a glob; the same rule as the engine's file module."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,25 +22,12 @@ class Policy:
 
     roots: tuple[str, ...] | None = None
     """Resolved directories reads are confined to; None means anywhere."""
-    max_bytes: int = 50 * 1024 * 1024
+    max_bytes: int = DEFAULT_MAX_BYTES
     """Largest file read, in bytes."""
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why one path is not read; shaped like the engine's file problems so it prints like them."""
-
-    path: str
-    type: str
-    code: str
-    message: str
-
-
-def is_markdown_name(path: str) -> bool:
-    """Whether the last component of `path` ends in a Markdown extension (any letter case)."""
-    name = os.path.basename(path.rstrip("/" + (os.altsep or "")))
-    stem, extension = os.path.splitext(name)
-    return bool(stem) and extension.lower() in MARKDOWN_EXTENSIONS
+def _refused(path: str, code: str, reason: str) -> Problem:
+    return Problem(PROCESSING_ERROR, code, reason, file=path)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -76,7 +60,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def check(path: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
+def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
     """Decide whether the server may read `path`; never opens it.
 
     Order matters: the name is judged before the file system is touched, and the roots before
@@ -86,49 +70,35 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
         # Output is line-based: a name with a line break in it, found by walking a directory,
         # could print lines of its own (a forged refusal, a fake heading). Shown escaped.
         reason = "the file name contains a line break or another control character; refused"
-        return Refusal(shown(path), PROCESSING_ERROR, "CONTROL_CHARACTER", reason)
-    extensions = " ".join(MARKDOWN_EXTENSIONS)
+        return _refused(shown(path), "CONTROL_CHARACTER", reason)
+    extensions = " ".join(MARKDOWN_SUFFIXES)
     if not is_markdown_name(path):
-        return Refusal(
-            path,
-            PROCESSING_ERROR,
-            "NOT_MARKDOWN",
-            f"not a Markdown file name; only {extensions} files are read",
-        )
+        reason = f"not a Markdown file name; only {extensions} files are read"
+        return _refused(path, "NOT_MARKDOWN", reason)
     absolute = os.path.join(os.getcwd() if cwd is None else cwd, path)
     target = os.path.realpath(absolute)
     if policy.roots is not None and not any(_inside(target, root) for root in policy.roots):
-        return Refusal(path, PROCESSING_ERROR, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
+        return _refused(path, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
     if not is_markdown_name(target):
-        return Refusal(
-            path,
-            PROCESSING_ERROR,
-            "NOT_MARKDOWN",
-            f"resolves to {target}, not a Markdown file name; only {extensions} files are read",
-        )
+        reason = f"resolves to {target}, not a Markdown file name; only {extensions} files are read"
+        return _refused(path, "NOT_MARKDOWN", reason)
     try:
         # stat, not open: opening a FIFO would block and opening a device may have side effects.
         # The path as given, so the kernel follows its links as it will when the file is read.
         info = os.stat(absolute)
     except FileNotFoundError:
-        return Refusal(path, FILE_NOT_FOUND, "ENOENT", "no such file; check the path")
-    except PermissionError:
-        return Refusal(path, PROCESSING_ERROR, "EACCES", "permission denied; check its permissions")
+        return missing(path)
     except OSError as error:
         if error.errno == errno.ELOOP:
             reason = "symbolic links that loop (or a chain too long to follow); refused"
-            return Refusal(path, PROCESSING_ERROR, "ELOOP", reason)
-        return Refusal(
-            path, PROCESSING_ERROR, "OS_ERROR", f"cannot read: {error.strerror or error}"
-        )
+            return _refused(path, "ELOOP", reason)
+        return os_problem(path, error)
     if stat.S_ISDIR(info.st_mode):
-        return Refusal(path, PROCESSING_ERROR, "EISDIR", "is a directory; name the files in it")
+        return _refused(path, "EISDIR", "is a directory; name the files in it")
     if not stat.S_ISREG(info.st_mode):
-        reason = f"not a regular file ({_kind(info.st_mode)}); refused"
-        return Refusal(path, PROCESSING_ERROR, "NOT_REGULAR", reason)
+        return _refused(path, "NOT_REGULAR", f"not a regular file ({_kind(info.st_mode)}); refused")
     if info.st_size > policy.max_bytes:
-        reason = f"file is {info.st_size} bytes; the limit is {policy.max_bytes} (MDSEL_MAX_BYTES)"
-        return Refusal(path, PROCESSING_ERROR, "TOO_LARGE", reason)
+        return too_large(path, info.st_size, policy.max_bytes)
     return None
 
 
@@ -136,13 +106,13 @@ def _fixed_part(pattern: str) -> str:
     # The leading components without glob characters: the directory a glob starts listing from.
     parts = pattern.split(os.sep)
     for position, part in enumerate(parts):
-        if _GLOB_MAGIC.search(part):
+        if is_glob(part):
             fixed = os.sep.join(parts[:position])
             return fixed or (os.sep if pattern.startswith(os.sep) else os.curdir)
     return pattern
 
 
-def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Refusal | None:
+def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Problem | None:
     """With MDSEL_ROOTS, judge one `files` argument before it is expanded; never lists anything.
 
     Expanding a directory or a glob prints the names it finds, and "no such file" tells that a
@@ -158,7 +128,7 @@ def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Refusa
     exists = os.path.lexists(full)
     if exists and not os.path.isdir(full):
         return None
-    expands = exists or bool(_GLOB_MAGIC.search(given))
+    expands = exists or is_glob(given)
     if not exists and expands:
         full = os.path.join(base, _fixed_part(given))
     target = os.path.realpath(full)
@@ -167,16 +137,16 @@ def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Refusa
     if expands and any(_inside(root, target) for root in policy.roots):
         # Roots are the model's own working area: saying that one lies below this leaks nothing.
         reason = f"reaches {OUTSIDE_ROOTS}; name files, directories or patterns inside them"
-        return Refusal(given, PROCESSING_ERROR, "OUTSIDE_ROOTS", reason)
-    return Refusal(given, PROCESSING_ERROR, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
+        return _refused(given, "OUTSIDE_ROOTS", reason)
+    return _refused(given, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
 
 
 def partition(
     paths: tuple[str, ...] | list[str], policy: Policy, cwd: str | None = None
-) -> tuple[tuple[str, ...], tuple[Refusal, ...]]:
+) -> tuple[tuple[str, ...], tuple[Problem, ...]]:
     """Split expanded paths into those the server may read and the refusals for the rest."""
     accepted: list[str] = []
-    refused: list[Refusal] = []
+    refused: list[Problem] = []
     for path in paths:
         refusal = check(path, policy, cwd)
         if refusal is None:

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mdsel.results import Outcome
 from mdsel_claude.server import access
-from mdsel_claude.server.backend import Backend, Outcome, make_backend, report_only
+from mdsel_claude.server.backend import Backend, make_backend, report_only
 from mdsel_claude.server.config import ConfigError, Settings, load_settings
 from mdsel_claude.server.tools import (
     ANNOTATIONS,
@@ -94,7 +95,7 @@ class FileCheck:
 
 def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None) -> FileCheck:
     """Expand the `files` argument with the engine's own file module, then apply the read policy."""
-    from mdsel import FileLimits, Problem, expand_paths
+    from mdsel import FileLimits, expand_paths
 
     limits = FileLimits(
         max_files=settings.max_files,
@@ -112,11 +113,10 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
     position = {given: number for number, given in reversed(list(enumerate(files)))}
     early = [r for r in refused_arguments.values() if r is not None]
     early_problems = sorted(
-        [Problem(r.type, r.code, r.message, file=r.path) for r in early]
-        + list(expansion.problems),
+        [*early, *expansion.problems],
         key=lambda problem: position.get(problem.file or "", len(files)),
     )
-    problems = early_problems + [Problem(r.type, r.code, r.message, file=r.path) for r in refusals]
+    problems = [*early_problems, *refusals]
     return FileCheck(accepted, tuple(problems), expansion.warnings)
 
 

@@ -8,8 +8,9 @@ import signal
 import subprocess
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from mdsel.results import Outcome
 from mdsel_claude.server.cache import DigestCache
 from mdsel_claude.server.config import Settings
 
@@ -21,14 +22,6 @@ EXTERNAL_TIMEOUT_SECONDS = 300.0
 
 ENVELOPE_ORDER = ("success", "command", "timestamp", "data", "unresolved_selectors", "warnings")
 """Keys of the JSON envelope in the order mdsel prints them; `errors` comes last."""
-
-
-class Outcome(NamedTuple):
-    """What one run of `mdsel index|select` printed and how it exited."""
-
-    stdout: str
-    stderr: str
-    exit_code: int
 
 
 class Backend(Protocol):
@@ -69,10 +62,9 @@ def report_only(
     """What mdsel prints when none of the files could be read; reads nothing, runs nothing."""
     import mdsel
 
-    outcome = mdsel.run_command(
+    return mdsel.run_command(
         command, selector, [], engine_options(settings), problems=problems, warnings=warnings
     )
-    return Outcome(outcome.stdout, outcome.stderr, outcome.exit_code)
 
 
 class EmbeddedBackend:
@@ -112,7 +104,7 @@ class EmbeddedBackend:
         import mdsel
 
         cache, options = self._load()
-        outcome = mdsel.run_command(
+        return mdsel.run_command(
             command,
             selector,
             paths,
@@ -123,7 +115,6 @@ class EmbeddedBackend:
             warnings=warnings,
             cwd=cwd,
         )
-        return Outcome(outcome.stdout, outcome.stderr, outcome.exit_code)
 
 
 def external_argv(

@@ -1,32 +1,23 @@
-"""MDSEL_* environment of the MCP server → one frozen Settings; a bad value names its variable."""
+"""MDSEL_* environment of the MCP server → one frozen Settings; a bad value names its variable.
+
+The engine's variables are read by `mdsel.settings`, with the same defaults and rules as the CLI;
+this module adds the server's own: MDSEL_FORMAT, MDSEL_ROOTS, MDSEL_BIN and the cache budget.
+"""
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-DEFAULT_PAGE_WORDS = 2000
-DEFAULT_MAX_HEADINGS = 250
-DEFAULT_MAX_FILES = 500
-DEFAULT_MAX_BYTES = 50 * 1024 * 1024
-DEFAULT_MAX_TOTAL_BYTES = 100 * 1024 * 1024
+from mdsel import settings as engine
+from mdsel.settings import ConfigError, raw_value
+
+__all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "Settings", "load_settings"]
+
 DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
 """Parsed documents kept by the server, counted in source bytes (SPEC §5)."""
-
-_DIGITS = re.compile(r"[0-9]+")
-
-
-class ConfigError(ValueError):
-    """A MDSEL_* variable holds a value the server cannot run with."""
-
-    def __init__(self, variable: str, value: str, reason: str) -> None:
-        super().__init__(f"{variable}={value!r}: {reason}")
-        self.variable = variable
-        self.value = value
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +26,15 @@ class Settings:
 
     json: bool = False
     """MDSEL_FORMAT=json: relay the JSON envelope instead of text."""
-    page_words: int = DEFAULT_PAGE_WORDS
+    page_words: int = engine.DEFAULT_PAGE_WORDS
     """Words per page and per response (MDSEL_PAGE_WORDS)."""
-    max_headings: int = DEFAULT_MAX_HEADINGS
+    max_headings: int = engine.DEFAULT_MAX_HEADINGS
     """Index outline size before deep levels collapse (MDSEL_INDEX_MAX_HEADINGS)."""
-    max_files: int = DEFAULT_MAX_FILES
+    max_files: int = engine.DEFAULT_MAX_FILES
     """Files per call after expansion (MDSEL_MAX_FILES)."""
-    max_bytes: int = DEFAULT_MAX_BYTES
+    max_bytes: int = engine.DEFAULT_MAX_BYTES
     """Largest single file read, in bytes (MDSEL_MAX_BYTES)."""
-    max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES
+    max_total_bytes: int = engine.DEFAULT_MAX_TOTAL_BYTES
     """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
     roots: tuple[str, ...] | None = None
     """Resolved directories reads are confined to (MDSEL_ROOTS); None means anywhere."""
@@ -53,27 +44,8 @@ class Settings:
     """Budget of the parse cache in source bytes; 0 turns it off."""
 
 
-def _raw(environ: Mapping[str, str], name: str) -> str | None:
-    # An empty value is how MCP client configs usually spell "unset", so treat it as such.
-    value = environ.get(name)
-    if value is None or not value.strip():
-        return None
-    return value
-
-
-def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
-    value = _raw(environ, name)
-    if value is None:
-        return default
-    text = value.strip()
-    # int() would also take "+5", "1_000" and non-ASCII digits; accept plain decimals only.
-    if not _DIGITS.fullmatch(text) or int(text) < 1:
-        raise ConfigError(name, value, "expected a positive whole number")
-    return int(text)
-
-
 def _format(environ: Mapping[str, str]) -> bool:
-    value = _raw(environ, "MDSEL_FORMAT")
+    value = raw_value(environ, "MDSEL_FORMAT")
     if value is None:
         return False
     text = value.strip().lower()
@@ -83,7 +55,7 @@ def _format(environ: Mapping[str, str]) -> bool:
 
 
 def _roots(environ: Mapping[str, str], cwd: str) -> tuple[str, ...] | None:
-    value = _raw(environ, "MDSEL_ROOTS")
+    value = raw_value(environ, "MDSEL_ROOTS")
     if value is None:
         return None
     roots: list[str] = []
@@ -102,7 +74,7 @@ def _roots(environ: Mapping[str, str], cwd: str) -> tuple[str, ...] | None:
 
 
 def _bin(environ: Mapping[str, str], cwd: str) -> str | None:
-    value = _raw(environ, "MDSEL_BIN")
+    value = raw_value(environ, "MDSEL_BIN")
     if value is None:
         return None
     text = os.path.expanduser(value.strip())
@@ -121,13 +93,15 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: str | None = No
     """Read and check the MDSEL_* variables the server uses; ConfigError on the first bad one."""
     env = os.environ if environ is None else environ
     here = os.getcwd() if cwd is None else cwd
+    json = _format(env)
+    read = engine.read_settings(env)
     return Settings(
-        json=_format(env),
-        page_words=_positive_int(env, "MDSEL_PAGE_WORDS", DEFAULT_PAGE_WORDS),
-        max_headings=_positive_int(env, "MDSEL_INDEX_MAX_HEADINGS", DEFAULT_MAX_HEADINGS),
-        max_files=_positive_int(env, "MDSEL_MAX_FILES", DEFAULT_MAX_FILES),
-        max_bytes=_positive_int(env, "MDSEL_MAX_BYTES", DEFAULT_MAX_BYTES),
-        max_total_bytes=_positive_int(env, "MDSEL_MAX_TOTAL_BYTES", DEFAULT_MAX_TOTAL_BYTES),
+        json=json,
+        page_words=read.page_words,
+        max_headings=read.max_headings,
+        max_files=read.max_files,
+        max_bytes=read.max_bytes,
+        max_total_bytes=read.max_total_bytes,
         roots=_roots(env, here),
         bin=_bin(env, here),
     )

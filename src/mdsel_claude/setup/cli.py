@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from mdsel_claude.hook import DEFAULT_MIN_WORDS
+from mdsel.settings import ConfigError, parse_count, read_min_words
 from mdsel_claude.setup import ledger
 from mdsel_claude.setup.claude_cli import ClaudeError
 from mdsel_claude.setup.doctor import run_doctor
@@ -28,22 +28,14 @@ from mdsel_claude.setup.steps import apply, describe
 
 
 def _min_words_default(environ: Mapping[str, str]) -> int:
-    raw = environ.get("MDSEL_MIN_WORDS")
-    if raw is None or not raw.strip():  # empty means unset, as for every MDSEL_* variable
-        return DEFAULT_MIN_WORDS
-    value = _non_negative(raw)
-    if value is None:
-        raise SetupError(f"MDSEL_MIN_WORDS={raw!r} is not a non-negative integer")
-    return value
-
-
-def _non_negative(text: str) -> int | None:
-    text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+    try:
+        return read_min_words(environ)
+    except ConfigError as error:
+        raise SetupError(str(error)) from None
 
 
 def _min_words_arg(text: str) -> int:
-    value = _non_negative(text)
+    value = parse_count(text)
     if value is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
     return value

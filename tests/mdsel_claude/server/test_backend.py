@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from mdsel import Problem
+from mdsel.results import Outcome
 from mdsel_claude.server.backend import (
     EmbeddedBackend,
     ExternalBackend,
-    Outcome,
     add_reports,
     external_argv,
     make_backend,

@@ -116,3 +116,58 @@ def test_settings_are_frozen() -> None:
     settings = Settings()
     with pytest.raises(AttributeError):
         settings.json = True  # type: ignore[misc]
+
+
+ENGINE_VARIABLES = {
+    "MDSEL_PAGE_WORDS": "page_words",
+    "MDSEL_INDEX_MAX_HEADINGS": "max_headings",
+    "MDSEL_MAX_FILES": "max_files",
+    "MDSEL_MAX_BYTES": "max_bytes",
+    "MDSEL_MAX_TOTAL_BYTES": "max_total_bytes",
+}
+
+# Value → what both readers make of it: a number, None for the default, or "error".
+NUMBER_CASES: list[tuple[str, int | str | None]] = [
+    ("2000", 2000),
+    (" 42 ", 42),
+    ("\t7\n", 7),
+    ("0001", 1),
+    ("9" * 18, 10**18 - 1),
+    ("", None),
+    ("   ", None),
+    ("1_000", "error"),
+    ("+7", "error"),
+    ("-5", "error"),
+    ("0", "error"),
+    ("1e6", "error"),
+    ("1.5", "error"),
+    ("1 000", "error"),
+    ("0x10", "error"),
+    ("ten", "error"),
+    ("\u0663", "error"),  # an Arabic-Indic digit: int() would take it
+    ("\uff11", "error"),  # a fullwidth digit, likewise
+    ("9" * 19, "error"),
+]
+
+
+@pytest.mark.parametrize("variable", ENGINE_VARIABLES)
+@pytest.mark.parametrize(("value", "expected"), NUMBER_CASES)
+def test_the_cli_and_the_server_read_numbers_alike(
+    variable: str, value: str, expected: int | str | None
+) -> None:
+    from mdsel.cli import run
+    from tests.conftest import FIXTURES
+
+    field = ENGINE_VARIABLES[variable]
+    environ = {variable: value}
+    cli = run(["index", str(FIXTURES / "structure.md")], environ)
+    if expected == "error":
+        with pytest.raises(ConfigError) as caught:
+            load_settings(environ)
+        assert caught.value.variable == variable
+        assert cli.exit_code == 2
+        assert cli.stderr == f"mdsel: {caught.value}\n"  # the same words from both
+        return
+    assert cli.exit_code != 2 and not cli.stderr.startswith("mdsel: "), cli.stderr
+    default = getattr(Settings(), field)
+    assert getattr(load_settings(environ), field) == (default if expected is None else expected)
