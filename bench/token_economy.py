@@ -41,6 +41,7 @@ from typing import Any
 
 import mdsel
 from mdsel import Options
+from mdsel.names import MARKDOWN_SUFFIXES
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "bench" / ".cache" / "token-economy"
@@ -75,7 +76,6 @@ INDEX_SELECT_TARGET = 0.20
 INDEX_TOKEN_LIMIT = 10_000
 """No index may exceed this: where Claude Code starts warning about a tool result's size."""
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn")
 PERMISSIVE = re.compile(
     r"\b(MIT|BSD|Apache|ISC|PSF|Python Software Foundation|0BSD|Zlib|Unlicense)\b", re.I
 )
