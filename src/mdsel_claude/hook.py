@@ -45,20 +45,20 @@ _BOM = b"\xef\xbb\xbf"
 _ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
 """The separators of `bytes.split()`: the word rule of SPEC §2."""
 
-USAGE = """\
+USAGE = f"""\
 usage: mdsel-claude hook [--min-words N]
 
 Reads a Claude Code PreToolUse/PostToolUse payload on stdin. For Read on a Markdown
-file with more than N words (default: MDSEL_MIN_WORDS, else 200) it prints the
+file with more than N words (default: MDSEL_MIN_WORDS, else {DEFAULT_MIN_WORDS}) it prints the
 reminder to use mdsel_index and mdsel_select; otherwise it prints nothing.
 It always exits 0 and never blocks the Read.
 """
 
 
 def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
-    """Return the word threshold: `--min-words N`, else `MDSEL_MIN_WORDS`, else 200.
+    """Return the word threshold: `--min-words N`, else `MDSEL_MIN_WORDS`, else the default (200).
 
-    An invalid value (not a non-negative integer) falls back to 200 with a note on stderr;
+    An invalid value (not a non-negative integer) falls back to the default with a note on stderr;
     the hook must still answer, and exiting non-zero would show Claude Code an error.
     """
     raw: str | None = None

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from mdsel.settings import ConfigError, parse_count, read_min_words
+from mdsel.settings import DEFAULT_MIN_WORDS, ConfigError, parse_count, read_min_words
 from mdsel_claude.setup import ledger
 from mdsel_claude.setup.claude_cli import ClaudeError
 from mdsel_claude.setup.doctor import run_doctor
@@ -66,7 +66,8 @@ def _parser() -> argparse.ArgumentParser:
         "--min-words",
         type=_min_words_arg,
         metavar="N",
-        help="remind only for files over N words (default: MDSEL_MIN_WORDS, else 200)",
+        help="remind only for files over N words (default: MDSEL_MIN_WORDS, else "
+        f"{DEFAULT_MIN_WORDS})",
     )
     install.add_argument(
         "--event",
