@@ -1,0 +1,39 @@
+"""What a node contains: the counts of the JSON index agree with the children a select lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mdsel.children import MAX_CHILDREN, children, children_counts, preview_cut
+from mdsel.resolve import HEADING, ROOT, Node
+from mdsel.tree import parse_document
+from tests.conftest import real_documents
+
+
+@pytest.mark.parametrize("path", real_documents(), ids=lambda p: p.name)
+def test_counts_are_the_children_listed(path: Path) -> None:
+    document = parse_document(path.read_bytes())
+    counts, root = children_counts(document)
+    assert len(children(document, Node(0, ROOT, -1))) == min(root, MAX_CHILDREN)
+    for index, count in enumerate(counts):
+        listed = children(document, Node(0, HEADING, index))
+        assert len(listed) == min(count, MAX_CHILDREN), (path.name, index)
+
+
+def test_children_stop_at_the_cap() -> None:
+    document = parse_document(b"# T\n\n" + b"".join(b"- item %d\n\n" % i for i in range(500)))
+    (listing,) = [i for i, b in enumerate(document.blocks) if b.kind == "list"]
+    found = children(document, Node(0, "list", listing))
+    assert len(found) == MAX_CHILDREN
+    assert found[0].type == "block:paragraph" and found[0].preview == "- item 0"
+    assert found[-1].preview == f"- item {MAX_CHILDREN - 1}"
+
+
+def test_preview_cut_says_when_something_was_left_out() -> None:
+    document = parse_document(b"short\n\n" + b"word " * 100 + b"\n")
+    assert preview_cut(document, 1, 1) == ("short", False)
+    text, cut = preview_cut(document, 3, 3)
+    assert cut and len(text) == 80
+    assert preview_cut(document, 2, 1) == ("", False)
