@@ -56,6 +56,9 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
     return data
 
 
+# The problems below are public: the server's read policy refuses files in the same words.
+
+
 def missing(path: str) -> Problem:
     return Problem(FILE_NOT_FOUND, "ENOENT", "no such file; check the path", file=path)
 
