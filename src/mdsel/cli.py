@@ -41,6 +41,26 @@ examples:
   mdsel select 'readme::h1.0,api::h2.0' README.md API.md
 """
 
+INDEX_HELP = """\
+output:
+  161 lines 1210 words; para 13 code 4 list 1 table 2
+  h1.0 mdsel-claude 1 1210
+    h2.0 Set-up 15 58       selector, title, start line, words of the section
+    h2.1 Using mdsel 31 571
+      h3.0 Selectors 58 220
+  A section runs to the line before the next heading at its indentation or shallower (or
+  to the end). The first line counts the document's lines, words and top-level blocks of
+  each kind present (para.0-12 exist here; code.0-3 …). With several documents, each
+  starts with its namespace and path, and selectors carry the namespace (readme::h2.1).
+  Headings that do not fit MDSEL_INDEX_MAX_HEADINGS collapse into counts (+14); --json
+  gives every span, word count and anchor.
+
+examples:
+  mdsel index README.md
+  mdsel index docs/ --json
+  mdsel index 'docs/**/*.md'
+"""
+
 ENVIRONMENT_HELP = """\
 environment:
   MDSEL_PAGE_WORDS          words per page and per response (default 2000)
@@ -111,10 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     index = commands.add_parser(
         "index",
         help="list the selectors of each document: heading outline and block counts",
-        description="Print a selector inventory: every heading with its selector, title, line "
-        "span and section words, then the document's block counts.",
-        epilog="examples:\n  mdsel index README.md\n  mdsel index docs/ --json\n"
-        "  mdsel index 'docs/**/*.md'\n\n" + ENVIRONMENT_HELP,
+        description="Print a selector inventory: per document a line with its size and "
+        "block counts, then every heading with its selector, title, start line and section "
+        "words.",
+        epilog=INDEX_HELP + "\n" + ENVIRONMENT_HELP,
         formatter_class=_Formatter,
     )
     index.add_argument(

@@ -26,13 +26,19 @@ def heading_selector(document: Document, index: int) -> str:
 
 
 def heading_line(document: Document, index: int, depth: int, prefix: str, hidden: int) -> str:
+    """`h2.1 Opinions 76 300`: selector, title, start line, section words (+hidden headings).
+
+    The section's last line is left out: it is the line before the next heading line of the
+    same or a shallower indentation (or the end of the document), and every token here is paid
+    for on every index. Unlabelled numbers cost one token each where `L76-106 300w` costs five.
+    """
     heading = document.headings[index]
     words = document.section_words(index)
     more = f" +{hidden}" if hidden else ""
     title = " ".join(heading.title.split())
     return (
-        f"{'  ' * depth}{prefix}{heading_selector(document, index)} {title}  "
-        f"L{heading.line_start}-{heading.section_line_end} {words}w{more}"
+        f"{'  ' * depth}{prefix}{heading_selector(document, index)} {title} "
+        f"{heading.line_start} {words}{more}"
     )
 
 
@@ -127,5 +133,9 @@ def ranges(document: Document, indices: Sequence[int], limit: int = 12) -> str:
 
 
 def block_counts(document: Document) -> str:
-    counts = ", ".join(f"{label} {len(document.top_blocks[kind])}" for kind, label in BLOCK_LABELS)
-    return f"blocks: {counts}"
+    """`para 23 code 19 list 5`: the document-level blocks of each kind present (absent: 0)."""
+    return " ".join(
+        f"{label} {len(document.top_blocks[kind])}"
+        for kind, label in BLOCK_LABELS
+        if document.top_blocks[kind]
+    )

@@ -82,14 +82,17 @@ def index(
         document = source.document
         if number:
             out.append("")
+        # The namespace and path only tell documents apart: a call on one document already
+        # knows which it asked for, and selectors are unqualified then.
+        named = f"{source.namespace} {source.path} " if qualify else ""
+        blocks = block_counts(document)
         out.append(
-            f"{source.namespace}  {source.path}  {document.line_count} lines  "
-            f"{document.word_count} words"
+            f"{named}{document.line_count} lines {document.word_count} words"
+            + (f"; {blocks}" if blocks else "")
         )
         prefix = f"{source.namespace}::" if qualify else ""
         budget = None if options.full else options.max_headings
         out.extend(outline(document, 0, len(document.headings) - 1, prefix, budget, "use --full"))
-        out.append(block_counts(document))
     stdout = "".join(line + "\n" for line in out)
     stderr = problems_text(file_problems, qualify)
     return Outcome(stdout, stderr, 1 if file_problems else 0)

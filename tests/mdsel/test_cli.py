@@ -63,11 +63,24 @@ def test_index_text_format() -> None:
     out = cli("index", STRUCTURE)
     assert out.exit_code == 0 and out.stderr == ""
     lines = out.stdout.splitlines()
-    assert lines[0] == f"structure  {STRUCTURE}  76 lines  153 words"
-    assert lines[1] == "h1.0 Guide  L8-72 136w"
-    assert lines[2] == "  h2.0 Install  L12-32 43w"
-    assert lines[5] == "      h4.0 Deep  L51-53 4w"
-    assert lines[-1] == "blocks: para 8, code 1, list 3, table 1, quote 2"
+    # One document: no namespace or path (the caller named it; selectors are unqualified).
+    assert lines[0] == "76 lines 153 words; para 8 code 1 list 3 table 1 quote 2"
+    # selector, title, start line, section words; the span ends where the next line at the
+    # same or a shallower indentation starts.
+    assert lines[1] == "h1.0 Guide 8 136"
+    assert lines[2] == "  h2.0 Install 12 43"
+    assert lines[5] == "      h4.0 Deep 51 4"
+    assert len(lines) == 1 + 8  # the header, then every heading
+
+
+def test_index_header_lists_only_the_block_kinds_present(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# A\n\ntext\n\n    code\n")
+    (tmp_path / "b.md").write_text("# B\n")
+    assert (
+        cli("index", "a.md", cwd=str(tmp_path)).stdout
+        == "5 lines 4 words; para 1 code 1\nh1.0 A 1 4\n"
+    )
+    assert cli("index", "b.md", cwd=str(tmp_path)).stdout == "1 lines 2 words\nh1.0 B 1 2\n"
 
 
 def test_index_of_several_documents_qualifies_selectors(tmp_path: Path) -> None:
@@ -75,8 +88,13 @@ def test_index_of_several_documents_qualifies_selectors(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "readme.md").write_text("# S\n")
     out = cli("index", "README.md", "sub/readme.md", cwd=str(tmp_path))
-    assert "readme::h1.0 R  L1-1 2w" in out.stdout
-    assert "readme-2::h1.0 S  L1-1 2w" in out.stdout
+    assert out.stdout.splitlines() == [
+        "readme README.md 1 lines 2 words",
+        "readme::h1.0 R 1 2",
+        "",
+        "readme-2 sub/readme.md 1 lines 2 words",
+        "readme-2::h1.0 S 1 2",
+    ]
     out = cli("select", "readme-2::h1.0", "README.md", "sub/readme.md", cwd=str(tmp_path))
     assert out.stdout == "# S\n"
 
@@ -147,11 +165,7 @@ def test_directory_expands_to_markdown_files(tmp_path: Path) -> None:
     (tmp_path / "docs" / "node_modules").mkdir()
     (tmp_path / "docs" / "node_modules" / "x.md").write_text("# no\n")
     out = cli("index", "docs", cwd=str(tmp_path))
-    headers = [
-        line.split("  ")[1]
-        for line in out.stdout.splitlines()
-        if "  " in line and " lines " in line
-    ]
+    headers = [line.split(" ")[1] for line in out.stdout.splitlines() if " lines " in line]
     assert headers == ["docs/a.markdown", "docs/b.md", "docs/deep/c.md"]
 
 
@@ -270,19 +284,19 @@ def test_outline_budget_collapses_depths(tmp_path: Path) -> None:
     path.write_text(text)
     out = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"}).stdout.splitlines()
     # Every h1 fits; the room left shows the first h2s in document order.
-    assert out[1:4] == ["h1.0 T0  L1-9 10w", "  h2.0 S0.0  L3-3 2w", "  h2.1 S0.1  L5-5 2w"]
-    assert "h1.2 T2  L21-29 10w +2" in out
-    assert "h1.3 T3  L31-39 10w +4" in out
+    assert out[1:4] == ["h1.0 T0 1 10", "  h2.0 S0.0 3 2", "  h2.1 S0.1 5 2"]
+    assert "h1.2 T2 21 10 +2" in out
+    assert "h1.3 T3 31 10 +4" in out
     assert "… +30 more: h2.10-39" in out
-    assert out[-2] == ("[showing 20 of 50 headings; expand one with h1.2?toc=true, or use --full]")
+    assert out[-1] == ("[showing 20 of 50 headings; expand one with h1.2?toc=true, or use --full]")
     toc = cli("select", "h1.3?toc=true", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"})
-    assert toc.stdout.splitlines() == ["h1.3 T3  L31-39 10w"] + [
-        f"  h2.{12 + j} S3.{j}  L{33 + 2 * j}-{33 + 2 * j} 2w" for j in range(4)
+    assert toc.stdout.splitlines() == ["h1.3 T3 31 10"] + [
+        f"  h2.{12 + j} S3.{j} {33 + 2 * j} 2" for j in range(4)
     ]
     top = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout.splitlines()
     assert "… +6 more: h1.4-9" in top
     full = cli("index", str(path), "--full", env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout
-    assert full.count("\n") == 52
+    assert full.count("\n") == 1 + 50  # the header, then all 50 headings
 
 
 def test_json_index_envelope() -> None:
@@ -360,14 +374,14 @@ def test_globs_take_markdown_unless_an_extension_is_spelled_out(tmp_path: Path) 
     (tmp_path / "g" / "notes.txt").write_text("# T\n")
     (tmp_path / "g" / "a.md").write_text("# M\n")
     assert cli("index", "g/*", cwd=str(tmp_path)).exit_code == 0
-    assert "g/notes.txt" in cli("index", "g/*.txt", cwd=str(tmp_path)).stdout
+    assert "h1.0 T 1 2" in cli("index", "g/*.txt", cwd=str(tmp_path)).stdout
 
 
 def test_toc_in_a_multi_document_call_is_qualified(tmp_path: Path) -> None:
     for name in ("a", "b"):
         (tmp_path / f"{name}.md").write_text(f"# {name}\n\n## sub\n")
     out = cli("select", "a::h1.0?toc=true", "a.md", "b.md", cwd=str(tmp_path))
-    assert out.stdout == "a::h1.0 a  L1-3 4w\n  a::h2.0 sub  L3-3 2w\n"
+    assert out.stdout == "a::h1.0 a 1 4\n  a::h2.0 sub 3 2\n"
 
 
 def test_preview_truncation_means_something_was_cut(tmp_path: Path) -> None:
