@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
+from mdsel.anchors import anchors
 from mdsel.api import IndexResult, Options, Outcome, SelectResult
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
 from mdsel.matches import direct_subsections, preview_cut
@@ -113,6 +114,7 @@ def document_index(
     first_heading = headings[0].start if headings else len(document.data)
     root_children += sum(1 for i in top if document.blocks[i].start < first_heading)
 
+    heading_anchors = anchors(document)
     heading_entries = []
     for index, heading in enumerate(headings):
         section_words = document.section_words(index)
@@ -123,6 +125,7 @@ def document_index(
                 "type": f"heading:h{heading.level}",
                 "depth": heading.level,
                 "text": heading.title,
+                "anchor": heading_anchors[index],
                 "content_preview": text,
                 "truncated": cut,
                 "children_count": direct[index] + blocks_after[index],

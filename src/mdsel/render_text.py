@@ -110,12 +110,16 @@ def select(
             out.append(f"==> {selector} L{match.line_start}-{match.line_end} <==\n")
         content = match.content
         out.append(content if content.endswith(("\n", "\r")) else content + "\n")
-        if match.next is not None:
-            next_selector = f"{match.namespace}::{match.next}" if qualify else match.next
+        if match.next is not None or (match.line and match.total_pages > 1):
+            # After `L812`, even the last page says which page of which section it is.
+            holding = f", holding line {match.line}" if match.line else ""
             trailer = (
-                f"[page {match.page}/{match.total_pages} of {selector}: {match.words} of "
-                f"{match.total_words} words; next: {next_selector}"
+                f"[page {match.page}/{match.total_pages} of {selector}{holding}: {match.words} "
+                f"of {match.total_words} words"
             )
+            if match.next is not None:
+                next_selector = f"{match.namespace}::{match.next}" if qualify else match.next
+                trailer += f"; next: {next_selector}"
             if match.subsections:
                 shown = " ".join(match.subsections[:MAX_LISTED])
                 more = len(match.subsections) - MAX_LISTED
