@@ -66,13 +66,19 @@ def find(document: Document, anchor: str) -> int:
 
 
 def closest(document: Document, anchor: str) -> list[int]:
-    """Headings whose anchors are nearest to a missed one, best first: anchors that contain it
-    or that it contains (`#install` → `installation`), then similar spellings."""
+    """Headings whose anchors are nearest to a missed one, best first: anchors that start with
+    it or that it starts with (`#install` → `installation`), then others containing it or
+    contained in it, nearest in length first, then similar spellings."""
     found = anchors(document)[:MAX_CANDIDATES]
     if not anchor:
         return []
     ranked = [i for i, a in enumerate(found) if a and (anchor in a or a in anchor)]
-    ranked.sort(key=lambda i: abs(len(found[i]) - len(anchor)))
+    ranked.sort(
+        key=lambda i: (
+            not (found[i].startswith(anchor) or anchor.startswith(found[i])),
+            abs(len(found[i]) - len(anchor)),
+        )
+    )
     position = {a: i for i, a in enumerate(found)}  # anchors are unique once numbered
     ranked += [position[a] for a in get_close_matches(anchor, found, MAX_CLOSEST, 0.6)]
     result: list[int] = []

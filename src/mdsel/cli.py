@@ -25,7 +25,15 @@ selectors:
                     top-level blocks (long names work too: paragraph, blockquote,
                     heading:h2, block:code)
   root              the whole document
+  L812              the innermost section holding line 812 (root before the first heading),
+                    at the page that shows the line
+  L800-850          exactly lines 800 to 850, verbatim (cut at the end of the file)
+  #installation     the section whose heading has that GitHub anchor (lower case, spaces as
+                    '-', repeats numbered -1, -2…; `mdsel index --json` lists them);
+                    README.md#installation, a link as written, means readme::#installation
   h2.1/code.0       the first code block inside h2.1 (paths scope each step)
+  L812/code.0 #setup/code.0
+                    L<n> and #anchor come first and can be scoped into; L800-850 cannot
   list.2/code.0     the first fence in the third list's items
   h2.0-2  h2.0,2,4  h2[1]
                     ranges and lists of indices; no index means all of them
@@ -38,6 +46,8 @@ examples:
   mdsel select h2.1 README.md
   mdsel select 'h2.1/code.0' README.md
   mdsel select 'h2.3?toc=true' big.md
+  mdsel select L812 CHANGELOG.md
+  mdsel select 'README.md#installation' README.md
   mdsel select 'readme::h1.0,api::h2.0' README.md API.md
 """
 

@@ -235,6 +235,10 @@ def test_help_teaches_the_selector_language(capsys: pytest.CaptureFixture[str]) 
     text = capsys.readouterr().out
     for example in ("h2.1/code.0", "readme::h2.0", "?head=20", "toc=true", "h2.0-2"):
         assert example in text
+    for form in ("L812", "L800-850", "#installation", "README.md#installation", "L812/code.0"):
+        assert form in text, form
+    assert main(["index", "--help"]) == 0
+    assert "selector, title, start line, words of the section" in capsys.readouterr().out
     assert main(["--version"]) == 0
 
 
@@ -420,3 +424,76 @@ def test_error_column_matches_the_selector_shown() -> None:
         out.stderr.splitlines()[0]
         == "!h2# INVALID_SELECTOR: unexpected '#', expected ',', '/', '?' or the end at column 3"
     )
+
+
+def test_line_and_anchor_selectors_on_the_command_line() -> None:
+    assert cli("select", "L52", STRUCTURE) == Outcome("#### Deep\n\nDeep text.\n", "", 0)
+    assert cli("select", "#install-1/list.0?head=2", STRUCTURE).stdout == "1. ordered\n2. list\n"
+    assert cli("select", "L75-76", STRUCTURE).stdout == "\nLast words.\n"
+    out = cli("select", "L52,L900", STRUCTURE)
+    assert out.exit_code == 1 and out.stdout == "#### Deep\n\nDeep text.\n"
+    assert out.stderr == (
+        "!L900 SELECTOR_NOT_FOUND: line 900 is past the end: structure has 76 lines\n~L76\n"
+    )
+    out = cli("select", "#instal", STRUCTURE)
+    assert out.stderr == (
+        "!#instal SELECTOR_NOT_FOUND: no heading in structure has the anchor #instal\n"
+        "~#install (Install) ~#install-1 (Install)\n"
+    )
+    out = cli("select", "h2.1/L40", STRUCTURE)
+    assert out.exit_code == 1 and out.stdout == ""
+    assert out.stderr.startswith("!h2.1/L40 INVALID_SELECTOR: L40 addresses the whole document")
+
+
+def test_a_link_as_written_selects_in_its_document(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# Read me\n\n## Install\n\nfirst\n")
+    (tmp_path / "GUIDE.md").write_text("# Guide\n\n## Install\n\nsecond\n")
+    out = cli("select", "GUIDE.md#install", "README.md", "GUIDE.md", cwd=str(tmp_path))
+    assert out == Outcome("## Install\n\nsecond\n", "", 0)
+    out = cli("select", "OTHER.md#install", "README.md", "GUIDE.md", cwd=str(tmp_path))
+    assert out.exit_code == 1 and "NAMESPACE_NOT_FOUND" in out.stderr
+
+
+def _long_document(tmp_path: Path) -> str:
+    """One h1 over sixty lines of two words each: three pages of twenty lines at 40 words."""
+    path = tmp_path / "long.md"
+    path.write_text("# Long\n" + "".join(f"word {n}\n" for n in range(2, 61)))
+    return str(path)
+
+
+def test_a_line_in_a_long_section_shows_the_page_holding_it(tmp_path: Path) -> None:
+    path = _long_document(tmp_path)
+    env = {"MDSEL_PAGE_WORDS": "40"}
+    out = cli("select", "L30", path, env=env)
+    lines = out.stdout.splitlines()
+    assert "word 30" in lines and "word 2" not in lines
+    assert lines[-1] == "[page 2/3 of h1.0, holding line 30: 40 of 120 words; next: h1.0?page=3]"
+    last = cli("select", "L60", path, env=env).stdout.splitlines()
+    assert last[-1] == "[page 3/3 of h1.0, holding line 60: 40 of 120 words]"  # said, even last
+    first = cli("select", "L30?page=1", path, env=env).stdout.splitlines()
+    assert first[0] == "# Long" and first[-1].startswith("[page 1/3 of h1.0, holding line 30:")
+    assert cli("select", "h1.0", path, env=env).stdout.splitlines()[-1] == (
+        "[page 1/3 of h1.0: 40 of 120 words; next: h1.0?page=2]"
+    )  # unchanged without a line
+    body = json.loads(cli("select", "L60", path, "--json", env=env).stdout)
+    (match,) = body["data"]["matches"]
+    assert match["pagination"]["page"] == 3 and match["line_end"] == 60
+
+
+def test_the_response_budget_lists_a_line_as_written(tmp_path: Path) -> None:
+    path = _long_document(tmp_path)
+    out = cli("select", "h1.0?head=20,L50", path, env={"MDSEL_PAGE_WORDS": "40"})
+    assert out.stdout.splitlines()[-1].startswith("[+1 more matches not shown: L50;")
+
+
+def test_json_lines_match_and_anchors_are_schema_valid() -> None:
+    body = json.loads(cli("select", "L10-12,L52", STRUCTURE, "--json").stdout)
+    lines, section = body["data"]["matches"]
+    assert (lines["selector"], lines["type"]) == ("structure::L10-12", "lines")
+    assert lines["children_available"] == []
+    assert (section["selector"], section["type"]) == ("structure::h4.0", "heading:h4")
+    index = json.loads(cli("index", STRUCTURE, "--json").stdout)["data"]["documents"][0]
+    assert [h["anchor"] for h in index["headings"]] == [
+        "guide", "install", "usage", "details", "deep", "setext-title", "install-1", "appendix",
+    ]  # fmt: skip
+    assert "anchor" not in index["root"]
