@@ -18,7 +18,6 @@ ports of github-slugger are unmaintained.
 from __future__ import annotations
 
 import unicodedata
-from difflib import get_close_matches
 
 from mdsel.tree import Document
 
@@ -69,6 +68,8 @@ def closest(document: Document, anchor: str) -> list[int]:
     """Headings whose anchors are nearest to a missed one, best first: anchors that start with
     it or that it starts with (`#install` → `installation`), then others containing it or
     contained in it, nearest in length first, then similar spellings."""
+    from difflib import get_close_matches  # misses only: the JSON index needs anchors alone
+
     found = anchors(document)[:MAX_CANDIDATES]
     if not anchor:
         return []
