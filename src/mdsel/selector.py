@@ -10,6 +10,7 @@
 `L812` is the innermost section holding line 812 (1-based, as in the index); `L800-850` those
 lines verbatim; `#installation` the section whose heading has that GitHub anchor. They address
 the whole document, so they only come first; `L800-850` is not a scope (nothing may follow it).
+A link as written in Markdown, `README.md#installation`, means `readme::#installation`.
 
 A comma after an index item continues the list only when an item (`N` or `N-M`) follows and is
 itself followed by `,`, `/`, `?` or the end; otherwise it starts the next selector, so
@@ -21,12 +22,18 @@ from __future__ import annotations
 import re
 
 from mdsel.errors import SelectorSyntaxError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:  # typing costs a quarter of an interpreter start: see mdsel._record
-    from mdsel._record import NamedTuple
+from mdsel.selector_values import (
+    ANCHOR,
+    LINE,
+    LINES,
+    Item,
+    Params,
+    Segment,
+    Selector,
+    format_items,
+    format_params,
+    format_segments,
+)
 
 MAX_REQUEST_CHARS = 4096
 """Longer requests are refused: nothing legitimate needs more, and it bounds all later work."""
@@ -66,46 +73,6 @@ _SPACE = " \t\r\n"
 _LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
 _ANCHOR = re.compile(r"#([^\s,/?#&]*)")
 _NOT_IN_LINK = re.compile(r"[\s,?:]")
-
-LINE = "line"
-"""`L812`: the innermost section (or root) holding the line; items hold the line."""
-LINES = "lines"
-"""`L800-850`: exactly those lines; items hold the range."""
-ANCHOR = "anchor"
-"""`#installation`: the section whose heading has that anchor; Segment.name holds it."""
-
-
-class Item(NamedTuple):
-    """One index item: ordinals first..last, 0-based and inclusive (first == last for `N`)."""
-
-    first: int
-    last: int
-
-
-class Segment(NamedTuple):
-    type: str
-    """Canonical short type: root, section, h1…h6, para, code, list, table, quote."""
-    items: tuple[Item, ...] | None
-    """None means every match of the type in the scope."""
-    name: str = ""
-    """The anchor of an ANCHOR segment, lowercased and percent-decoded; empty otherwise."""
-
-
-class Params(NamedTuple):
-    head: int | None = None
-    tail: int | None = None
-    page: int | None = None
-    full: bool = False
-    toc: bool = False
-
-
-class Selector(NamedTuple):
-    namespace: str | None
-    """Lowercased namespace, or None for every document."""
-    segments: tuple[Segment, ...]
-    params: Params
-    source: str
-    """The selector as written (trimmed), for messages."""
 
 
 def parse_request(text: str) -> tuple[Selector, ...]:
@@ -385,36 +352,19 @@ def _int(value: int | bool | None) -> int | None:
     return None if value is None else int(value)
 
 
-def format_items(items: tuple[Item, ...]) -> str:
-    return ",".join(str(i.first) if i.first == i.last else f"{i.first}-{i.last}" for i in items)
-
-
-def format_segments(segments: tuple[Segment, ...]) -> str:
-    """Short form of a path: `h2.1/code.0`, `section/list.0-2`, `L812/code.0`, `#setup`."""
-    return "/".join(_format_segment(s) for s in segments)
-
-
-def _format_segment(segment: Segment) -> str:
-    if segment.type == ANCHOR:
-        return f"#{segment.name}"
-    if segment.type in (LINE, LINES) and segment.items:
-        item = segment.items[0]
-        return f"L{item.first}" if segment.type == LINE else f"L{item.first}-{item.last}"
-    if segment.items is None:
-        return segment.type
-    return f"{segment.type}.{format_items(segment.items)}"
-
-
-def format_params(params: Params) -> str:
-    parts = []
-    if params.head is not None:
-        parts.append(f"head={params.head}")
-    if params.tail is not None:
-        parts.append(f"tail={params.tail}")
-    if params.page is not None:
-        parts.append(f"page={params.page}")
-    if params.full:
-        parts.append("full=true")
-    if params.toc:
-        parts.append("toc=true")
-    return "?" + "&".join(parts) if parts else ""
+__all__ = [
+    "ANCHOR",
+    "LINE",
+    "LINES",
+    "MAX_NUMBER",
+    "MAX_REQUEST_CHARS",
+    "TYPE_NAMES",
+    "Item",
+    "Params",
+    "Segment",
+    "Selector",
+    "format_items",
+    "format_params",
+    "format_segments",
+    "parse_request",
+]
