@@ -131,7 +131,14 @@ def machine() -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "packages": {
             name: version(name)
-            for name in ("mdsel-claude", "pyromark", "mcp", "tokenizers", "matplotlib")
+            for name in (
+                "mdsel-claude",
+                "pyromark",
+                "mcp",
+                "tokenizers",
+                "matplotlib",
+                "docgraphical",
+            )
         },
         "commit": commit or "unknown",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -228,7 +235,10 @@ def token_section(t: dict[str, Any]) -> list[str]:
         "- **index + section**: the index plus the one `mdsel_select` answer holding a line "
         f"picked at random (seed {t['seed']}, non-blank lines): the innermost heading section "
         "containing that line, at the page that holds it (`h3.4?page=2`), or the page of "
-        "`root` holding it when the line comes before the first heading.",
+        "`root` holding it when the line comes before the first heading;",
+        f"- **peer outline**: what `docgraphical toc` ({s.get('peer', 'docgraphical')}, a peer "
+        "on PyPI) prints for it: heading lines with their line numbers, no selectors, sizes or "
+        "block counts.",
         "",
         f"Tokens: {t['tokenizer']}.",
         "",
@@ -248,6 +258,11 @@ def token_section(t: dict[str, Any]) -> list[str]:
                     yes[targets["index_select_median_at_most_20_percent"]],
                 ],
                 [
+                    "median index ≤ the peer's outline",
+                    _peer_result(s),
+                    yes[targets.get("index_median_at_most_peer_toc", False)],
+                ],
+                [
                     "no index over 10,000 tokens",
                     f"largest {biggest['value']:,} tokens ({biggest['project']} "
                     f"`{biggest['file']}`)" + (f"; {len(over)} over the limit" if over else ""),
@@ -257,7 +272,9 @@ def token_section(t: dict[str, Any]) -> list[str]:
         ),
         "",
         f"Median document: {s['tokens_whole_median']:,.0f} tokens whole, "
-        f"{s['tokens_index_median']:,.0f} tokens of index.",
+        f"{s['tokens_index_median']:,.0f} tokens of index. Each index line gives a heading's "
+        "selector, title, start line and section words (`h2.1 Opinions 76 300`); the JSON index "
+        "keeps full spans.",
         "",
         "![Cost of the index and of index + one section, as a share of reading the whole "
         "file, against document size](benchmarks/token_economy.png)",
@@ -288,7 +305,17 @@ def token_section(t: dict[str, Any]) -> list[str]:
     )
     lines += ["", "### Every document", ""]
     lines += table(
-        ["Project", "File", "Words", "Whole", "Index", "Index %", "Section", "Index + section %"],
+        [
+            "Project",
+            "File",
+            "Words",
+            "Whole",
+            "Index",
+            "Peer outline",
+            "Index %",
+            "Section",
+            "Index + section %",
+        ],
         [
             [
                 d["project"],
@@ -296,6 +323,7 @@ def token_section(t: dict[str, Any]) -> list[str]:
                 f"{d['words']:,}",
                 f"{d['tokens_whole']:,}",
                 f"{d['tokens_index']:,}",
+                "–" if d.get("tokens_peer_toc") is None else f"{d['tokens_peer_toc']:,}",
                 pct(d["index_share"]),
                 f"`{d['selector']}` {d['tokens_select']:,}",
                 pct(d["index_select_share"]),
@@ -304,6 +332,17 @@ def token_section(t: dict[str, Any]) -> list[str]:
         ],
     )
     return [*lines, ""]
+
+
+def _peer_result(s: dict[str, Any]) -> str:
+    peer = s.get("tokens_peer_toc_median")
+    if peer is None:
+        return "not measured (docgraphical not installed)"
+    return (
+        f"{s['tokens_index_median']:,.0f} against {peer:,.0f} tokens; index no larger on "
+        f"{s['documents_index_at_most_peer_toc']} of {s['documents']} documents; in all "
+        f"{s['tokens_index_total']:,} against {s['tokens_peer_toc_total']:,} tokens"
+    )
 
 
 def performance_section(results: dict[str, Any]) -> list[str]:

@@ -14,7 +14,10 @@ the tokens of:
 - that index plus the one `mdsel select` call returning a line chosen at random (seeded): the
   innermost heading section containing the line, at the page that holds it
   (`h3.4?page=2`), or the page of `root` holding it when the line comes before the first
-  heading.
+  heading;
+- `docgraphical toc FILE` (docgraphical==1.0.0, a peer on PyPI, pinned in
+  bench/requirements-report.txt): its text outline, exactly as its command prints it, counted
+  with the same tokenizer in the same run. The target: a median index no larger than it.
 
 Tokens come from the Claude tokenizer shipped in the anthropic 0.34.2 wheel
 (`anthropic/tokenizer.json`, loaded with `tokenizers`, without installing anthropic). It is the
@@ -75,6 +78,8 @@ INDEX_SELECT_TARGET = 0.20
 """Median cost of the index plus one section."""
 INDEX_TOKEN_LIMIT = 10_000
 """No index may exceed this: where Claude Code starts warning about a tool result's size."""
+PEER = "docgraphical==1.0.0"
+"""The outline it prints (`docgraphical toc FILE`) is what the median index must not exceed."""
 
 PERMISSIVE = re.compile(
     r"\b(MIT|BSD|Apache|ISC|PSF|Python Software Foundation|0BSD|Zlib|Unlicense)\b", re.I
@@ -189,6 +194,23 @@ def run(command: str, selector: str | None, path: str, cwd: Path, json_mode: boo
     return outcome.stdout
 
 
+def peer_toc(path: Path) -> str | None:
+    """What `docgraphical toc FILE` prints, or None when the peer is not installed."""
+    result = subprocess.run(
+        [sys.executable, "-m", "docgraphical.cli", "toc", str(path)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        check=False,
+    )
+    if result.returncode != 0:
+        if "No module named" in result.stderr:
+            return None
+        raise RuntimeError(f"docgraphical toc {path}: {result.stderr.strip()[-200:]}")
+    return result.stdout
+
+
 def section_for(document: mdsel.Document, line: int) -> str:
     """The innermost heading section containing `line`, or `root` before the first heading."""
     best = None
@@ -233,6 +255,7 @@ def measure(path: Path, project_dir: Path, count: Counter, rng: Random) -> dict[
     if wanted not in answer:
         raise RuntimeError(f"{relative}: {selector} does not hold line {line}")
     selected = count(answer)
+    toc = peer_toc(path)
     return {
         "file": relative,
         "words": len(data.split()),
@@ -242,6 +265,7 @@ def measure(path: Path, project_dir: Path, count: Counter, rng: Random) -> dict[
         "tokens_whole": whole,
         "tokens_index": index,
         "tokens_select": selected,
+        "tokens_peer_toc": None if toc is None else count(toc),
         "line": line,
         "selector": selector,
         "index_share": index / whole,
@@ -256,6 +280,9 @@ def summarize(documents: list[dict[str, Any]]) -> dict[str, Any]:
 
     index_median = statistics.median(d["index_share"] for d in documents)
     pair_median = statistics.median(d["index_select_share"] for d in documents)
+    peer = [d["tokens_peer_toc"] for d in documents if d["tokens_peer_toc"] is not None]
+    peer_median = statistics.median(peer) if len(peer) == len(documents) else None
+    index_tokens_median = statistics.median(d["tokens_index"] for d in documents)
     over_limit = [
         {"project": d["project"], "file": d["file"], "tokens_index": d["tokens_index"]}
         for d in documents
@@ -269,13 +296,25 @@ def summarize(documents: list[dict[str, Any]]) -> dict[str, Any]:
         "index_select_share_median": pair_median,
         "index_select_share_worst": worst("index_select_share"),
         "tokens_whole_median": statistics.median(d["tokens_whole"] for d in documents),
-        "tokens_index_median": statistics.median(d["tokens_index"] for d in documents),
+        "tokens_index_median": index_tokens_median,
+        "peer": PEER,
+        "tokens_peer_toc_median": peer_median,
+        "documents_index_at_most_peer_toc": sum(
+            d["tokens_index"] <= d["tokens_peer_toc"]
+            for d in documents
+            if d["tokens_peer_toc"] is not None
+        ),
+        "tokens_index_total": sum(d["tokens_index"] for d in documents),
+        "tokens_peer_toc_total": sum(peer) if peer_median is not None else None,
         "tokens_index_worst": worst("tokens_index"),
         "indexes_over_limit": over_limit,
         "targets": {
             "index_median_at_most_10_percent": index_median <= INDEX_TARGET,
             "index_select_median_at_most_20_percent": pair_median <= INDEX_SELECT_TARGET,
             "no_index_over_10000_tokens": not over_limit,
+            # Not measured (peer not installed) counts as missed: the comparison is a target.
+            "index_median_at_most_peer_toc": peer_median is not None
+            and index_tokens_median <= peer_median,
         },
     }
 
@@ -375,6 +414,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"index + one section: median {summary['index_select_share_median']:.1%}, worst "
               f"{summary['index_select_share_worst']['value']:.1%}")  # fmt: skip
         print(f"largest index: {summary['tokens_index_worst']['value']} tokens")
+        peer_median = summary["tokens_peer_toc_median"]
+        print(f"median index: {summary['tokens_index_median']} tokens; {PEER} toc: "
+              f"{'not installed' if peer_median is None else f'{peer_median} tokens'}")  # fmt: skip
         print(f"targets: {summary['targets']}")
     return 0 if all(results["summary"]["targets"].values()) else 1
 

@@ -35,7 +35,15 @@ selectors:
                     top-level blocks (long names work too: paragraph, blockquote,
                     heading:h2, block:code)
   root              the whole document
+  L812              the innermost section holding line 812 (root before the first heading),
+                    at the page that shows the line
+  L800-850          exactly lines 800 to 850, verbatim (cut at the end of the file)
+  #installation     the section whose heading has that GitHub anchor (lower case, spaces as
+                    '-', repeats numbered -1, -2…; `mdsel index --json` lists them);
+                    README.md#installation, a link as written, means readme::#installation
   h2.1/code.0       the first code block inside h2.1 (paths scope each step)
+  L812/code.0 #setup/code.0
+                    L<n> and #anchor come first and can be scoped into; L800-850 cannot
   list.2/code.0     the first fence in the third list's items
   h2.0-2  h2.0,2,4  h2[1]
                     ranges and lists of indices; no index means all of them
@@ -48,7 +56,29 @@ examples:
   mdsel select h2.1 README.md
   mdsel select 'h2.1/code.0' README.md
   mdsel select 'h2.3?toc=true' big.md
+  mdsel select L812 CHANGELOG.md
+  mdsel select 'README.md#installation' README.md
   mdsel select 'readme::h1.0,api::h2.0' README.md API.md
+"""
+
+INDEX_HELP = """\
+output:
+  161 lines 1210 words; para 13 code 4 list 1 table 2
+  h1.0 mdsel-claude 1 1210
+    h2.0 Set-up 15 58       selector, title, start line, words of the section
+    h2.1 Using mdsel 31 571
+      h3.0 Selectors 58 220
+  A section runs to the line before the next heading at its indentation or shallower (or
+  to the end). The first line counts the document's lines, words and top-level blocks of
+  each kind present (para.0-12 exist here; code.0-3 …). With several documents, each
+  starts with its namespace and path, and selectors carry the namespace (readme::h2.1).
+  Headings that do not fit MDSEL_INDEX_MAX_HEADINGS collapse into counts (+14); --json
+  gives every span, word count and anchor.
+
+examples:
+  mdsel index README.md
+  mdsel index docs/ --json
+  mdsel index 'docs/**/*.md'
 """
 
 ENVIRONMENT_HELP = (
@@ -91,10 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
     index = commands.add_parser(
         "index",
         help="list the selectors of each document: heading outline and block counts",
-        description="Print a selector inventory: every heading with its selector, title, line "
-        "span and section words, then the document's block counts.",
-        epilog="examples:\n  mdsel index README.md\n  mdsel index docs/ --json\n"
-        "  mdsel index 'docs/**/*.md'\n\n" + ENVIRONMENT_HELP,
+        description="Print a selector inventory: per document a line with its size and "
+        "block counts, then every heading with its selector, title, start line and section "
+        "words.",
+        epilog=INDEX_HELP + "\n" + ENVIRONMENT_HELP,
         formatter_class=_Formatter,
     )
     index.add_argument(

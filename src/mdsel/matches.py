@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel import paginate
+from mdsel.address import LINES
 from mdsel.children import BLOCK_TYPE, children, subsection_selectors
 from mdsel.errors import (
     INVALID_SELECTOR,
@@ -13,6 +14,7 @@ from mdsel.errors import (
     SelectorSyntaxError,
     Suggestion,
 )
+from mdsel.locate import page_holding
 from mdsel.outline import outline
 from mdsel.resolve import HEADING, ROOT, SECTION, Node, node_selector, resolve
 from mdsel.results import Match, Options, SelectResult
@@ -43,16 +45,14 @@ def select_matches(
         full = options.full or selector.params.full
         if matches and not full and used >= budget:
             # No room left: name it without cutting pages or listing children for it.
-            source = sources[node.doc]
-            selected = node_selector(source.document, node) + _kept_params(selector.params)
-            omitted.append((source.namespace, selected))
+            omitted.append(_listed(node, selector.params, sources))
             continue
         shown = _match(node, selector.params, sources, options, full, named > 1)
         if isinstance(shown, Problem):
             problems.append(shown)
             continue
         if matches and not full and used + shown.words > budget:
-            omitted.append((shown.namespace, shown.selector + _kept_params(selector.params)))
+            omitted.append(_listed(node, selector.params, sources))
             continue
         used += shown.words
         if options.json:  # the text format never shows children; do not pay for them there
@@ -92,7 +92,7 @@ def _resolve_all(
             problems.append(
                 Problem(
                     miss.type,
-                    "OUT_OF_RANGE" if "out of range" in miss.reason else "NO_MATCH",
+                    _miss_code(miss.reason),
                     miss.reason,
                     selector=miss.selector,
                     suggestions=suggestions,
@@ -113,9 +113,29 @@ def _toc_problem(selector: Selector, sources: Sequence[Source], blocks: list[Nod
     return Problem(
         INVALID_SELECTOR,
         "TOC_NOT_HEADING",
-        f"toc=true needs a heading, section or root; {first} is a {blocks[0].kind} block{more}",
+        f"toc=true needs a heading, section or root; {first} is a "
+        f"{_kind_phrase(blocks[0].kind)}{more}",
         selector=selector.source,
     )
+
+
+def _kind_phrase(kind: str) -> str:
+    return "line range" if kind == LINES else f"{kind} block"
+
+
+def _miss_code(reason: str) -> str:
+    past = "out of range" in reason or "past the end" in reason
+    return "OUT_OF_RANGE" if past else "NO_MATCH"
+
+
+def _listed(node: Node, params: Params, sources: Sequence[Source]) -> tuple[str, str]:
+    """(namespace, selector) a match left out by the response budget is listed with."""
+    source = sources[node.doc]
+    if node.line and node.kind != LINES:
+        selected = f"L{node.line}"  # as written: the section's selector alone shows page 1
+    else:
+        selected = node_selector(source.document, node)
+    return source.namespace, selected + _kept_params(params)
 
 
 def _kept_params(params: Params) -> str:
@@ -139,7 +159,8 @@ def _match(
     node_type, first, last = _span(document, node)
     first, last = paginate.clip_lines(first, last, params.head, params.tail)
     spans = paginate.pages(document, first, last, None if full else options.page_words)
-    number = params.page or 1
+    asked = node.line if node.kind != LINES else 0
+    number = params.page or (page_holding(spans, asked) if asked else 1)
     if number > len(spans):
         return Problem(
             SELECTOR_NOT_FOUND,
@@ -170,6 +191,7 @@ def _match(
         next=next_selector,
         subsections=subsection_selectors(document, node),
         children=(),  # filled in by the caller for the matches it shows
+        line=asked,
     )
 
 
@@ -200,6 +222,8 @@ def _toc_match(node: Node, source: Source, options: Options, full: bool, qualify
 def _span(document: Document, node: Node) -> tuple[str, int, int]:
     if node.kind == ROOT:
         return "root", 1, document.line_count
+    if node.kind == LINES:
+        return LINES, node.ref, node.line
     if node.kind in (HEADING, SECTION):
         heading = document.headings[node.ref]
         kind = "section" if node.kind == SECTION else f"heading:h{heading.level}"

@@ -14,13 +14,19 @@ from mdsel.tree import BLOCK_KINDS, Document
 
 
 def heading_line(document: Document, index: int, depth: int, prefix: str, hidden: int) -> str:
+    """`h2.1 Opinions 76 300`: selector, title, start line, section words (+hidden headings).
+
+    The section's last line is left out: it is the line before the next heading line of the
+    same or a shallower indentation (or the end of the document), and every token here is paid
+    for on every index. Unlabelled numbers cost one token each where `L76-106 300w` costs five.
+    """
     heading = document.headings[index]
     words = document.section_words(index)
     more = f" +{hidden}" if hidden else ""
     title = " ".join(heading.title.split())
     return (
-        f"{'  ' * depth}{prefix}{heading_selector(heading.level, heading.ordinal)} {title}  "
-        f"L{heading.line_start}-{heading.section_line_end} {words}w{more}"
+        f"{'  ' * depth}{prefix}{heading_selector(heading.level, heading.ordinal)} {title} "
+        f"{heading.line_start} {words}{more}"
     )
 
 
@@ -127,5 +133,9 @@ def ranges(document: Document, indices: Sequence[int], limit: int = 12) -> str:
 
 
 def block_counts(document: Document) -> str:
-    counts = ", ".join(f"{kind} {len(document.top_blocks[kind])}" for kind in BLOCK_KINDS)
-    return f"blocks: {counts}"
+    """`para 23 code 19 list 5`: the document-level blocks of each kind present (absent: 0)."""
+    return " ".join(
+        f"{kind} {len(document.top_blocks[kind])}"
+        for kind in BLOCK_KINDS
+        if document.top_blocks[kind]
+    )

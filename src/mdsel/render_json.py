@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
+from mdsel.anchors import anchors
 from mdsel.children import children_counts, preview_cut
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
 from mdsel.names import heading_selector
@@ -94,6 +95,8 @@ def document_index(
 ) -> dict[str, Any]:
     headings = document.headings
     counts, root_children = children_counts(document)
+
+    heading_anchors = anchors(document)
     heading_entries = []
     for index, heading in enumerate(headings):
         section_words = document.section_words(index)
@@ -104,6 +107,7 @@ def document_index(
                 "type": f"heading:h{heading.level}",
                 "depth": heading.level,
                 "text": heading.title,
+                "anchor": heading_anchors[index],
                 "content_preview": text,
                 "truncated": cut,
                 "children_count": counts[index],

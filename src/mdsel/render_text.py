@@ -79,14 +79,17 @@ def index(
         document = source.document
         if number:
             out.append("")
+        # The namespace and path only tell documents apart: a call on one document already
+        # knows which it asked for, and selectors are unqualified then.
+        named = f"{source.namespace} {source.path} " if qualify else ""
+        blocks = block_counts(document)
         out.append(
-            f"{source.namespace}  {source.path}  {document.line_count} lines  "
-            f"{document.word_count} words"
+            f"{named}{document.line_count} lines {document.word_count} words"
+            + (f"; {blocks}" if blocks else "")
         )
         prefix = f"{source.namespace}::" if qualify else ""
         budget = None if options.full else options.max_headings
         out.extend(outline(document, 0, len(document.headings) - 1, prefix, budget, "use --full"))
-        out.append(block_counts(document))
     stdout = "".join(line + "\n" for line in out)
     stderr = problems_text(file_problems, qualify)
     return Outcome(stdout, stderr, 1 if file_problems else 0)
@@ -104,12 +107,16 @@ def select(
             out.append(f"==> {selector} L{match.line_start}-{match.line_end} <==\n")
         content = match.content
         out.append(content if content.endswith(("\n", "\r")) else content + "\n")
-        if match.next is not None:
-            next_selector = f"{match.namespace}::{match.next}" if qualify else match.next
+        if match.next is not None or (match.line and match.total_pages > 1):
+            # After `L812`, even the last page says which page of which section it is.
+            holding = f", holding line {match.line}" if match.line else ""
             trailer = (
-                f"[page {match.page}/{match.total_pages} of {selector}: {match.words} of "
-                f"{match.total_words} words; next: {next_selector}"
+                f"[page {match.page}/{match.total_pages} of {selector}{holding}: {match.words} "
+                f"of {match.total_words} words"
             )
+            if match.next is not None:
+                next_selector = f"{match.namespace}::{match.next}" if qualify else match.next
+                trailer += f"; next: {next_selector}"
             if match.subsections:
                 shown = " ".join(match.subsections[:MAX_LISTED])
                 more = len(match.subsections) - MAX_LISTED

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel._record import NamedTuple
+from mdsel.address import LINES, locate, miss_reason
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
 from mdsel.names import heading_selector
-from mdsel.selector import Item, Segment, Selector, format_items, format_segments
+from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_items, format_segments
 from mdsel.tree import BLOCK_KINDS, Document, Source
 
 ROOT = "root"
@@ -27,9 +28,14 @@ class Node(NamedTuple):
     doc: int
     """Index into the call's sources."""
     kind: str
-    """root, section (a heading matched as section.N), heading, or a block kind."""
+    """root, section (a heading matched as section.N), heading, lines (`L800-850`), or a block
+    kind."""
     ref: int
-    """Index into Document.headings (heading, section) or Document.blocks; -1 for root."""
+    """Index into Document.headings (heading, section) or Document.blocks; -1 for root; the
+    first line for lines."""
+    line: int = 0
+    """For lines, the last line. For a heading or root that `L812` named, the line asked for
+    (its page is the one shown); 0 otherwise."""
 
     def position(self, sources: Sequence[Source]) -> tuple[int, int, int]:
         """Sort key: document order, an enclosing node before what it encloses."""
@@ -38,6 +44,8 @@ class Node(NamedTuple):
         document = sources[self.doc].document
         if self.kind in (HEADING, SECTION):
             return (self.doc, document.headings[self.ref].start, 0)
+        if self.kind == LINES:
+            return (self.doc, document.lines.starts[self.ref - 1], 0)
         return (self.doc, document.blocks[self.ref].start, 1 + self.ref)
 
 
@@ -91,6 +99,15 @@ def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
     done: list[Segment] = []
     for segment in selector.segments:
         if segment.type == ROOT:
+            done.append(segment)
+            continue
+        if segment.type in (LINE, LINES, ANCHOR):  # first segment only: see mdsel.address
+            scopes = [Node(*found) for found in locate(segment, sources, docs)]
+            if not scopes:
+                reason = miss_reason(segment, sources, docs)
+                selected = prefix + format_segments((segment,))
+                misses.append(Miss(SELECTOR_NOT_FOUND, selected, reason, tuple(docs), segment))
+                break
             done.append(segment)
             continue
         per_scope = [(scope, candidates(sources, scope, segment.type)) for scope in scopes]
@@ -216,6 +233,8 @@ def node_selector(document: Document, node: Node) -> str:
     """The canonical short selector of a node, unique within its document."""
     if node.kind == ROOT:
         return ROOT
+    if node.kind == LINES:
+        return f"L{node.ref}-{node.line}"
     if node.kind == SECTION:
         return f"section.{node.ref}"
     if node.kind == HEADING:

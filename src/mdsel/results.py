@@ -64,6 +64,9 @@ class Match(NamedTuple):
     """Selector of the next page, when there is one."""
     subsections: tuple[str, ...]
     children: tuple[Child, ...]
+    line: int = 0
+    """The line an `L812` selector asked for (the page shown is the one holding it); 0 when
+    the selector named no line."""
 
 
 class SelectResult(NamedTuple):

@@ -1,10 +1,16 @@
 """Selector strings → Selector values, or SelectorSyntaxError with a 1-based column.
 
     request  := selector ("," selector)*
-    selector := [namespace "::"] segment ("/" segment)* ["?" param ("&" param)*]
+    selector := [namespace "::"] first ("/" segment)* ["?" param ("&" param)*]
+    first    := segment | "L" N | "L" N "-" M | "#" anchor
     segment  := type [index]          index := "." spec | "[" spec "]"
     spec     := item ("," item)*      item  := N | N "-" M
     param    := head=N | tail=N | page=N | full=true|false | toc=true|false
+
+`L812` is the innermost section holding line 812 (1-based, as in the index); `L800-850` those
+lines verbatim; `#installation` the section whose heading has that GitHub anchor. They address
+the whole document, so they only come first; `L800-850` is not a scope (nothing may follow it).
+A link as written in Markdown, `README.md#installation`, means `readme::#installation`.
 
 A comma after an index item continues the list only when an item (`N` or `N-M`) follows and is
 itself followed by `,`, `/`, `?` or the end; otherwise it starts the next selector, so
@@ -15,9 +21,20 @@ from __future__ import annotations
 
 import re
 
-from mdsel._record import NamedTuple
 from mdsel.errors import SelectorSyntaxError
-from mdsel.names import namespace_of
+from mdsel.names import is_markdown_name, namespace_of
+from mdsel.selector_values import (
+    ANCHOR,
+    LINE,
+    LINES,
+    Item,
+    Params,
+    Segment,
+    Selector,
+    format_items,
+    format_params,
+    format_segments,
+)
 
 MAX_REQUEST_CHARS = 4096
 """Longer requests are refused: nothing legitimate needs more, and it bounds all later work."""
@@ -54,37 +71,9 @@ _WORD = re.compile(r"[A-Za-z_]+")
 _VALUE = re.compile(r"[A-Za-z0-9]+")
 _ITEM_AHEAD = re.compile(r",[ \t]*[0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*(?=[,/?]|\Z)")
 _SPACE = " \t\r\n"
-
-
-class Item(NamedTuple):
-    """One index item: ordinals first..last, 0-based and inclusive (first == last for `N`)."""
-
-    first: int
-    last: int
-
-
-class Segment(NamedTuple):
-    type: str
-    """Canonical short type: root, section, h1…h6, para, code, list, table, quote."""
-    items: tuple[Item, ...] | None
-    """None means every match of the type in the scope."""
-
-
-class Params(NamedTuple):
-    head: int | None = None
-    tail: int | None = None
-    page: int | None = None
-    full: bool = False
-    toc: bool = False
-
-
-class Selector(NamedTuple):
-    namespace: str | None
-    """Lowercased namespace, or None for every document."""
-    segments: tuple[Segment, ...]
-    params: Params
-    source: str
-    """The selector as written (trimmed), for messages."""
+_LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
+_ANCHOR = re.compile(r"#([^\s,/?#&]*)")
+_NOT_IN_LINK = re.compile(r"[\s,?:]")
 
 
 def parse_request(text: str) -> tuple[Selector, ...]:
@@ -148,14 +137,14 @@ class _Parser:
 
     def selector(self) -> Selector:
         begin = self.pos
-        namespace = None
+        namespace = self.file_link()
         named_file = _FILE_NAMESPACE.match(self.text, self.pos)
         if named_file is not None:
             raise self.fail(
                 f"namespace {named_file.group(1)!r} has a file extension; namespaces are file "
                 f"names without it, lowercased: {namespace_of(named_file.group(1))}::"
             )
-        match = _NAMESPACE.match(self.text, self.pos)
+        match = _NAMESPACE.match(self.text, self.pos) if namespace is None else None
         if match is not None:
             namespace = match.group(1).lower()
             self.pos = match.end()
@@ -174,8 +163,29 @@ class _Parser:
             params = self.params()
         return Selector(namespace, tuple(segments), params, self.text[begin : self.pos].strip())
 
+    def file_link(self) -> str | None:
+        """A link as written in Markdown, `README.md#install` or `docs/api.md#setup`: the
+        namespace of that file name (the anchor is parsed next), else None."""
+        end = self.text.find("#", self.pos)
+        if end <= self.pos or _NOT_IN_LINK.search(self.text, self.pos, end) is not None:
+            return None
+        name = self.text[self.pos : end].replace("\\", "/").rpartition("/")[2]
+        if not is_markdown_name(name):
+            return None
+        self.pos = end
+        return namespace_of(name)
+
     def segment(self, first: bool) -> Segment:
         begin = self.pos
+        address = self.address()
+        if address is not None:
+            if not first:
+                raise self.fail(
+                    f"{format_segments((address,))} addresses the whole document, so it must be "
+                    "the first segment (after any namespace)",
+                    begin,
+                )
+            return address
         match = _TYPE.match(self.text, self.pos)
         if match is None:
             raise self.unexpected(f"a type ({TYPE_NAMES})")
@@ -196,6 +206,52 @@ class _Parser:
             self.skip_space()
             items = self.spec(bracket=char == "[")
         return Segment(kind, items)
+
+    def address(self) -> Segment | None:
+        """`L812`, `L800-850` or `#anchor` at the current position, else None."""
+        begin = self.pos
+        if self.peek() == "#":
+            anchor = _ANCHOR.match(self.text, self.pos)
+            assert anchor is not None  # `#` itself always matches
+            if not anchor.group(1):
+                raise self.fail(
+                    "expected an anchor after '#', e.g. #installation (a heading's GitHub "
+                    "anchor: lower case, spaces as '-')",
+                    begin + 1,
+                )
+            self.pos = anchor.end()
+            return Segment(ANCHOR, None, _anchor_name(anchor.group(1)))
+        lines = _LINES.match(self.text, self.pos)
+        if lines is None:
+            return None
+        first = self._line_number(lines.group(1), begin + 1)
+        self.pos = lines.end()
+        if lines.group(2) is None:
+            segment = Segment(LINE, (Item(first, first),))
+        else:
+            last = self._line_number(lines.group(2), lines.start(2))
+            if last < first:
+                raise self.fail(
+                    f"line range {first}-{last} is reversed; write L{last}-{first}", begin
+                )
+            segment = Segment(LINES, (Item(first, last),))
+        self.skip_space()
+        if self.peek() in (".", "["):
+            raise self.fail(f"{format_segments((segment,))} takes no index")
+        if segment.type == LINES and self.peek() == "/":
+            raise self.fail(
+                f"{format_segments((segment,))} selects lines, not a section: nothing can be "
+                f"selected inside it; use L{first} for the section holding line {first}"
+            )
+        return segment
+
+    def _line_number(self, digits: str, at: int) -> int:
+        if len(digits) > 12:
+            return MAX_NUMBER  # see MAX_NUMBER: never int() thousands of digits
+        number = int(digits)
+        if number < 1:
+            raise self.fail("line numbers start at 1 (L1 is the first line)", at)
+        return number
 
     def spec(self, bracket: bool) -> tuple[Item, ...]:
         items = [self.item()]
@@ -281,31 +337,32 @@ class _Parser:
         )
 
 
+def _anchor_name(text: str) -> str:
+    """As written in a link (`#Install%C3%A9`) → as the index shows anchors (`installé`)."""
+    if "%" in text:
+        from urllib.parse import unquote  # only here: most requests never need it
+
+        text = unquote(text)
+    return text.lower()
+
+
 def _int(value: int | bool | None) -> int | None:
     return None if value is None else int(value)
 
 
-def format_items(items: tuple[Item, ...]) -> str:
-    return ",".join(str(i.first) if i.first == i.last else f"{i.first}-{i.last}" for i in items)
-
-
-def format_segments(segments: tuple[Segment, ...]) -> str:
-    """Short form of a path: `h2.1/code.0`, `section/list.0-2`."""
-    return "/".join(
-        s.type if s.items is None else f"{s.type}.{format_items(s.items)}" for s in segments
-    )
-
-
-def format_params(params: Params) -> str:
-    parts = []
-    if params.head is not None:
-        parts.append(f"head={params.head}")
-    if params.tail is not None:
-        parts.append(f"tail={params.tail}")
-    if params.page is not None:
-        parts.append(f"page={params.page}")
-    if params.full:
-        parts.append("full=true")
-    if params.toc:
-        parts.append("toc=true")
-    return "?" + "&".join(parts) if parts else ""
+__all__ = [
+    "ANCHOR",
+    "LINE",
+    "LINES",
+    "MAX_NUMBER",
+    "MAX_REQUEST_CHARS",
+    "TYPE_NAMES",
+    "Item",
+    "Params",
+    "Segment",
+    "Selector",
+    "format_items",
+    "format_params",
+    "format_segments",
+    "parse_request",
+]

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher, get_close_matches
 
 from mdsel.errors import Suggestion
 from mdsel.names import heading_selector
-from mdsel.selector import Segment
+from mdsel.selector import ANCHOR, LINE, LINES, Segment
 from mdsel.tree import BLOCK_KINDS, Document, Source
 
 MAX_SUGGESTIONS = 5
@@ -45,8 +45,13 @@ def suggest(
     """
     docs = list(docs)
     ranked: list[Suggestion] = []
-    ranked += _title_matches(request, sources, docs)
-    if segment is not None:
+    if segment is not None and segment.type in (LINE, LINES):
+        ranked += _last_lines(sources, docs)
+    if segment is not None and segment.type == ANCHOR:
+        ranked += _closest_anchors(segment.name, sources, docs)
+    if not ranked:  # the closest anchors name the same headings the title words would
+        ranked += _title_matches(request, sources, docs)
+    if segment is not None and segment.type not in (LINE, LINES, ANCHOR):
         ranked += _nearest(segment, sources, docs)
     ranked += _similar(request, sources, docs)
     seen: set[tuple[str, str]] = set()
@@ -59,6 +64,29 @@ def suggest(
         if len(result) == MAX_SUGGESTIONS:
             break
     return tuple(result)
+
+
+def _last_lines(sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
+    """A line past the end: the section holding each document's last line."""
+    return [
+        Suggestion(f"L{sources[doc].document.line_count}", "", sources[doc].namespace)
+        for doc in docs
+        if sources[doc].document.line_count
+    ]
+
+
+def _closest_anchors(anchor: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
+    from mdsel.anchors import anchors, closest
+
+    result: list[Suggestion] = []
+    for doc in docs:
+        source = sources[doc]
+        found = closest(source.document, anchor)
+        if found:
+            names = anchors(source.document)
+            titles = source.document.headings
+            result += [Suggestion(f"#{names[i]}", titles[i].title, source.namespace) for i in found]
+    return result
 
 
 def _heading(source: Source, index: int) -> Suggestion:

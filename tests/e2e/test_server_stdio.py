@@ -259,7 +259,7 @@ async def test_directory_argument_expands_to_visible_markdown(docs: Path) -> Non
     async with connect(docs) as session:
         text, is_error = await call(session, "mdsel_index", {"files": ["tree"]})
     assert not is_error
-    headers = [line.split("  ")[1] for line in text.splitlines() if "  tree" in line]
+    headers = [line.split(" ")[1] for line in text.splitlines() if " lines " in line]
     assert headers == [os.path.join("tree", "a.md"), os.path.join("tree", "deep", "b.MD")]
 
 

@@ -63,11 +63,24 @@ def test_index_text_format() -> None:
     out = cli("index", STRUCTURE)
     assert out.exit_code == 0 and out.stderr == ""
     lines = out.stdout.splitlines()
-    assert lines[0] == f"structure  {STRUCTURE}  76 lines  153 words"
-    assert lines[1] == "h1.0 Guide  L8-72 136w"
-    assert lines[2] == "  h2.0 Install  L12-32 43w"
-    assert lines[5] == "      h4.0 Deep  L51-53 4w"
-    assert lines[-1] == "blocks: para 8, code 1, list 3, table 1, quote 2"
+    # One document: no namespace or path (the caller named it; selectors are unqualified).
+    assert lines[0] == "76 lines 153 words; para 8 code 1 list 3 table 1 quote 2"
+    # selector, title, start line, section words; the span ends where the next line at the
+    # same or a shallower indentation starts.
+    assert lines[1] == "h1.0 Guide 8 136"
+    assert lines[2] == "  h2.0 Install 12 43"
+    assert lines[5] == "      h4.0 Deep 51 4"
+    assert len(lines) == 1 + 8  # the header, then every heading
+
+
+def test_index_header_lists_only_the_block_kinds_present(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# A\n\ntext\n\n    code\n")
+    (tmp_path / "b.md").write_text("# B\n")
+    assert (
+        cli("index", "a.md", cwd=str(tmp_path)).stdout
+        == "5 lines 4 words; para 1 code 1\nh1.0 A 1 4\n"
+    )
+    assert cli("index", "b.md", cwd=str(tmp_path)).stdout == "1 lines 2 words\nh1.0 B 1 2\n"
 
 
 def test_index_of_several_documents_qualifies_selectors(tmp_path: Path) -> None:
@@ -75,8 +88,13 @@ def test_index_of_several_documents_qualifies_selectors(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "readme.md").write_text("# S\n")
     out = cli("index", "README.md", "sub/readme.md", cwd=str(tmp_path))
-    assert "readme::h1.0 R  L1-1 2w" in out.stdout
-    assert "readme-2::h1.0 S  L1-1 2w" in out.stdout
+    assert out.stdout.splitlines() == [
+        "readme README.md 1 lines 2 words",
+        "readme::h1.0 R 1 2",
+        "",
+        "readme-2 sub/readme.md 1 lines 2 words",
+        "readme-2::h1.0 S 1 2",
+    ]
     out = cli("select", "readme-2::h1.0", "README.md", "sub/readme.md", cwd=str(tmp_path))
     assert out.stdout == "# S\n"
 
@@ -147,11 +165,7 @@ def test_directory_expands_to_markdown_files(tmp_path: Path) -> None:
     (tmp_path / "docs" / "node_modules").mkdir()
     (tmp_path / "docs" / "node_modules" / "x.md").write_text("# no\n")
     out = cli("index", "docs", cwd=str(tmp_path))
-    headers = [
-        line.split("  ")[1]
-        for line in out.stdout.splitlines()
-        if "  " in line and " lines " in line
-    ]
+    headers = [line.split(" ")[1] for line in out.stdout.splitlines() if " lines " in line]
     assert headers == ["docs/a.markdown", "docs/b.md", "docs/deep/c.md"]
 
 
@@ -221,6 +235,10 @@ def test_help_teaches_the_selector_language(capsys: pytest.CaptureFixture[str]) 
     text = capsys.readouterr().out
     for example in ("h2.1/code.0", "readme::h2.0", "?head=20", "toc=true", "h2.0-2"):
         assert example in text
+    for form in ("L812", "L800-850", "#installation", "README.md#installation", "L812/code.0"):
+        assert form in text, form
+    assert main(["index", "--help"]) == 0
+    assert "selector, title, start line, words of the section" in capsys.readouterr().out
     assert main(["--version"]) == 0
 
 
@@ -270,19 +288,19 @@ def test_outline_budget_collapses_depths(tmp_path: Path) -> None:
     path.write_text(text)
     out = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"}).stdout.splitlines()
     # Every h1 fits; the room left shows the first h2s in document order.
-    assert out[1:4] == ["h1.0 T0  L1-9 10w", "  h2.0 S0.0  L3-3 2w", "  h2.1 S0.1  L5-5 2w"]
-    assert "h1.2 T2  L21-29 10w +2" in out
-    assert "h1.3 T3  L31-39 10w +4" in out
+    assert out[1:4] == ["h1.0 T0 1 10", "  h2.0 S0.0 3 2", "  h2.1 S0.1 5 2"]
+    assert "h1.2 T2 21 10 +2" in out
+    assert "h1.3 T3 31 10 +4" in out
     assert "… +30 more: h2.10-39" in out
-    assert out[-2] == ("[showing 20 of 50 headings; expand one with h1.2?toc=true, or use --full]")
+    assert out[-1] == ("[showing 20 of 50 headings; expand one with h1.2?toc=true, or use --full]")
     toc = cli("select", "h1.3?toc=true", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"})
-    assert toc.stdout.splitlines() == ["h1.3 T3  L31-39 10w"] + [
-        f"  h2.{12 + j} S3.{j}  L{33 + 2 * j}-{33 + 2 * j} 2w" for j in range(4)
+    assert toc.stdout.splitlines() == ["h1.3 T3 31 10"] + [
+        f"  h2.{12 + j} S3.{j} {33 + 2 * j} 2" for j in range(4)
     ]
     top = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout.splitlines()
     assert "… +6 more: h1.4-9" in top
     full = cli("index", str(path), "--full", env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout
-    assert full.count("\n") == 52
+    assert full.count("\n") == 1 + 50  # the header, then all 50 headings
 
 
 def test_json_index_envelope() -> None:
@@ -360,14 +378,14 @@ def test_globs_take_markdown_unless_an_extension_is_spelled_out(tmp_path: Path) 
     (tmp_path / "g" / "notes.txt").write_text("# T\n")
     (tmp_path / "g" / "a.md").write_text("# M\n")
     assert cli("index", "g/*", cwd=str(tmp_path)).exit_code == 0
-    assert "g/notes.txt" in cli("index", "g/*.txt", cwd=str(tmp_path)).stdout
+    assert "h1.0 T 1 2" in cli("index", "g/*.txt", cwd=str(tmp_path)).stdout
 
 
 def test_toc_in_a_multi_document_call_is_qualified(tmp_path: Path) -> None:
     for name in ("a", "b"):
         (tmp_path / f"{name}.md").write_text(f"# {name}\n\n## sub\n")
     out = cli("select", "a::h1.0?toc=true", "a.md", "b.md", cwd=str(tmp_path))
-    assert out.stdout == "a::h1.0 a  L1-3 4w\n  a::h2.0 sub  L3-3 2w\n"
+    assert out.stdout == "a::h1.0 a 1 4\n  a::h2.0 sub 3 2\n"
 
 
 def test_preview_truncation_means_something_was_cut(tmp_path: Path) -> None:
@@ -406,3 +424,76 @@ def test_error_column_matches_the_selector_shown() -> None:
         out.stderr.splitlines()[0]
         == "!h2# INVALID_SELECTOR: unexpected '#', expected ',', '/', '?' or the end at column 3"
     )
+
+
+def test_line_and_anchor_selectors_on_the_command_line() -> None:
+    assert cli("select", "L52", STRUCTURE) == Outcome("#### Deep\n\nDeep text.\n", "", 0)
+    assert cli("select", "#install-1/list.0?head=2", STRUCTURE).stdout == "1. ordered\n2. list\n"
+    assert cli("select", "L75-76", STRUCTURE).stdout == "\nLast words.\n"
+    out = cli("select", "L52,L900", STRUCTURE)
+    assert out.exit_code == 1 and out.stdout == "#### Deep\n\nDeep text.\n"
+    assert out.stderr == (
+        "!L900 SELECTOR_NOT_FOUND: line 900 is past the end: structure has 76 lines\n~L76\n"
+    )
+    out = cli("select", "#instal", STRUCTURE)
+    assert out.stderr == (
+        "!#instal SELECTOR_NOT_FOUND: no heading in structure has the anchor #instal\n"
+        "~#install (Install) ~#install-1 (Install)\n"
+    )
+    out = cli("select", "h2.1/L40", STRUCTURE)
+    assert out.exit_code == 1 and out.stdout == ""
+    assert out.stderr.startswith("!h2.1/L40 INVALID_SELECTOR: L40 addresses the whole document")
+
+
+def test_a_link_as_written_selects_in_its_document(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("# Read me\n\n## Install\n\nfirst\n")
+    (tmp_path / "GUIDE.md").write_text("# Guide\n\n## Install\n\nsecond\n")
+    out = cli("select", "GUIDE.md#install", "README.md", "GUIDE.md", cwd=str(tmp_path))
+    assert out == Outcome("## Install\n\nsecond\n", "", 0)
+    out = cli("select", "OTHER.md#install", "README.md", "GUIDE.md", cwd=str(tmp_path))
+    assert out.exit_code == 1 and "NAMESPACE_NOT_FOUND" in out.stderr
+
+
+def _long_document(tmp_path: Path) -> str:
+    """One h1 over sixty lines of two words each: three pages of twenty lines at 40 words."""
+    path = tmp_path / "long.md"
+    path.write_text("# Long\n" + "".join(f"word {n}\n" for n in range(2, 61)))
+    return str(path)
+
+
+def test_a_line_in_a_long_section_shows_the_page_holding_it(tmp_path: Path) -> None:
+    path = _long_document(tmp_path)
+    env = {"MDSEL_PAGE_WORDS": "40"}
+    out = cli("select", "L30", path, env=env)
+    lines = out.stdout.splitlines()
+    assert "word 30" in lines and "word 2" not in lines
+    assert lines[-1] == "[page 2/3 of h1.0, holding line 30: 40 of 120 words; next: h1.0?page=3]"
+    last = cli("select", "L60", path, env=env).stdout.splitlines()
+    assert last[-1] == "[page 3/3 of h1.0, holding line 60: 40 of 120 words]"  # said, even last
+    first = cli("select", "L30?page=1", path, env=env).stdout.splitlines()
+    assert first[0] == "# Long" and first[-1].startswith("[page 1/3 of h1.0, holding line 30:")
+    assert cli("select", "h1.0", path, env=env).stdout.splitlines()[-1] == (
+        "[page 1/3 of h1.0: 40 of 120 words; next: h1.0?page=2]"
+    )  # unchanged without a line
+    body = json.loads(cli("select", "L60", path, "--json", env=env).stdout)
+    (match,) = body["data"]["matches"]
+    assert match["pagination"]["page"] == 3 and match["line_end"] == 60
+
+
+def test_the_response_budget_lists_a_line_as_written(tmp_path: Path) -> None:
+    path = _long_document(tmp_path)
+    out = cli("select", "h1.0?head=20,L50", path, env={"MDSEL_PAGE_WORDS": "40"})
+    assert out.stdout.splitlines()[-1].startswith("[+1 more matches not shown: L50;")
+
+
+def test_json_lines_match_and_anchors_are_schema_valid() -> None:
+    body = json.loads(cli("select", "L10-12,L52", STRUCTURE, "--json").stdout)
+    lines, section = body["data"]["matches"]
+    assert (lines["selector"], lines["type"]) == ("structure::L10-12", "lines")
+    assert lines["children_available"] == []
+    assert (section["selector"], section["type"]) == ("structure::h4.0", "heading:h4")
+    index = json.loads(cli("index", STRUCTURE, "--json").stdout)["data"]["documents"][0]
+    assert [h["anchor"] for h in index["headings"]] == [
+        "guide", "install", "usage", "details", "deep", "setext-title", "install-1", "appendix",
+    ]  # fmt: skip
+    assert "anchor" not in index["root"]

@@ -177,3 +177,102 @@ def test_an_absent_type_is_one_miss_whatever_the_index_list() -> None:
     (miss,) = result.problems
     assert miss.selector == "h5.0,1,2-9,40"
     assert miss.message == "structure has no h5 headings"
+
+
+# -- lines and anchors ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("L1", ["root"]),  # front matter: before the first heading
+        ("L5", ["root"]),
+        ("L8", ["h1.0"]),
+        ("L10", ["h1.0"]),
+        ("L16", ["h2.0"]),  # inside a fence of Install
+        ("L33", ["h2.0"]),  # the blank line before Usage belongs to Install
+        ("L52", ["h4.0"]),
+        ("L56", ["h2.2"]),  # a setext underline
+        ("L76", ["h1.1"]),
+        ("L16/code", ["code.0"]),
+        ("L40/quote.0/list.0", ["quote.0/list.0"]),
+        ("L48/section.0", ["section.4"]),
+        ("L5/h1", ["h1.0", "h1.1"]),  # root, scoped
+        ("L10-12", ["L10-12"]),
+        ("L70-1000", ["L70-76"]),  # clamped to the file
+        ("L76-76", ["L76-76"]),
+        ("#install", ["h2.0"]),
+        ("#install-1", ["h2.3"]),
+        ("#INSTALL-1", ["h2.3"]),
+        ("#setext-title", ["h2.2"]),
+        ("#usage/table.0", ["table.0"]),
+        ("structure.md#deep", ["h4.0"]),
+        ("structure::L52", ["h4.0"]),
+        ("L8,L52,#deep", ["h1.0", "h4.0", "h4.0"]),
+    ],
+)
+def test_lines_and_anchors(request_: str, expected: list[str]) -> None:
+    result = select(request_)
+    assert not result.problems, result.problems
+    assert [m.selector for m in result.matches] == expected
+
+
+def test_a_line_range_is_those_lines_verbatim() -> None:
+    (match,) = select("L10-12").matches
+    assert match.content == "Intro paragraph of the guide.\n\n## Install\n"
+    assert (match.type, match.line_start, match.line_end, match.truncated) == (
+        "lines",
+        10,
+        12,
+        False,
+    )
+    (clamped,) = select("L75-80").matches
+    assert clamped.content == "\nLast words.\n" and clamped.line_end == 76
+
+
+def test_a_line_selects_its_whole_section() -> None:
+    (by_line,) = select("L52").matches
+    (by_ordinal,) = select("h4.0").matches
+    assert by_line.content == by_ordinal.content == "#### Deep\n\nDeep text.\n"
+    assert by_line.line == 52 and by_ordinal.line == 0
+
+
+@pytest.mark.parametrize(
+    ("request_", "reason", "suggestions"),
+    [
+        ("L77", "line 77 is past the end: structure has 76 lines", ["L76"]),
+        ("L77-90", "lines 77-90 are past the end: structure has 76 lines", ["L76"]),
+        ("#instal", "no heading in structure has the anchor #instal", ["#install", "#install-1"]),
+        ("#zzz", "no heading in structure has the anchor #zzz", []),
+    ],
+)
+def test_line_and_anchor_misses_explain_themselves(
+    request_: str, reason: str, suggestions: list[str]
+) -> None:
+    result = select(request_)
+    (problem,) = result.problems
+    assert problem.type == SELECTOR_NOT_FOUND and problem.message == reason
+    assert problem.code == ("OUT_OF_RANGE" if request_.startswith("L") else "NO_MATCH")
+    assert [s.selector for s in problem.suggestions] == suggestions
+    assert result.matches == ()
+
+
+def test_a_line_applies_to_every_document_that_has_it() -> None:
+    short, long = ("a", b"# A\n\nx\n"), ("b", b"# B\n\ny\n\n## C\n\nz\n")
+    assert selected("L5", short, long) == ["h2.0"]
+    assert selected("L1", short, long) == ["h1.0", "h1.0"]
+    (problem,) = select("L99", short, long).problems
+    assert problem.message == (
+        "line 99 is past the end of every document: the longest, b, has 7 lines"
+    )
+    assert selected("#c", short, long) == ["h2.0"]  # found in one document: resolved
+    (problem,) = select("#d", short, long).problems
+    assert problem.message == "no heading in any of 2 documents has the anchor #d"
+
+
+def test_toc_of_a_line_is_its_section_and_of_a_range_an_error() -> None:
+    (match,) = select("L48?toc=true").matches
+    assert match.content == "h3.0 Details 47 8\n  h4.0 Deep 51 4\n"
+    (problem,) = select("L10-12?toc=true").problems
+    assert problem.type == "INVALID_SELECTOR"
+    assert problem.message.endswith("L10-12 is a line range")

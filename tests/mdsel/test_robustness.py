@@ -114,8 +114,12 @@ _VALID = [
     "h2.1", "h2.0-3", "h2.0,2,4", "h3.2/code.0", "section.5/para", "list.0/code.0", "root/h2.0",
     "models::h1.0", "heading:h2[1]/block:code[0]", "h2.1?head=5", "h2.1?toc=true", "code.3",
     "h2.0,h3.1,code.0", "quote.0/list", "table.0", "h2.9999", "readme::h2.0", "h2.1?page=2",
+    "L12", "L40-60", "L1/code.0", "L9999999", "L30?page=2", "#validators", "models.md#fields",
+    "#fields/code.0?head=3", "#x%C3%A9", "L5,L6-7,#a",
 ]  # fmt: skip
-_NOISE = st.sampled_from([*".,/?&=[]-:: h123456xyz09é\t", "::", "?head=", "[0", "-9"])
+_NOISE = st.sampled_from(
+    [*".,/?&=[]-:: h123456xyz09é\tL#%", "::", "?head=", "[0", "-9", ".md#", "%C3%A9"]
+)
 
 
 @st.composite

@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 
 from mdsel.errors import SelectorSyntaxError
 from mdsel.selector import (
+    ANCHOR,
+    LINE,
+    LINES,
     MAX_REQUEST_CHARS,
     Item,
     Params,
@@ -57,10 +60,58 @@ def one(text: str) -> tuple[str | None, str, Params]:
         ("  h2 . 1 / code . 0  ", "h2.1/code.0"),
         ("h2.0 - 2", "h2.0-2"),
         ("h2.0-999999999", "h2.0-999999999"),
+        ("L812", "L812"),
+        ("l812", "L812"),
+        ("L800-850", "L800-850"),
+        ("L 800", None),
+        ("L800 - 850", "L800-850"),
+        ("L7-7", "L7-7"),
+        ("L40/code.0", "L40/code.0"),
+        ("L40/h3/para.1", "L40/h3/para.1"),
+        ("#installation", "#installation"),
+        ("#Installation", "#installation"),
+        ("#caf%C3%A9-au-lait", "#café-au-lait"),
+        ("#日本語", "#日本語"),
+        ("#setup/code.0", "#setup/code.0"),
+        ("readme::#setup", "#setup"),
+        ("README.md#setup", "#setup"),
     ],
 )
-def test_forms(text: str, path: str) -> None:
-    assert one(text)[1] == path
+def test_forms(text: str, path: str | None) -> None:
+    if path is None:  # not a form: `L` must touch its number
+        with pytest.raises(SelectorSyntaxError):
+            parse_request(text)
+    else:
+        assert one(text)[1] == path
+
+
+@pytest.mark.parametrize(
+    ("text", "namespace", "path"),
+    [
+        ("README.md#installation", "readme", "#installation"),
+        ("docs/API_Guide.markdown#setup/code.0", "api_guide", "#setup/code.0"),
+        ("../Changes.MD#v2-0", "changes", "#v2-0"),
+        ("readme::L3", "readme", "L3"),
+        ("notes.txt#x", None, None),  # not a Markdown file name: not a link
+        ("h2.0#x", None, None),
+    ],
+)
+def test_a_link_as_written_names_the_document_by_its_namespace(
+    text: str, namespace: str | None, path: str | None
+) -> None:
+    if path is None:
+        with pytest.raises(SelectorSyntaxError):
+            parse_request(text)
+    else:
+        assert one(text)[:2] == (namespace, path)
+
+
+def test_line_and_anchor_segments_are_values() -> None:
+    (lines, line, anchor) = parse_request("L8-9,L5/code.0,#a-b")
+    assert lines.segments == (Segment(LINES, (Item(8, 9),)),)
+    assert line.segments == (Segment(LINE, (Item(5, 5),)), Segment("code", (Item(0, 0),)))
+    assert anchor.segments == (Segment(ANCHOR, None, "a-b"),)
+    assert parse_request("L" + "9" * 400)[0].segments[0].items == (Item(10**12, 10**12),)
 
 
 @pytest.mark.parametrize(
@@ -75,6 +126,8 @@ def test_forms(text: str, path: str) -> None:
         ("h2.0 , 2 , code.1", ["h2.0,2", "code.1"]),
         ("h2,h3", ["h2", "h3"]),
         ("h2[0,1],h3[2]", ["h2.0,1", "h3.2"]),
+        ("L5,L7-9,#a,h2.0,2", ["L5", "L7-9", "#a", "h2.0,2"]),
+        ("#a?page=2,L3?head=1", ["#a", "L3"]),
     ],
 )
 def test_comma_continues_an_index_list_only_before_an_item(text: str, expected: list[str]) -> None:
@@ -137,6 +190,18 @@ def test_params(text: str, params: Params) -> None:
         ("ns::", "expected a type", 5),
         ("h2.0 h2.1", "unexpected 'h'", 6),
         ("x" * (MAX_REQUEST_CHARS + 1), "limit is 4096", MAX_REQUEST_CHARS + 1),
+        ("L0", "line numbers start at 1", 2),
+        ("L5-0", "line numbers start at 1", 4),
+        ("L9-3", "line range 9-3 is reversed; write L3-9", 1),
+        ("L5.0", "L5 takes no index", 3),
+        ("L5[0]", "L5 takes no index", 3),
+        ("L800-850/code.0", "L800-850 selects lines, not a section", 9),
+        ("h2.1/L40", "L40 addresses the whole document, so it must be the first segment", 6),
+        ("root/#setup", "#setup addresses the whole document", 6),
+        ("#", "expected an anchor after '#'", 2),
+        ("#,h2.0", "expected an anchor after '#'", 2),
+        ("L812,814", "expected a type", 6),
+        ("L12x", "unknown type 'L12x'", 1),
     ],
 )
 def test_syntax_errors_name_what_and_where(text: str, message: str, column: int) -> None:
@@ -170,11 +235,17 @@ def test_segments_are_canonical_values() -> None:
     assert selector.segments == (Segment("code", (Item(1, 2),)),)
 
 
-_ALPHABET = st.sampled_from(list("h123456.[]-,/?=&:: abcdefghijklmnopqrstuvwxyz0123456789#é漢\t\n"))
+# Pieces rather than characters, so the new forms (L812, #anchor, README.md#x, %C3%A9) come up.
+_PIECES = st.sampled_from(
+    [
+        *"h123456.[]-,/?=&:: abcdefghijklmnopqrstuvwxyz0123456789#é漢\t\nLl%",
+        *["L", "L0", "L12-", ".md#", "README.md#", "%C3%A9", "%", "::", "?page=", "0" * 14],
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(_ALPHABET, max_size=60) | st.text(max_size=40))
+@given(st.lists(_PIECES, max_size=40).map("".join) | st.text(max_size=40))
 def test_random_strings_parse_or_raise_only_selector_errors(text: str) -> None:
     try:
         selectors = parse_request(text)

@@ -323,7 +323,7 @@ def test_a_directory_named_like_markdown_is_walked_not_read(tree: Tree) -> None:
     for argument in ("folder.md", "folder.md/", "folder-link.md"):
         result = call(tree, [argument])
         assert not result.is_error, result.text
-        assert result.text.startswith(f"inside  {os.path.join(argument.rstrip('/'), 'inside.md')}")
+        assert result.text == "1 lines 2 words\nh1.0 Inside 1 2\n"  # the one file inside
 
 
 def test_names_with_line_breaks_cannot_forge_output_lines(tree: Tree) -> None:
@@ -503,4 +503,4 @@ def test_directory_walks_do_not_follow_symlink_loops(tree: Tree) -> None:
     (tree.docs / "sub" / "once-more").symlink_to(".")
     result = call(tree, ["sub"])
     assert not result.is_error
-    assert result.text.startswith(f"a  {os.path.join('sub', 'a.md')}")
+    assert result.text == "1 lines 2 words\nh1.0 A 1 2\n"  # one document, read once

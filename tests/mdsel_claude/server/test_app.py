@@ -142,7 +142,7 @@ def test_refusals_do_not_stop_the_other_files(docs: Path) -> None:
     result = run_tool("mdsel_index", arguments, Settings(), EmbeddedBackend(Settings()), str(docs))
     assert result.is_error
     body, *refusals = result.text.split("\n!")
-    assert body.startswith("guide  guide.md  ")
+    assert body.startswith("11 lines 11 words; para 3\nh1.0 Guide 1 11\n")
     assert [line.split(" ", 2)[:2] for line in refusals] == [
         ["link.md", "PROCESSING_ERROR:"],
         ["x.md", "PROCESSING_ERROR:"],
@@ -176,7 +176,8 @@ def test_caps_warn_on_stdout_and_the_result_is_not_an_error(docs: Path) -> None:
     assert not result.is_error
     first, second = result.text.split("\n", 2)[:2]
     assert first.startswith("warning: only the first 1 files") and "MDSEL_MAX_FILES" in first
-    assert second.startswith("one  ")
+    assert second.startswith("1 lines")  # one document shown: no namespace or path
+    assert result.text.endswith("\nh1.0 One 1 2\n")
 
 
 def test_json_mode_keeps_one_valid_envelope_with_the_refusals(docs: Path) -> None:
@@ -240,6 +241,7 @@ def test_a_file_name_that_is_not_utf8_does_not_end_the_session(tmp_path: Path) -
 
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / os.fsdecode(b"caf\xe9.md")).write_text("# T\n")
+    (tmp_path / "docs" / "plain.md").write_text("# P\n")  # two documents: paths are shown
     lines = [
         {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {},

@@ -1,0 +1,32 @@
+"""Lines → what holds them: the section a line number falls in, and the page showing it.
+
+Grep, compiler messages and editors speak in line numbers; `L812` turns one into the section
+to read without an index first.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from mdsel.paginate import Span
+from mdsel.tree import Document
+
+
+def section_at(document: Document, line: int) -> int:
+    """Index in document.headings of the innermost section holding `line` (1-based), or -1
+    when the line comes before the first heading (it belongs to the root only).
+
+    The last heading starting at or before the line is the innermost: its section runs at
+    least to the next heading's start, which is after the line, and any deeper section holding
+    the line would have to start after it. Blank lines between sections belong to the one
+    before, as do a heading's own setext underline lines.
+    """
+    return bisect_right(document.headings, line, key=lambda heading: heading.line_start) - 1
+
+
+def page_holding(spans: list[Span], line: int) -> int:
+    """1-based number of the first page showing `line`; 1 when no page does (cut by head/tail)."""
+    for number, span in enumerate(spans, start=1):
+        if span.line_start <= line <= span.line_end:
+            return number
+    return 1
