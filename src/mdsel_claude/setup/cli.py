@@ -18,11 +18,17 @@ from pathlib import Path
 
 from mdsel.settings import DEFAULT_MIN_WORDS, ConfigError, parse_count, read_min_words
 from mdsel_claude.setup import ledger
-from mdsel_claude.setup.claude_cli import ClaudeError
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, HOOK_EVENTS
 from mdsel_claude.setup.jsonfile import JsonFileError
-from mdsel_claude.setup.paths import Locations, SetupError, find_executable, locations
+from mdsel_claude.setup.paths import (
+    SCOPES,
+    Locations,
+    SetupError,
+    find_executable,
+    locations,
+    portable_executable,
+)
 from mdsel_claude.setup.planner import plan_install, plan_uninstall
 from mdsel_claude.setup.steps import apply, describe
 
@@ -54,10 +60,13 @@ def _parser() -> argparse.ArgumentParser:
     for sub in (install, uninstall):
         sub.add_argument(
             "--scope",
-            choices=("project", "user"),
-            default="project",
-            help="project: .mcp.json and .claude/settings.json here; "
-            "user: ~/.claude/settings.json and `claude mcp add -s user` (default: project)",
+            choices=SCOPES,
+            default=SCOPES[0],
+            help="as for `claude mcp add`: local (the default) is you in this project "
+            "(~/.claude.json and .claude/settings.local.json); project is everyone who clones "
+            "it (.mcp.json and .claude/settings.json at the project root, running "
+            "mdsel-claude from PATH); user is you in every project (~/.claude.json and "
+            "~/.claude/settings.json)",
         )
         sub.add_argument(
             "--dry-run", action="store_true", help="print what would change, change nothing"
@@ -101,7 +110,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     if args.command == "doctor":
         return run_doctor(Path.cwd(), os.environ, shutil.which("claude"))
-    claude = shutil.which("claude")
     try:
         where = locations(args.scope, Path.cwd(), os.environ)
         state_file = ledger.state_path(os.environ)
@@ -115,10 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 min_words = args.min_words
                 if min_words is None:
                     min_words = _min_words_default(os.environ)
-                executable = find_executable()
-                plan = plan_install(where, executable, min_words, args.event, state_file, claude)
+                if where.portable:
+                    executable = portable_executable(os.environ)
+                else:
+                    executable = find_executable()
+                plan = plan_install(where, executable, min_words, args.event, state_file)
             else:
-                plan = plan_uninstall(where, state_file, claude)
+                plan = plan_uninstall(where, state_file)
             if args.dry_run:
                 for step in plan.steps:
                     print(describe(step, done=False))
@@ -132,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except JsonFileError as error:
         print(f"{EXECUTABLE_NAME}: {error}; left it untouched", file=sys.stderr)
         return 1
-    except (SetupError, ClaudeError, OSError) as error:
+    except (SetupError, OSError) as error:
         print(f"{EXECUTABLE_NAME}: {error}", file=sys.stderr)
         return 1
     if args.command == "install":
@@ -143,7 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _next_steps(where: Locations) -> str:
     if where.scope == "project":
         return (
-            "Start (or restart) Claude Code in this directory; it asks once to approve the "
-            "project's MCP server. Check with: mdsel-claude doctor"
+            f"Start (or restart) Claude Code in {where.project_root}; it asks once to approve "
+            "the project's MCP server. Commit .mcp.json and .claude/settings.json to share "
+            "them. Check with: mdsel-claude doctor"
         )
     return "Start (or restart) Claude Code to load them. Check with: mdsel-claude doctor"

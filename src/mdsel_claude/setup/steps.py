@@ -1,7 +1,7 @@
 """Setup plans: the steps install and uninstall work out before touching anything; applying them.
 
 A plan is plain data, so `--dry-run` prints it and tests inspect it; `apply` is the only code
-here that changes files, directories or the user's `claude` configuration.
+here that changes files or directories.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude.setup import claude_cli, jsonfile, ledger
-from mdsel_claude.setup.claude_cli import ClaudeError, show_command
+from mdsel_claude.setup import jsonfile, ledger
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import State
 
@@ -50,22 +49,13 @@ class RemoveDir:
 
 
 @dataclass(frozen=True, slots=True)
-class RunClaude:
-    """Run one `claude mcp …` command."""
-
-    argv: tuple[str, ...]
-    may_fail: bool = False
-    """A failure only means there was nothing to do (removing what may not be there)."""
-
-
-@dataclass(frozen=True, slots=True)
 class Note:
     """Something to tell the user; changes nothing."""
 
     text: str
 
 
-Step = WriteFile | DeleteFile | MakeDir | RemoveDir | RunClaude | Note
+Step = WriteFile | DeleteFile | MakeDir | RemoveDir | Note
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +84,8 @@ def describe(step: Step, done: bool) -> str:
         text = f"{'deleted' if done else 'delete'} {step.path} (install created it; now empty)"
     elif isinstance(step, MakeDir):
         text = f"{'created' if done else 'create'} directory {step.path}"
-    elif isinstance(step, RemoveDir):
-        text = f"{'removed' if done else 'remove'} empty directory {step.path}"
     else:
-        text = f"{'ran' if done else 'run'}: {show_command(step.argv)}"
+        text = f"{'removed' if done else 'remove'} empty directory {step.path}"
     return text if done else f"would {text}"
 
 
@@ -153,13 +141,5 @@ def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
                 step.path.rmdir()
             except OSError:
                 out.append(f"kept {step.path} (not empty)")
-                continue
-        elif isinstance(step, RunClaude):
-            result = claude_cli.run(step.argv)
-            if result.returncode != 0:
-                detail = (result.stderr or result.stdout).strip()
-                if not step.may_fail:
-                    raise ClaudeError(f"`{show_command(step.argv)}` failed: {detail}")
-                out.append(f"nothing to do for: {show_command(step.argv)} ({detail})")
                 continue
         out.append(describe(step, done=True))
