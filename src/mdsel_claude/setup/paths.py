@@ -155,7 +155,7 @@ def portable_executable(environ: Mapping[str, str]) -> str:
         raise SetupError(
             f"--scope project writes files shared with everyone who clones the project, so "
             f"they run `{EXECUTABLE_NAME}` from PATH, but it is not on your PATH; install it "
-            f"with `pipx install mdsel-claude` (or put its directory on PATH), or use the "
-            f"default local scope, which runs {EXECUTABLE_NAME} by its full path"
+            f"with `pipx install mdsel-claude` (or put its directory on PATH), or leave out "
+            f"--scope project: the other scopes run {EXECUTABLE_NAME} by its full path"
         )
     return EXECUTABLE_NAME

@@ -23,7 +23,7 @@ from mdsel_claude.setup.paths import Locations, SetupError, is_own_checkout
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, RemoveDir, Step, WriteFile
 
 
-def _file_step(path: Path, before: JSONObject | None, after: JSONObject, what: str) -> Step:
+def file_step(path: Path, before: JSONObject | None, after: JSONObject, what: str) -> Step:
     if before == after:
         return Note(f"unchanged {path}: {what}")
     return WriteFile(path, after, before is None, what)
@@ -68,9 +68,9 @@ def plan_install(
     server = entries.server_entry(executable)
     before = jsonfile.load(where.mcp_config)
     added = entries.add_server(before or {}, server, where.mcp_config, where.servers_at)
-    state = _record(state, where.mcp_config, before, added)
+    state = record_added(state, where.mcp_config, before, added)
     what = f"{_server_what(where)} → {executable} serve"
-    steps.append(_file_step(where.mcp_config, before, added.value, what))
+    steps.append(file_step(where.mcp_config, before, added.value, what))
 
     before = jsonfile.load(where.settings)
     old = state.created(where.settings)
@@ -80,17 +80,19 @@ def plan_install(
     created = Created(old.file or before is None, tuple(dict.fromkeys(kept + added.created)))
     state = state.with_file(where.settings, created)
     what = f"{event} hook on Read → {hook['command']}"
-    steps.append(_file_step(where.settings, before, added.value, what))
+    steps.append(file_step(where.settings, before, added.value, what))
     return Plan(tuple(steps), state, state_file, record_on_failure=True)
 
 
-def _record(state: State, path: Path, before: JSONObject | None, added: entries.Added) -> State:
+def record_added(
+    state: State, path: Path, before: JSONObject | None, added: entries.Added
+) -> State:
     old = state.created(path)
     keys = tuple(dict.fromkeys(old.keys + added.created))
     return state.with_file(path, Created(old.file or before is None, keys))
 
 
-def _removal(
+def removal(
     state: State,
     path: Path,
     change: tuple[JSONObject | None, JSONObject],
@@ -142,13 +144,13 @@ def plan_uninstall(where: Locations, state_file: Path) -> Plan:
     after = entries.remove_server(before or {}, where.mcp_config, where.servers_at)
     what = f"remove {_server_what(where)}"
     chain = (*where.servers_at, "mcpServers")
-    state, step = _removal(state, where.mcp_config, (before, after), what, chain)
+    state, step = removal(state, where.mcp_config, (before, after), what, chain)
     steps.extend([step] if step else [])
 
     before = jsonfile.load(where.settings)
     after = entries.remove_hooks(before or {}, where.settings)
     change = (before, after)
-    state, step = _removal(state, where.settings, change, "remove the mdsel-claude hook")
+    state, step = removal(state, where.settings, change, "remove the mdsel-claude hook")
     steps.extend([step] if step else [])
 
     deleted = {step.path for step in steps if isinstance(step, DeleteFile)}
@@ -161,3 +163,41 @@ def plan_uninstall(where: Locations, state_file: Path) -> Plan:
     if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps):
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
     return Plan(tuple(steps), state, state_file, record_on_failure=False)
+
+
+# -- directories made for a file (other clients' configuration folders) ---------------------
+
+
+def missing_dirs(folder: Path) -> list[Path]:
+    """The directories to make for `folder` to exist, outermost first (never the home)."""
+    missing: list[Path] = []
+    while not folder.is_dir() and folder != Path.home() and folder.parent != folder:
+        missing.insert(0, folder)
+        folder = folder.parent
+    return missing
+
+
+def with_dirs(path: Path, state: State) -> tuple[list[Step], State]:
+    steps: list[Step] = []
+    for folder in missing_dirs(path.parent):
+        steps.append(MakeDir(folder))
+        state = state.with_dir(folder, True)
+    return steps, state
+
+
+def without_dirs(path: Path, steps: list[Step], state: State) -> State:
+    """Remove, innermost first, the directories install made for `path` once they are empty."""
+    gone = {step.path for step in steps if isinstance(step, DeleteFile)}
+    folder = path.parent
+    while str(folder) in state.dirs:
+        try:
+            left = {folder / name for name in os.listdir(folder)}
+        except OSError:
+            left = set()
+        if not left <= gone:
+            break
+        state = state.with_dir(folder, False)
+        steps.append(RemoveDir(folder))
+        gone.add(folder)
+        folder = folder.parent
+    return state

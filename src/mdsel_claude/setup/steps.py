@@ -30,6 +30,16 @@ class WriteFile:
 
 
 @dataclass(frozen=True, slots=True)
+class WriteText:
+    """Replace (or create) a text file (not JSON: Codex's TOML) with new text."""
+
+    path: Path
+    text: str
+    created: bool
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
 class DeleteFile:
     """Delete a file install created, now that nothing is left in it."""
 
@@ -55,7 +65,7 @@ class Note:
     text: str
 
 
-Step = WriteFile | DeleteFile | MakeDir | RemoveDir | Note
+Step = WriteFile | WriteText | DeleteFile | MakeDir | RemoveDir | Note
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +85,7 @@ def describe(step: Step, done: bool) -> str:
     """One line about a step: in the past tense once `done`, else as what would happen."""
     if isinstance(step, Note):
         return step.text
-    if isinstance(step, WriteFile):
+    if isinstance(step, (WriteFile, WriteText)):
         verb = (
             ("created" if done else "create") if step.created else ("updated" if done else "update")
         )
@@ -98,7 +108,7 @@ def preflight(steps: Sequence[Step]) -> None:
     finish does not start (no half install), and the error names the real file."""
     made = {step.path for step in steps if isinstance(step, MakeDir)}
     for step in steps:
-        if not isinstance(step, WriteFile):
+        if not isinstance(step, (WriteFile, WriteText)):
             continue
         target = jsonfile.write_target(step.path)
         folder = target.parent
@@ -134,6 +144,8 @@ def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
             step.path.mkdir(parents=True, exist_ok=True)
         elif isinstance(step, WriteFile):
             jsonfile.write_atomic(step.path, step.value)
+        elif isinstance(step, WriteText):
+            jsonfile.write_bytes_atomic(step.path, step.text.encode("utf-8"))
         elif isinstance(step, DeleteFile):
             jsonfile.delete(step.path)
         elif isinstance(step, RemoveDir):
