@@ -166,8 +166,7 @@ def test_doctor_reports_a_server_in_two_scopes(sandbox: Sandbox) -> None:
         assert done.returncode == 0, done.stderr
     doctor = sandbox.run("mdsel-claude", "doctor")
     assert doctor.returncode != 0
-    assert "local" in doctor.stdout and "user" in doctor.stdout
-    assert "duplicate" in doctor.stdout
+    assert "local scope" in doctor.stdout and "user scope" in doctor.stdout
 
 
 def test_plugin_layout_validates(claude_cli: str, tmp_path: Path) -> None:
