@@ -1,5 +1,8 @@
 """Against the real Claude Code CLI: each install scope, doctor across scopes, the plugin.
 
+Whether the Read hook fires is checked in real `claude -p` sessions, with a local stand-in
+for the model (`anthropic_stub`) that asks for one Read of a large Markdown file.
+
 The CLI is the version pinned in `tools/clients` (installed there by scripts/test.sh with npm);
 without it the tests are skipped and say why. Every run uses a temporary HOME, never the real
 one, and no network: the plugin provisions its dependencies from the `.wheelhouse` that
@@ -18,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.anthropic_stub import messages_api
 
 REPO = Path(__file__).resolve().parents[2]
 CLIENTS = REPO / "tools" / "clients" / "node_modules" / ".bin"
@@ -96,6 +101,34 @@ def installed(sandbox: Sandbox) -> str:
     return str(scripts / "mdsel-claude")
 
 
+def reminded_in_a_session(sandbox: Sandbox) -> bool:
+    """Run a real `claude -p` session (against a local stand-in for the model) that Reads a
+    large Markdown file; True when the hook's reminder went to the model with the result."""
+    big = sandbox.project / "big.md"
+    big.write_text("# Notes\n\n" + "word " * 400 + "\n")
+    with messages_api(str(big)) as (url, stub):
+        env = {
+            **sandbox.env,
+            "ANTHROPIC_BASE_URL": url,
+            "ANTHROPIC_API_KEY": "sk-ant-test",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        }
+        done = subprocess.run(
+            ["claude", "-p", "Read big.md", "--allowedTools", "Read"],
+            env=env,
+            cwd=sandbox.project,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        sent = stub.after_read()
+    big.unlink()
+    assert "tool_result" in sent, "the session never ran the Read"
+    return "hook additional context" in sent and REMINDER in sent
+
+
 def server_lines(listing: str, name: str) -> list[str]:
     return [line for line in listing.splitlines() if line.startswith(f"{name}: ")]
 
@@ -113,10 +146,12 @@ def test_local_scope_is_the_default_and_connects(sandbox: Sandbox) -> None:
     assert f"Command: {exe}" in got.stdout and "Connected" in got.stdout, got.stdout
     [line] = server_lines(sandbox.run("claude", "mcp", "list").stdout, "mdsel")
     assert "Connected" in line
+    assert reminded_in_a_session(sandbox)
 
     removed = sandbox.run("mdsel-claude", "uninstall", cwd=docs)
     assert removed.returncode == 0, removed.stderr
     assert sandbox.run("claude", "mcp", "get", "mdsel").returncode != 0
+    assert not reminded_in_a_session(sandbox)
     assert json.loads((sandbox.home / ".claude.json").read_text())["numStartups"] == 7
     assert sorted(os.listdir(sandbox.project)) == [".git", "docs"]
 
@@ -220,30 +255,4 @@ def test_plugin_works_with_nothing_on_path(sandbox: Sandbox, tmp_path: Path) -> 
     data = sandbox.home / ".claude" / "plugins" / "data"
     assert [p.name[:5] for p in data.glob("*/venv-*")] == ["venv-"]
 
-    # The hook, run as Claude Code runs a plugin's hook: its command through the shell, with
-    # CLAUDE_PLUGIN_ROOT set to where the plugin was installed.
-    records = json.loads((sandbox.home / ".claude/plugins/installed_plugins.json").read_text())
-    [[record]] = records["plugins"].values()
-    root = record["installPath"]
-    hooks = json.loads((Path(root) / "hooks" / "hooks.json").read_text())
-    [group] = hooks["hooks"]["PreToolUse"]
-    [hook] = group["hooks"]
-    big = sandbox.project / "big.md"
-    big.write_text("# Title\n\n" + "word " * 300 + "\n")
-    payload = {
-        "hook_event_name": "PreToolUse",
-        "tool_name": group["matcher"],
-        "tool_input": {"file_path": str(big)},
-        "cwd": str(sandbox.project),
-    }
-    fired = subprocess.run(
-        ["sh", "-c", hook["command"]],
-        input=json.dumps(payload),
-        env={**sandbox.env, "CLAUDE_PLUGIN_ROOT": root},
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
-    assert fired.returncode == 0, fired.stderr
-    assert REMINDER in json.loads(fired.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert reminded_in_a_session(sandbox)  # the plugin's hook, in a real session
