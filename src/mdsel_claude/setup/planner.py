@@ -23,10 +23,12 @@ from mdsel_claude.setup.paths import Locations, SetupError, is_own_checkout
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, RemoveDir, Step, WriteFile
 
 
-def file_step(path: Path, before: JSONObject | None, after: JSONObject, what: str) -> Step:
+def file_step(
+    path: Path, before: JSONObject | None, after: JSONObject, what: str, private: bool = False
+) -> Step:
     if before == after:
         return Note(f"unchanged {path}: {what}")
-    return WriteFile(path, after, before is None, what)
+    return WriteFile(path, after, before is None, what, private)
 
 
 def _server_what(where: Locations) -> str:
@@ -70,7 +72,8 @@ def plan_install(
     added = entries.add_server(before or {}, server, where.mcp_config, where.servers_at)
     state = record_added(state, where.mcp_config, before, added)
     what = f"{_server_what(where)} → {executable} serve"
-    steps.append(file_step(where.mcp_config, before, added.value, what))
+    private = where.mcp_config.name == ".claude.json"
+    steps.append(file_step(where.mcp_config, before, added.value, what, private))
 
     before = jsonfile.load(where.settings)
     old = state.created(where.settings)

@@ -27,6 +27,9 @@ class WriteFile:
     """The file does not exist yet."""
     what: str
     """What changes in it, for the message."""
+    private: bool = False
+    """Created readable by its owner only (Claude Code's `~/.claude.json` holds account
+    state, and Claude Code creates it so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +147,8 @@ def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
             step.path.mkdir(parents=True, exist_ok=True)
         elif isinstance(step, WriteFile):
             jsonfile.write_atomic(step.path, step.value)
+            if step.created and step.private:
+                jsonfile.write_target(step.path).chmod(0o600)
         elif isinstance(step, WriteText):
             jsonfile.write_bytes_atomic(step.path, step.text.encode("utf-8"))
         elif isinstance(step, DeleteFile):

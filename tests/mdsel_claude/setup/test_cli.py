@@ -25,6 +25,7 @@ def test_main_install_and_uninstall_local(home: Path, capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert "created" in out and ".claude.json" in out
     assert local_server(home, Path.cwd()) == {"type": "stdio", "command": exe, "args": ["serve"]}
+    assert stat.S_IMODE((home / ".claude.json").stat().st_mode) == 0o600
     assert sorted(os.listdir(".")) == [".claude"]
     settings_after = json.loads(Path(".claude/settings.local.json").read_text())
     assert settings_after["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == (
