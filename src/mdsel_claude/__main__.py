@@ -14,7 +14,8 @@ usage: mdsel-claude [serve | hook | install | uninstall | doctor] [options]
 
   serve       run the MCP stdio server (the default with no command)
   hook        Claude Code Read hook: reads the hook JSON on stdin
-  install     register the server and the hook in Claude Code
+  install     register the server and the hook in Claude Code (--client NAME: the
+              server in Cursor, VS Code, Gemini CLI, Codex CLI or OpenCode)
   uninstall   remove exactly what install added
   doctor      check what is installed and that it works
 
