@@ -171,6 +171,7 @@ def test_project_scope_writes_portable_entries_at_the_root(sandbox: Sandbox) -> 
     assert "Scope: Project config" in got.stdout, got.stdout
     assert "Command: mdsel-claude" in got.stdout
     assert "mdsel-claude" not in (sandbox.home / ".claude.json").read_text()
+    assert reminded_in_a_session(sandbox)  # the shared hook, run from PATH
     removed = sandbox.run("mdsel-claude", "uninstall", "--scope", "project", cwd=docs)
     assert removed.returncode == 0, removed.stderr
     assert sorted(os.listdir(sandbox.project)) == [".git", "docs"]
@@ -184,6 +185,7 @@ def test_user_scope_install_connects(sandbox: Sandbox) -> None:
     assert "Scope: User config" in got.stdout and f"Command: {exe}" in got.stdout, got.stdout
     [line] = server_lines(sandbox.run("claude", "mcp", "list").stdout, "mdsel")
     assert "Connected" in line
+    assert reminded_in_a_session(sandbox)
 
     doctor = sandbox.run("mdsel-claude", "doctor")
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
