@@ -5,6 +5,7 @@ The hook runs on every Read, so nothing here may import the MCP SDK or the parse
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -13,12 +14,27 @@ usage: mdsel-claude [serve | hook | install | uninstall | doctor] [options]
 
   serve       run the MCP stdio server (the default with no command)
   hook        Claude Code Read hook: reads the hook JSON on stdin
-  install     register the server and the hook in Claude Code
+  install     register the server and the hook in Claude Code (--client NAME: the
+              server in Cursor, VS Code, Gemini CLI, Codex CLI or OpenCode)
   uninstall   remove exactly what install added
   doctor      check what is installed and that it works
 
 Run `mdsel-claude COMMAND --help` for a command's options.
 """
+
+SERVE_HINT = """\
+mdsel-claude: this is an MCP server: an MCP client starts it and talks JSON-RPC with it on
+stdin and stdout. To give the tools to Claude Code, run `mdsel-claude install`; for another
+client, `mdsel-claude install --client NAME` (see --help). Serving on this terminal until
+Ctrl-D or Ctrl-C.
+"""
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return os.isatty(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):  # no stdin, or not a real file
+        return False
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -32,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return hook_main(args)
     if command == "serve":
+        if _stdin_is_terminal() and not {"-h", "--help"} & set(args):
+            # Started by hand, where it would otherwise wait silently. A client that gives
+            # it a pseudo-terminal still gets a server: the hint goes to stderr only.
+            sys.stderr.write(SERVE_HINT)
         from mdsel_claude.server.app import main as serve_main
 
         return serve_main(args)

@@ -17,14 +17,21 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from mdsel.settings import DEFAULT_MIN_WORDS, ConfigError, parse_count, read_min_words
-from mdsel_claude.setup import ledger
-from mdsel_claude.setup.claude_cli import ClaudeError
+from mdsel_claude.setup import clients, ledger
+from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, HOOK_EVENTS
 from mdsel_claude.setup.jsonfile import JsonFileError
-from mdsel_claude.setup.paths import Locations, SetupError, find_executable, locations
+from mdsel_claude.setup.paths import (
+    SCOPES,
+    Locations,
+    SetupError,
+    find_executable,
+    locations,
+    portable_executable,
+)
 from mdsel_claude.setup.planner import plan_install, plan_uninstall
-from mdsel_claude.setup.steps import apply, describe
+from mdsel_claude.setup.steps import Plan, apply, describe
 
 
 def _min_words_default(environ: Mapping[str, str]) -> int:
@@ -54,10 +61,18 @@ def _parser() -> argparse.ArgumentParser:
     for sub in (install, uninstall):
         sub.add_argument(
             "--scope",
-            choices=("project", "user"),
-            default="project",
-            help="project: .mcp.json and .claude/settings.json here; "
-            "user: ~/.claude/settings.json and `claude mcp add -s user` (default: project)",
+            choices=SCOPES,
+            help="as for `claude mcp add`: local (the default) is you in this project "
+            "(~/.claude.json and .claude/settings.local.json); project is everyone who clones "
+            "it (.mcp.json and .claude/settings.json at the project root, running "
+            "mdsel-claude from PATH); user is you in every project (~/.claude.json and "
+            "~/.claude/settings.json). With --client: user (the default) or project",
+        )
+        sub.add_argument(
+            "--client",
+            choices=sorted(CLIENTS),
+            help="another MCP client instead of Claude Code: its MCP configuration gets the "
+            "server (no hook); see docs/clients.md",
         )
         sub.add_argument(
             "--dry-run", action="store_true", help="print what would change, change nothing"
@@ -101,49 +116,93 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     if args.command == "doctor":
         return run_doctor(Path.cwd(), os.environ, shutil.which("claude"))
-    claude = shutil.which("claude")
+    if args.client is not None:
+        return _client_main(args)
     try:
-        where = locations(args.scope, Path.cwd(), os.environ)
+        where = locations(args.scope or SCOPES[0], Path.cwd(), os.environ)
         state_file = ledger.state_path(os.environ)
         # One install or uninstall at a time: each reads the record, changes it and writes it
         # back, so two at once would lose one's entries (and uninstall would then leave files).
         # The home directory: it exists (nothing is created just to lock it, so a refused or
         # dry run writes nothing) and every run of the same user locks the same one.
-        home = Path.home()
-        with _exclusive(home if home.is_dir() else Path(tempfile.gettempdir())):
+        with _exclusive(_lock_dir()):
             if args.command == "install":
                 min_words = args.min_words
                 if min_words is None:
                     min_words = _min_words_default(os.environ)
-                executable = find_executable()
-                plan = plan_install(where, executable, min_words, args.event, state_file, claude)
+                if where.portable:
+                    executable = portable_executable(os.environ)
+                else:
+                    executable = find_executable()
+                plan = plan_install(where, executable, min_words, args.event, state_file)
             else:
-                plan = plan_uninstall(where, state_file, claude)
-            if args.dry_run:
-                for step in plan.steps:
-                    print(describe(step, done=False))
-                return 0
-            out: list[str] = []
-            try:
-                apply(plan, out)
-            finally:
-                for line in out:
-                    print(line)
+                plan = plan_uninstall(where, state_file)
+            _carry_out(plan, args.dry_run)
     except JsonFileError as error:
         print(f"{EXECUTABLE_NAME}: {error}; left it untouched", file=sys.stderr)
         return 1
-    except (SetupError, ClaudeError, OSError) as error:
+    except (SetupError, OSError) as error:
         print(f"{EXECUTABLE_NAME}: {error}", file=sys.stderr)
         return 1
-    if args.command == "install":
+    if args.command == "install" and not args.dry_run:
         print(_next_steps(where))
+    return 0
+
+
+def _lock_dir() -> Path:
+    # The home directory: it exists (nothing is created just to lock it, so a refused or
+    # dry run writes nothing) and every run of the same user locks the same one.
+    home = Path.home()
+    return home if home.is_dir() else Path(tempfile.gettempdir())
+
+
+def _carry_out(plan: Plan, dry_run: bool) -> None:
+    if dry_run:
+        for step in plan.steps:
+            print(describe(step, done=False))
+        return
+    out: list[str] = []
+    try:
+        apply(plan, out)
+    finally:
+        for line in out:
+            print(line)
+
+
+def _client_main(args: argparse.Namespace) -> int:
+    """install/uninstall `--client NAME`: the MCP server in another client's configuration."""
+    client = CLIENTS[args.client]
+    scope = args.scope or "user"
+    try:
+        path = clients.config_file(client, scope, Path.cwd(), os.environ)
+        state_file = ledger.state_path(os.environ)
+        with _exclusive(_lock_dir()):
+            if args.command == "install":
+                portable = scope == "project"
+                executable = portable_executable(os.environ) if portable else find_executable()
+                plan = clients.plan_install(client, path, executable, state_file)
+            else:
+                plan = clients.plan_uninstall(client, path, state_file)
+            _carry_out(plan, args.dry_run)
+    except JsonFileError as error:
+        print(f"{EXECUTABLE_NAME}: {error}; left it untouched", file=sys.stderr)
+        return 1
+    except (SetupError, OSError) as error:
+        print(f"{EXECUTABLE_NAME}: {error}", file=sys.stderr)
+        return 1
+    if args.command == "install" and not args.dry_run:
+        print(
+            f"Start (or restart) {client.title} to load it. Its MCP tools: mdsel_index, "
+            "mdsel_select (no Read hook outside Claude Code)."
+        )
     return 0
 
 
 def _next_steps(where: Locations) -> str:
     if where.scope == "project":
         return (
-            "Start (or restart) Claude Code in this directory; it asks once to approve the "
-            "project's MCP server. Check with: mdsel-claude doctor"
+            f"Start (or restart) Claude Code in {where.project_root}; it asks once to approve "
+            "the project's MCP server. Commit .mcp.json and .claude/settings.json to share "
+            "them. Check with: mdsel-claude doctor"
         )
     return "Start (or restart) Claude Code to load them. Check with: mdsel-claude doctor"

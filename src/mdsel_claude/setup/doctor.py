@@ -1,7 +1,7 @@
 """`mdsel-claude doctor`: what is installed where, whether each command runs, and duplicates.
 
-Read-only: it looks at the project's and the user's Claude Code files (and asks `claude mcp get`
-about the user's server), then runs every command it found the way Claude Code would: each hook
+Read-only: it reads the Claude Code files of every scope (local, project, user; see `paths`),
+then runs every command it found the way Claude Code would: each hook
 on a generated Markdown file just over and just at its threshold, each server up to an MCP
 `initialize` answer. Exit status 0 only when something is installed, everything works and
 nothing is registered twice.
@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import claude_cli, entries, jsonfile, paths
+from mdsel_claude.setup import entries, jsonfile, paths
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.probes import (
@@ -38,7 +38,7 @@ def _load(path: Path, report: Report) -> JSONObject | None:
         return None
 
 
-def _hooks_in(path: Path, report: Report) -> list[HookFound]:
+def _hooks_in(path: Path, report: Report, scope: str) -> list[HookFound]:
     settings = _load(path, report)
     if settings is None:
         return []
@@ -47,7 +47,8 @@ def _hooks_in(path: Path, report: Report) -> list[HookFound]:
     except JsonFileError as error:
         report.fail(error.problem)
         return []
-    return [HookFound(str(path), event, command, matcher) for event, matcher, command in found]
+    label = f"{scope} scope ({path})"
+    return [HookFound(label, event, command, matcher) for event, matcher, command in found]
 
 
 def _plugin_enabled(settings: JSONObject | None) -> bool:
@@ -57,12 +58,13 @@ def _plugin_enabled(settings: JSONObject | None) -> bool:
     return any(str(key).split("@")[0] == PLUGIN_NAME and on is True for key, on in enabled.items())
 
 
-def _server_in_mcp_config(path: Path, report: Report) -> ServerFound | None:
+def _server_in_mcp_config(where: paths.Locations, report: Report) -> ServerFound | None:
+    path = where.mcp_config
     config = _load(path, report)
     if config is None:
         return None
     try:
-        server = entries.servers_in(config, path).get(SERVER_KEY)
+        server = entries.servers_in(config, path, where.servers_at).get(SERVER_KEY)
     except JsonFileError as error:
         report.fail(error.problem)
         return None
@@ -76,23 +78,8 @@ def _server_in_mcp_config(path: Path, report: Report) -> ServerFound | None:
         report.fail("its `command` and `args` are not a string and a list")
         return None
     env_map = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
-    return ServerFound(str(path), (command, *(str(a) for a in args)), env_map)
-
-
-def _user_server(claude: str | None, report: Report) -> ServerFound | None:
-    if claude is None:
-        report.say("  MCP server: cannot check (the claude command is not on PATH)")
-        return None
-    try:
-        found = claude_cli.get_server(claude)
-    except claude_cli.ClaudeError as error:
-        report.say("  MCP server: cannot check")
-        report.fail(str(error))
-        return None
-    if found is None or not found.user_scope:
-        report.say(f"  no MCP server {SERVER_KEY!r} in user scope (claude mcp get)")
-        return None
-    return ServerFound("claude mcp (user)", (found.command, *shlex.split(found.args)))
+    label = f"{where.scope} scope ({path})"
+    return ServerFound(label, (command, *(str(a) for a in args)), env_map)
 
 
 def run_doctor(project_dir: Path, environ: Mapping[str, str], claude: str | None) -> int:
@@ -121,20 +108,13 @@ def _find(
     servers: list[ServerFound] = []
     plugin_on = False
 
-    project = paths.locations("project", project_dir, environ)
-    user = paths.locations("user", project_dir, environ)
-    report.say(f"project {project_dir}")
-    assert project.mcp_config is not None
-    server = _server_in_mcp_config(project.mcp_config, report)
-    servers += [server] if server else []
-    for settings in (project.settings, project.settings_dir / "settings.local.json"):
-        hooks += _hooks_in(settings, report)
-        plugin_on |= _plugin_enabled(_load(settings, Report()))
-    report.say(f"user {user.settings_dir}")
-    hooks += _hooks_in(user.settings, report)
-    plugin_on |= _plugin_enabled(_load(user.settings, Report()))
-    server = _user_server(claude, report)
-    servers += [server] if server else []
+    report.say(f"project {paths.project_root(project_dir)}")
+    for scope in paths.SCOPES:
+        where = paths.locations(scope, project_dir, environ)
+        server = _server_in_mcp_config(where, report)
+        servers += [server] if server else []
+        hooks += _hooks_in(where.settings, report, scope)
+        plugin_on |= _plugin_enabled(_load(where.settings, Report()))
     if plugin_on:
         hooks.append(HookFound(f"plugin {PLUGIN_NAME}", "PreToolUse", f"{EXECUTABLE_NAME} hook"))
         servers.append(ServerFound(f"plugin {PLUGIN_NAME}", (EXECUTABLE_NAME, "serve")))

@@ -75,8 +75,11 @@ def is_our_hook_command(command: object) -> bool:
 
 def is_our_server(value: object) -> bool:
     """True for an `mcpServers` value that runs mdsel-claude (any path to the executable): a
-    server the user named `mdsel` for something else is never ours to replace or remove."""
+    server the user named `mdsel` for something else is never ours to replace or remove.
+    The command is a string, or (OpenCode) a list whose first item is the program."""
     command = value.get("command") if isinstance(value, dict) else None
+    if isinstance(command, list) and command:
+        command = command[0]
     return isinstance(command, str) and os.path.basename(command) == EXECUTABLE_NAME
 
 
@@ -98,19 +101,55 @@ def _object_at(value: JSONObject, key: str, path: Path, where: str) -> JSONObjec
 # -- MCP config (.mcp.json) -----------------------------------------------------------------
 
 
-def servers_in(config: JSONObject, path: Path) -> JSONObject:
-    """The `mcpServers` object of an MCP config (empty when absent); refuses a wrong shape."""
-    return _object_at(config, "mcpServers", path, '"mcpServers"') or {}
+def _nested(
+    value: JSONObject, at: KeyPath, path: Path, create: bool
+) -> tuple[JSONObject | None, list[KeyPath]]:
+    """The object at key path `at` in `value` (None when absent and not `create`d), and the
+    containers created on the way; anything but an object on the way is refused."""
+    here: JSONObject = value
+    created: list[KeyPath] = []
+    for depth, key in enumerate(at):
+        found = _object_at(here, key, path, _where(at[:depth], key))
+        if found is None:
+            if not create:
+                return None, created
+            found = here[key] = {}
+            created.append(at[: depth + 1])
+        here = found
+    return here, created
 
 
-def add_server(config: JSONObject, entry: JSONObject, path: Path) -> Added:
+def servers_in(
+    config: JSONObject, path: Path, at: KeyPath = (), container: str = "mcpServers"
+) -> JSONObject:
+    """The `mcpServers` object of an MCP config (empty when absent); refuses a wrong shape.
+    `at` leads to the object holding it (`("projects", root)` in `~/.claude.json`);
+    `container` is its name in clients that call it otherwise (`servers`, `mcp`)."""
+    holder, _ = _nested(config, at, path, create=False)
+    if holder is None:
+        return {}
+    return _object_at(holder, container, path, _where(at, container)) or {}
+
+
+def _where(at: KeyPath, key: str) -> str:
+    return ".".join(f'"{k}"' for k in (*at, key))
+
+
+def add_server(
+    config: JSONObject,
+    entry: JSONObject,
+    path: Path,
+    at: KeyPath = (),
+    container: str = "mcpServers",
+) -> Added:
     """`config` with our server set to `entry`: replaced in place if present, else appended."""
     result = copy.deepcopy(config)
-    created: list[KeyPath] = []
-    servers = _object_at(result, "mcpServers", path, '"mcpServers"')
+    holder, created = _nested(result, at, path, create=True)
+    assert holder is not None
+    servers = _object_at(holder, container, path, _where(at, container))
     if servers is None:
-        servers = result["mcpServers"] = {}
-        created.append(("mcpServers",))
+        servers = holder[container] = {}
+        created.append((*at, container))
     if SERVER_KEY in servers and not is_our_server(servers[SERVER_KEY]):
         other = servers[SERVER_KEY]
         command = other.get("command") if isinstance(other, dict) else None
@@ -123,10 +162,13 @@ def add_server(config: JSONObject, entry: JSONObject, path: Path) -> Added:
     return Added(result, tuple(created))
 
 
-def remove_server(config: JSONObject, path: Path) -> JSONObject:
+def remove_server(
+    config: JSONObject, path: Path, at: KeyPath = (), container: str = "mcpServers"
+) -> JSONObject:
     """`config` without our server (nothing else changes; empty containers are left)."""
     result = copy.deepcopy(config)
-    servers = _object_at(result, "mcpServers", path, '"mcpServers"')
+    holder, _ = _nested(result, at, path, create=False)
+    servers = _object_at(holder, container, path, _where(at, container)) if holder else None
     if servers is not None and is_our_server(servers.get(SERVER_KEY)):
         del servers[SERVER_KEY]
     return result

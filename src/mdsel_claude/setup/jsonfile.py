@@ -142,8 +142,12 @@ def write_atomic(path: Path, value: JSONObject) -> None:
     A new file gets the usual permissions for the umask; an existing one keeps its mode bits
     (and its owner where we may set it). Parent directories must exist.
     """
+    write_bytes_atomic(path, dumps(value).encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """`write_atomic` for a file's bytes as they are (a TOML file, say)."""
     target = write_target(path)
-    data = dumps(value).encode("utf-8")
     try:
         info: os.stat_result | None = os.stat(target)
     except FileNotFoundError:

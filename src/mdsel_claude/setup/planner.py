@@ -1,8 +1,13 @@
 """Work out what install and uninstall will do, as a `Plan` (see `steps`): nothing is touched.
 
 Only our own entries are ever added or removed (see `entries`). What install had to create is
-noted (see `ledger`), so that uninstall can take exactly that away again. The user-scope server
-goes through the `claude` command (`claude_cli`).
+noted (see `ledger`), so that uninstall can take exactly that away again.
+
+The local- and user-scope servers live in Claude Code's `~/.claude.json`, which this module
+edits itself rather than through `claude mcp add`: that works without the `claude` command on
+PATH, the change is shown exactly by `--dry-run`, the record of what was created makes the
+uninstall exact, and no `claude` output has to be read back. The file is replaced atomically,
+every other key keeps its value and order.
 """
 
 from __future__ import annotations
@@ -10,98 +15,65 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mdsel_claude.setup import claude_cli, entries, jsonfile, ledger
-from mdsel_claude.setup.claude_cli import show_command
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
+from mdsel_claude.setup import entries, jsonfile, ledger
+from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State
-from mdsel_claude.setup.paths import Locations
-from mdsel_claude.setup.steps import (
-    DeleteFile,
-    MakeDir,
-    Note,
-    Plan,
-    RemoveDir,
-    RunClaude,
-    Step,
-    WriteFile,
-)
+from mdsel_claude.setup.paths import Locations, SetupError, is_own_checkout
+from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, RemoveDir, Step, WriteFile
 
 
-def _file_step(path: Path, before: JSONObject | None, after: JSONObject, what: str) -> Step:
+def file_step(
+    path: Path, before: JSONObject | None, after: JSONObject, what: str, private: bool = False
+) -> Step:
     if before == after:
         return Note(f"unchanged {path}: {what}")
-    return WriteFile(path, after, before is None, what)
+    return WriteFile(path, after, before is None, what, private)
 
 
-def _user_server_add(claude: str | None, executable: str) -> list[Step]:
-    add = ("claude", "mcp", "add", "-s", "user", SERVER_KEY, "--", executable, "serve")
-    if claude is None:
-        return [
-            Note(
-                "the claude command is not on PATH, so the MCP server is not registered; "
-                f"to register it, run:\n  {show_command(add)}"
-            )
-        ]
-    current = claude_cli.get_server(claude)
-    ours = (executable, "serve")
-    if current is not None and current.user_scope and (current.command, current.args) == ours:
-        return [Note(f"unchanged user MCP server {SERVER_KEY!r}: {executable} serve")]
-    if current is not None and os.path.basename(current.command) != EXECUTABLE_NAME:
-        return [
-            Note(
-                f"an MCP server named {SERVER_KEY!r} that is not mdsel-claude's is registered "
-                f"({current.command}); left alone — remove or rename it, then install again"
-            )
-        ]
+def _server_what(where: Locations) -> str:
+    if where.scope == "local":
+        return f"MCP server {SERVER_KEY!r} for project {where.project_root}"
+    return f"MCP server {SERVER_KEY!r}"
+
+
+def refuse_own_checkout(where: Locations) -> None:
+    """Project scope in a checkout of mdsel-claude would rewrite the plugin's own tracked
+    `.mcp.json`; stop before that with what to do instead."""
+    if where.portable and where.project_root and is_own_checkout(where.project_root):
+        raise SetupError(
+            f"{where.project_root} is the mdsel-claude checkout itself, whose .mcp.json is the "
+            "plugin's own file; install in your project's directory instead, or here with the "
+            "default local scope (or load this checkout as a plugin: claude --plugin-dir .)"
+        )
+
+
+def _make_dirs(where: Locations, state: State) -> tuple[list[Step], State]:
     steps: list[Step] = []
-    if current is not None:
-        # `get` found our `mdsel`; clear a user-scope one (if that is what it was) before adding.
-        steps.append(RunClaude((claude, "mcp", "remove", SERVER_KEY, "-s", "user"), True))
-    steps.append(RunClaude((claude, *add[1:])))
-    return steps
-
-
-def _user_server_remove(claude: str | None) -> list[Step]:
-    remove = ("claude", "mcp", "remove", SERVER_KEY, "-s", "user")
-    if claude is None:
-        return [
-            Note(
-                "the claude command is not on PATH; if you registered the MCP server, "
-                f"remove it with:\n  {show_command(remove)}"
-            )
-        ]
-    current = claude_cli.get_server(claude)
-    if current is None:
-        return [Note(f"no MCP server named {SERVER_KEY!r} known to claude")]
-    if os.path.basename(current.command) != EXECUTABLE_NAME:
-        return [Note(f"the MCP server {SERVER_KEY!r} is not mdsel-claude's; left alone")]
-    # `get` shows one scope's server even when several have one; remove the user one, if any.
-    return [RunClaude((claude, *remove[1:]), may_fail=True)]
+    for folder in dict.fromkeys((where.mcp_config.parent, where.settings_dir)):
+        # The home directory is never made: a missing one is a broken account (preflight says
+        # so), and setup's lock lives there.
+        if not folder.is_dir() and folder != Path.home():
+            steps.append(MakeDir(folder))
+            state = state.with_dir(folder, True)
+    return steps, state
 
 
 def plan_install(
-    where: Locations,
-    executable: str,
-    min_words: int,
-    event: str,
-    state_file: Path,
-    claude: str | None,
+    where: Locations, executable: str, min_words: int, event: str, state_file: Path
 ) -> Plan:
     """Work out an install: our server and hook in `where`, replacing earlier ones of ours."""
+    refuse_own_checkout(where)
     state = ledger.load(state_file)
-    steps: list[Step] = []
-    if not where.settings_dir.is_dir():
-        steps.append(MakeDir(where.settings_dir))
-        state = state.with_dir(where.settings_dir, True)
+    steps, state = _make_dirs(where, state)
 
     server = entries.server_entry(executable)
-    if where.mcp_config is not None:
-        before = jsonfile.load(where.mcp_config)
-        added = entries.add_server(before or {}, server, where.mcp_config)
-        state = _record(state, where.mcp_config, before, added)
-        what = f"MCP server {SERVER_KEY!r} → {executable} serve"
-        steps.append(_file_step(where.mcp_config, before, added.value, what))
+    before = jsonfile.load(where.mcp_config)
+    added = entries.add_server(before or {}, server, where.mcp_config, where.servers_at)
+    state = record_added(state, where.mcp_config, before, added)
+    what = f"{_server_what(where)} → {executable} serve"
+    private = where.mcp_config.name == ".claude.json"
+    steps.append(file_step(where.mcp_config, before, added.value, what, private))
 
     before = jsonfile.load(where.settings)
     old = state.created(where.settings)
@@ -111,56 +83,124 @@ def plan_install(
     created = Created(old.file or before is None, tuple(dict.fromkeys(kept + added.created)))
     state = state.with_file(where.settings, created)
     what = f"{event} hook on Read → {hook['command']}"
-    steps.append(_file_step(where.settings, before, added.value, what))
-
-    if where.mcp_config is None:
-        steps.extend(_user_server_add(claude, executable))
+    steps.append(file_step(where.settings, before, added.value, what))
     return Plan(tuple(steps), state, state_file, record_on_failure=True)
 
 
-def _record(state: State, path: Path, before: JSONObject | None, added: entries.Added) -> State:
+def record_added(
+    state: State, path: Path, before: JSONObject | None, added: entries.Added
+) -> State:
     old = state.created(path)
     keys = tuple(dict.fromkeys(old.keys + added.created))
     return state.with_file(path, Created(old.file or before is None, keys))
 
 
-def _removal(
-    state: State, path: Path, before: JSONObject | None, after: JSONObject, what: str
+def removal(
+    state: State,
+    path: Path,
+    change: tuple[JSONObject | None, JSONObject],
+    what: str,
+    chain: KeyPath | None = None,
 ) -> tuple[State, Step | None]:
-    """The step that takes our entry out of one file, pruning what install created there."""
+    """The step that takes our entry out of one file, pruning what install created there.
+
+    `chain` is the key path of the container that held our entry, when the file is shared with
+    other installs (`~/.claude.json` holds the servers of every local-scope project and the
+    user-scope one): only the containers along it are pruned and forgotten, the record of the
+    others stays. Without it, everything install created in the file is ours.
+    """
+    before, after = change
     created = state.created(path)
-    state = state.with_file(path, Created())
+    mine: tuple[KeyPath, ...] = created.keys
+    others: tuple[KeyPath, ...] = ()
+    if chain is not None:
+        mine = tuple(k for k in created.keys if chain[: len(k)] == k)
+        others = tuple(k for k in created.keys if k not in mine)
     if before is None:
-        return state, None
-    pruned, _ = entries.prune(after, created.keys)
+        return state.with_file(path, Created()), None
+    pruned, remaining = entries.prune(after, mine)
     if created.file and pruned == {}:
-        return state, DeleteFile(path)
+        return state.with_file(path, Created()), DeleteFile(path)
+    if chain is None:
+        state = state.with_file(path, Created())
+    else:  # the file and the other installs' containers stay on record
+        state = state.with_file(path, Created(created.file, (*others, *remaining)))
     if pruned == before:
         return state, Note(f"nothing of mdsel-claude in {path}")
     return state, WriteFile(path, pruned, False, what)
 
 
-def plan_uninstall(where: Locations, state_file: Path, claude: str | None) -> Plan:
+def _empty_after(folder: Path, deleted: set[Path]) -> bool:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return True  # gone already: nothing to keep on record
+    return all(folder / name in deleted for name in names)
+
+
+def plan_uninstall(where: Locations, state_file: Path) -> Plan:
     """Work out an uninstall: remove exactly our entries, and what install created for them."""
+    refuse_own_checkout(where)
     state = ledger.load(state_file)
     steps: list[Step] = []
-    if where.mcp_config is not None:
-        before = jsonfile.load(where.mcp_config)
-        after = entries.remove_server(before or {}, where.mcp_config)
-        what = f"remove MCP server {SERVER_KEY!r}"
-        state, step = _removal(state, where.mcp_config, before, after, what)
-        steps.extend([step] if step else [])
+    before = jsonfile.load(where.mcp_config)
+    after = entries.remove_server(before or {}, where.mcp_config, where.servers_at)
+    what = f"remove {_server_what(where)}"
+    chain = (*where.servers_at, "mcpServers")
+    state, step = removal(state, where.mcp_config, (before, after), what, chain)
+    steps.extend([step] if step else [])
 
     before = jsonfile.load(where.settings)
     after = entries.remove_hooks(before or {}, where.settings)
-    state, step = _removal(state, where.settings, before, after, "remove the mdsel-claude hook")
+    change = (before, after)
+    state, step = removal(state, where.settings, change, "remove the mdsel-claude hook")
     steps.extend([step] if step else [])
 
-    if str(where.settings_dir) in state.dirs:
-        state = state.with_dir(where.settings_dir, False)
-        steps.append(RemoveDir(where.settings_dir))
-    if where.mcp_config is None:
-        steps.extend(_user_server_remove(claude))
-    if not any(isinstance(s, (WriteFile, DeleteFile, RunClaude)) for s in steps):
+    deleted = {step.path for step in steps if isinstance(step, DeleteFile)}
+    for folder in dict.fromkeys((where.settings_dir, where.mcp_config.parent)):
+        # A directory another scope still uses (local and project share `.claude`) stays on
+        # record, so that the uninstall that empties it removes it.
+        if str(folder) in state.dirs and _empty_after(folder, deleted):
+            state = state.with_dir(folder, False)
+            steps.append(RemoveDir(folder))
+    if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps):
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
     return Plan(tuple(steps), state, state_file, record_on_failure=False)
+
+
+# -- directories made for a file (other clients' configuration folders) ---------------------
+
+
+def missing_dirs(folder: Path) -> list[Path]:
+    """The directories to make for `folder` to exist, outermost first (never the home)."""
+    missing: list[Path] = []
+    while not folder.is_dir() and folder != Path.home() and folder.parent != folder:
+        missing.insert(0, folder)
+        folder = folder.parent
+    return missing
+
+
+def with_dirs(path: Path, state: State) -> tuple[list[Step], State]:
+    steps: list[Step] = []
+    for folder in missing_dirs(path.parent):
+        steps.append(MakeDir(folder))
+        state = state.with_dir(folder, True)
+    return steps, state
+
+
+def without_dirs(path: Path, steps: list[Step], state: State) -> State:
+    """Remove, innermost first, the directories install made for `path` once they are empty."""
+    gone = {step.path for step in steps if isinstance(step, DeleteFile)}
+    folder = path.parent
+    while str(folder) in state.dirs:
+        try:
+            left = {folder / name for name in os.listdir(folder)}
+        except OSError:
+            left = set()
+        if not left <= gone:
+            break
+        state = state.with_dir(folder, False)
+        steps.append(RemoveDir(folder))
+        gone.add(folder)
+        folder = folder.parent
+    return state

@@ -1,7 +1,7 @@
 """Setup plans: the steps install and uninstall work out before touching anything; applying them.
 
 A plan is plain data, so `--dry-run` prints it and tests inspect it; `apply` is the only code
-here that changes files, directories or the user's `claude` configuration.
+here that changes files or directories.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude.setup import claude_cli, jsonfile, ledger
-from mdsel_claude.setup.claude_cli import ClaudeError, show_command
+from mdsel_claude.setup import jsonfile, ledger
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import State
 
@@ -28,6 +27,19 @@ class WriteFile:
     """The file does not exist yet."""
     what: str
     """What changes in it, for the message."""
+    private: bool = False
+    """Created readable by its owner only (Claude Code's `~/.claude.json` holds account
+    state, and Claude Code creates it so)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WriteText:
+    """Replace (or create) a text file (not JSON: Codex's TOML) with new text."""
+
+    path: Path
+    text: str
+    created: bool
+    what: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,22 +62,13 @@ class RemoveDir:
 
 
 @dataclass(frozen=True, slots=True)
-class RunClaude:
-    """Run one `claude mcp …` command."""
-
-    argv: tuple[str, ...]
-    may_fail: bool = False
-    """A failure only means there was nothing to do (removing what may not be there)."""
-
-
-@dataclass(frozen=True, slots=True)
 class Note:
     """Something to tell the user; changes nothing."""
 
     text: str
 
 
-Step = WriteFile | DeleteFile | MakeDir | RemoveDir | RunClaude | Note
+Step = WriteFile | WriteText | DeleteFile | MakeDir | RemoveDir | Note
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +88,7 @@ def describe(step: Step, done: bool) -> str:
     """One line about a step: in the past tense once `done`, else as what would happen."""
     if isinstance(step, Note):
         return step.text
-    if isinstance(step, WriteFile):
+    if isinstance(step, (WriteFile, WriteText)):
         verb = (
             ("created" if done else "create") if step.created else ("updated" if done else "update")
         )
@@ -94,10 +97,8 @@ def describe(step: Step, done: bool) -> str:
         text = f"{'deleted' if done else 'delete'} {step.path} (install created it; now empty)"
     elif isinstance(step, MakeDir):
         text = f"{'created' if done else 'create'} directory {step.path}"
-    elif isinstance(step, RemoveDir):
-        text = f"{'removed' if done else 'remove'} empty directory {step.path}"
     else:
-        text = f"{'ran' if done else 'run'}: {show_command(step.argv)}"
+        text = f"{'removed' if done else 'remove'} empty directory {step.path}"
     return text if done else f"would {text}"
 
 
@@ -110,7 +111,7 @@ def preflight(steps: Sequence[Step]) -> None:
     finish does not start (no half install), and the error names the real file."""
     made = {step.path for step in steps if isinstance(step, MakeDir)}
     for step in steps:
-        if not isinstance(step, WriteFile):
+        if not isinstance(step, (WriteFile, WriteText)):
             continue
         target = jsonfile.write_target(step.path)
         folder = target.parent
@@ -146,6 +147,10 @@ def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
             step.path.mkdir(parents=True, exist_ok=True)
         elif isinstance(step, WriteFile):
             jsonfile.write_atomic(step.path, step.value)
+            if step.created and step.private:
+                jsonfile.write_target(step.path).chmod(0o600)
+        elif isinstance(step, WriteText):
+            jsonfile.write_bytes_atomic(step.path, step.text.encode("utf-8"))
         elif isinstance(step, DeleteFile):
             jsonfile.delete(step.path)
         elif isinstance(step, RemoveDir):
@@ -153,13 +158,5 @@ def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
                 step.path.rmdir()
             except OSError:
                 out.append(f"kept {step.path} (not empty)")
-                continue
-        elif isinstance(step, RunClaude):
-            result = claude_cli.run(step.argv)
-            if result.returncode != 0:
-                detail = (result.stderr or result.stdout).strip()
-                if not step.may_fail:
-                    raise ClaudeError(f"`{show_command(step.argv)}` failed: {detail}")
-                out.append(f"nothing to do for: {show_command(step.argv)} ({detail})")
                 continue
         out.append(describe(step, done=True))

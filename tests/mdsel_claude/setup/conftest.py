@@ -1,11 +1,14 @@
-"""Fixtures for the setup tests: a fake HOME and project, and a stand-in `claude` command."""
+"""Fixtures for the setup tests: a fake HOME and project, `mdsel-claude` on PATH or not."""
 
 from __future__ import annotations
 
-import sys
+import os
 from pathlib import Path
 
 import pytest
+
+from mdsel_claude.setup import jsonfile, paths
+from mdsel_claude.setup.jsonfile import JSONObject
 
 
 @pytest.fixture
@@ -23,47 +26,15 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-FAKE_CLAUDE = """\
-import json, os, sys
-registry = os.environ["FAKE_CLAUDE_REGISTRY"]
-with open(os.environ["FAKE_CLAUDE_LOG"], "a") as log:
-    log.write(json.dumps(sys.argv[1:]) + "\\n")
-servers = json.load(open(registry)) if os.path.exists(registry) else {}
-args = sys.argv[1:]
-if args[:2] == ["mcp", "get"]:
-    name = args[2]
-    if name not in servers:
-        sys.exit(f'No MCP server named "{name}" found.')
-    entry = servers[name]
-    print(f"{name}:\\n  Scope: User config (available in all your projects)\\n"
-          f"  Status: ok\\n  Type: stdio\\n  Command: {entry['command']}\\n"
-          f"  Args: {' '.join(entry['args'])}\\n  Environment:\\n")
-elif args[:4] == ["mcp", "add", "-s", "user"]:
-    if os.environ.get("FAKE_CLAUDE_FAIL_ADD"):
-        sys.exit("add refused")
-    name, dashes, command, *rest = args[4:]
-    assert dashes == "--"
-    if name in servers:
-        sys.exit(f"MCP server {name} already exists in user config")
-    servers[name] = {"command": command, "args": rest}
-elif args[:2] == ["mcp", "remove"] and args[3:] == ["-s", "user"]:
-    if servers.pop(args[2], None) is None:
-        sys.exit("not found")
-else:
-    sys.exit(f"unexpected {args}")
-json.dump(servers, open(registry, "w"))
-"""
-
-
 @pytest.fixture
-def fake_claude(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A stand-in `claude` on PATH that keeps user servers in a JSON file and logs its calls."""
-    bin_dir = tmp_path / "fake-bin"
-    bin_dir.mkdir()
-    script = bin_dir / "claude"
-    script.write_text(f"#!{sys.executable}\n{FAKE_CLAUDE}")
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", str(bin_dir))
-    monkeypatch.setenv("FAKE_CLAUDE_REGISTRY", str(tmp_path / "registry.json"))
-    monkeypatch.setenv("FAKE_CLAUDE_LOG", str(tmp_path / "calls.log"))
-    return tmp_path
+def on_path(home: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """`mdsel-claude` on PATH (as project scope requires); returns its absolute path."""
+    exe = paths.find_executable()
+    monkeypatch.setenv("PATH", os.path.dirname(exe))
+    return exe
+
+
+def claude_json(home: Path) -> JSONObject | None:
+    """The user's `~/.claude.json`, parsed; None when absent."""
+    path = home / ".claude.json"
+    return jsonfile.load(path) if path.exists() else None

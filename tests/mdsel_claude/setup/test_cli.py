@@ -11,24 +11,109 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import cli, entries, paths
+from tests.mdsel_claude.setup.conftest import claude_json
 
 
-def test_main_install_and_uninstall_project(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def local_server(home: Path, project: Path) -> object:
+    config = claude_json(home) or {}
+    return config["projects"][str(project.resolve())]["mcpServers"]["mdsel"]  # type: ignore[index]
+
+
+def test_main_install_and_uninstall_local(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     exe = paths.find_executable()
     assert cli.main(["install", "--min-words", "321"]) == 0
     out = capsys.readouterr().out
-    assert "created" in out and ".mcp.json" in out
-    assert json.loads(Path(".mcp.json").read_text()) == {
-        "mcpServers": {"mdsel": {"type": "stdio", "command": exe, "args": ["serve"]}}
-    }
-    settings_after = json.loads(Path(".claude/settings.json").read_text())
+    assert "created" in out and ".claude.json" in out
+    assert local_server(home, Path.cwd()) == {"type": "stdio", "command": exe, "args": ["serve"]}
+    assert stat.S_IMODE((home / ".claude.json").stat().st_mode) == 0o600
+    assert sorted(os.listdir(".")) == [".claude"]
+    settings_after = json.loads(Path(".claude/settings.local.json").read_text())
     assert settings_after["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == (
         f"{exe} hook --min-words 321"
     )
     assert (home / ".local" / "state" / "mdsel-claude" / "installed.json").exists()
     assert cli.main(["uninstall"]) == 0
     assert os.listdir(".") == []
+    assert not (home / ".claude.json").exists()
     assert not (home / ".local" / "state" / "mdsel-claude").exists()
+
+
+def test_local_install_keeps_the_rest_of_claude_json(home: Path, tmp_path: Path) -> None:
+    """~/.claude.json is Claude Code's own busy file: every other key, project and server stays,
+    and each project's uninstall takes only its own entry."""
+    other = tmp_path / "other"
+    other.mkdir()
+    original = {
+        "numStartups": 3,
+        "projects": {str(other): {"allowedTools": [], "mcpServers": {"x": {"command": "x"}}}},
+        "mcpServers": {"y": {"command": "y"}},
+        "tipsHistory": {"a": 1.5},
+    }
+    (home / ".claude.json").write_text(json.dumps(original, indent=2))
+    (home / ".claude.json").chmod(0o600)
+    project = Path.cwd()
+    assert cli.main(["install"]) == 0
+    os.chdir(other)
+    assert cli.main(["install"]) == 0
+    after = claude_json(home)
+    assert after is not None and list(after) == list(original)
+    assert list(after["projects"]) == [str(other), str(project)]  # type: ignore[arg-type]
+    assert stat.S_IMODE((home / ".claude.json").stat().st_mode) == 0o600
+    os.chdir(project)
+    assert cli.main(["uninstall"]) == 0
+    assert local_server(home, other)["command"].endswith("mdsel-claude")  # type: ignore[index]
+    os.chdir(other)
+    assert cli.main(["uninstall"]) == 0
+    assert claude_json(home) == original
+
+
+def test_project_scope_runs_mdsel_claude_from_path(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cli.main(["install", "--scope", "project"]) == 1
+    assert "not on your PATH" in capsys.readouterr().err
+    assert os.listdir(".") == [] and not (home / ".local").exists()
+
+    monkeypatch.setenv("PATH", os.path.dirname(paths.find_executable()))
+    assert cli.main(["install", "--scope", "project"]) == 0
+    assert json.loads(Path(".mcp.json").read_text()) == {
+        "mcpServers": {"mdsel": {"type": "stdio", "command": "mdsel-claude", "args": ["serve"]}}
+    }
+    assert "mdsel-claude hook --min-words 200" in Path(".claude/settings.json").read_text()
+    assert claude_json(home) is None
+    assert cli.main(["uninstall", "--scope", "project"]) == 0
+    assert os.listdir(".") == []
+
+
+def test_project_root_is_found_from_a_subdirectory(on_path: str, home: Path) -> None:
+    root = Path.cwd()
+    (root / ".git").mkdir()
+    (root / "docs").mkdir()
+    os.chdir(root / "docs")
+    assert cli.main(["install", "--scope", "project"]) == 0
+    assert cli.main(["install"]) == 0
+    assert os.listdir(".") == []
+    assert sorted(os.listdir(root)) == [".claude", ".git", ".mcp.json", "docs"]
+    assert local_server(home, root)["command"] == on_path  # type: ignore[index]
+    assert cli.main(["uninstall", "--scope", "project"]) == 0
+    assert cli.main(["uninstall"]) == 0
+    assert sorted(os.listdir(root)) == [".git", "docs"]
+
+
+def test_the_mdsel_claude_checkout_itself_is_never_changed(
+    on_path: str, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path(".claude-plugin").mkdir()
+    Path(".claude-plugin/plugin.json").write_text('{"name": "mdsel-claude"}')
+    plugin_mcp = '{"mcpServers": {"mdsel": {"command": "mdsel-claude", "args": ["serve"]}}}'
+    Path(".mcp.json").write_text(plugin_mcp)
+    for command in ("install", "uninstall"):
+        assert cli.main([command, "--scope", "project"]) == 1
+        assert "the mdsel-claude checkout itself" in capsys.readouterr().err
+    assert cli.main(["install"]) == 0  # local scope: nothing tracked is touched
+    assert cli.main(["uninstall"]) == 0
+    assert Path(".mcp.json").read_text() == plugin_mcp
+    assert sorted(os.listdir(".")) == [".claude-plugin", ".mcp.json"]
 
 
 def test_dry_run_changes_nothing(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,7 +126,7 @@ def test_dry_run_changes_nothing(home: Path, capsys: pytest.CaptureFixture[str])
 def test_min_words_from_environment(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MDSEL_MIN_WORDS", "77")
     assert cli.main(["install"]) == 0
-    assert "--min-words 77" in Path(".claude/settings.json").read_text()
+    assert "--min-words 77" in Path(".claude/settings.local.json").read_text()
 
 
 def test_invalid_min_words(
@@ -70,6 +155,7 @@ def test_invalid_min_words(
 )
 @pytest.mark.parametrize("command", ["install", "uninstall"])
 def test_bad_files_are_left_untouched(
+    on_path: str,
     home: Path,
     capsys: pytest.CaptureFixture[str],
     mcp_text: str | None,
@@ -83,7 +169,7 @@ def test_bad_files_are_left_untouched(
         Path(".claude").mkdir()
         Path(".claude/settings.json").write_text(settings_text)
     before = {str(p): p.read_bytes() for p in Path(".").rglob("*") if p.is_file()}
-    status = cli.main([command])
+    status = cli.main([command, "--scope", "project"])
     err = capsys.readouterr().err
     if command == "uninstall" and "hooks" in problem and "PreToolUse" in problem:
         # Uninstall never needs the PreToolUse list to be an array: nothing of ours is there.
@@ -102,40 +188,40 @@ def test_symlinked_settings_and_mode_are_kept(home: Path, tmp_path: Path) -> Non
     real.write_text('{"model": "x"}')
     real.chmod(0o600)
     Path(".claude").mkdir()
-    Path(".claude/settings.json").symlink_to(real)
+    Path(".claude/settings.local.json").symlink_to(real)
     assert cli.main(["install"]) == 0
-    assert Path(".claude/settings.json").is_symlink()
+    assert Path(".claude/settings.local.json").is_symlink()
     assert stat.S_IMODE(real.stat().st_mode) == 0o600
     assert json.loads(real.read_text())["model"] == "x"
     assert cli.main(["uninstall"]) == 0
-    assert Path(".claude/settings.json").is_symlink()
+    assert Path(".claude/settings.local.json").is_symlink()
     assert json.loads(real.read_text()) == {"model": "x"}
 
 
-def test_user_scope_without_claude_prints_the_command(
-    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_user_scope(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     exe = paths.find_executable()
     assert cli.main(["install", "--scope", "user"]) == 0
-    out = capsys.readouterr().out
-    assert f"claude mcp add -s user mdsel -- {exe} serve" in out
+    assert claude_json(home) == {
+        "mcpServers": {"mdsel": {"type": "stdio", "command": exe, "args": ["serve"]}}
+    }
     settings_after = json.loads((home / ".claude" / "settings.json").read_text())
     assert entries.our_hooks(settings_after, Path("x")) == [
         ("PreToolUse", "Read", f"{exe} hook --min-words 200")
     ]
     assert os.listdir(".") == []  # nothing in the project
     assert cli.main(["uninstall", "--scope", "user"]) == 0
-    assert "claude mcp remove mdsel -s user" in capsys.readouterr().out
-    assert not (home / ".claude").exists()
+    assert not (home / ".claude.json").exists() and not (home / ".claude").exists()
 
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "elsewhere"))
     assert cli.main(["install", "--scope", "user"]) == 0
-    assert (home / "elsewhere" / "settings.json").exists()
+    assert sorted(os.listdir(home / "elsewhere")) == [".claude.json", "settings.json"]
+    assert cli.main(["uninstall", "--scope", "user"]) == 0
+    assert not (home / "elsewhere").exists()
 
 
 def test_uninstall_with_nothing_installed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     Path(".mcp.json").write_text('{"mcpServers": {"other": {"command": "x"}}}')
-    assert cli.main(["uninstall"]) == 0
+    assert cli.main(["uninstall", "--scope", "project"]) == 0
     out = capsys.readouterr().out
     assert "nothing of mdsel-claude in" in out and "is installed in project scope" in out
     assert Path(".mcp.json").read_text() == '{"mcpServers": {"other": {"command": "x"}}}'
@@ -146,6 +232,7 @@ def test_concurrent_installs_keep_every_record(tmp_path: Path) -> None:
 
     exe = str(Path(sys.executable).with_name("mdsel-claude"))
     env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "st")}
+    (tmp_path / "home").mkdir()
     projects = [tmp_path / f"p{i}" for i in range(6)]
     for project in projects:
         project.mkdir()

@@ -32,7 +32,7 @@ def test_doctor_broken_commands(home: Path, capsys: pytest.CaptureFixture[str]) 
         json.dumps({"mcpServers": {"mdsel": {"command": "/nowhere/mdsel-claude", "args": []}}})
     )
     Path(".claude").mkdir()
-    Path(".claude/settings.json").write_text(
+    Path(".claude/settings.local.json").write_text(
         json.dumps(
             {
                 "hooks": {
@@ -61,9 +61,9 @@ def test_doctor_fails_a_hook_that_never_runs_on_read(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli.main(["install"]) == 0
-    settings = json.loads(Path(".claude/settings.json").read_text())
+    settings = json.loads(Path(".claude/settings.local.json").read_text())
     settings["hooks"]["PreToolUse"][0]["matcher"] = "Write"
-    Path(".claude/settings.json").write_text(json.dumps(settings))
+    Path(".claude/settings.local.json").write_text(json.dumps(settings))
     capsys.readouterr()
     assert cli.main(["doctor"]) == 1
     assert "never runs when the agent uses Read" in capsys.readouterr().out

@@ -122,7 +122,6 @@ class Project:
 
     @property
     def mcp(self) -> Path:
-        assert self.where.mcp_config is not None
         return self.where.mcp_config
 
     @property
@@ -139,13 +138,13 @@ class Project:
 
     def install(self, min_words: int = 200, event: str = "PreToolUse") -> list[str]:
         out: list[str] = []
-        plan = planner.plan_install(self.where, EXE, min_words, event, self.state, None)
+        plan = planner.plan_install(self.where, EXE, min_words, event, self.state)
         steps.apply(plan, out)
         return out
 
     def uninstall(self) -> list[str]:
         out: list[str] = []
-        steps.apply(planner.plan_uninstall(self.where, self.state, None), out)
+        steps.apply(planner.plan_uninstall(self.where, self.state), out)
         return out
 
 
@@ -246,9 +245,9 @@ def test_invalid_json_is_refused_untouched(value: JSONObject, cut: int, which: s
         target = project.mcp if which == "mcp" else project.settings
         target.write_text(broken)
         with pytest.raises(JsonFileError):
-            planner.plan_install(project.where, EXE, 200, "PreToolUse", project.state, None)
+            planner.plan_install(project.where, EXE, 200, "PreToolUse", project.state)
         with pytest.raises(JsonFileError):
-            planner.plan_uninstall(project.where, project.state, None)
+            planner.plan_uninstall(project.where, project.state)
         assert target.read_text() == broken
         assert sorted(p.name for p in project.dir.rglob("*")) == sorted([".claude", target.name])
 
@@ -310,13 +309,14 @@ def test_shared_matcher_group_keeps_other_hooks(tmp_path: Path) -> None:
 
 
 def test_a_foreign_server_named_mdsel_is_never_replaced_or_removed(
-    home: Path, capsys: pytest.CaptureFixture[str]
+    on_path: str, home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     foreign = {"mcpServers": {"mdsel": {"command": "npx", "args": ["-y", "mdsel-mcp"]}}}
     Path(".mcp.json").write_text(json.dumps(foreign))
     before = Path(".mcp.json").read_bytes()
-    assert cli.main(["install"]) == 1
+    assert cli.main(["install", "--scope", "project"]) == 1
     assert "not mdsel-claude's" in capsys.readouterr().err
     assert Path(".mcp.json").read_bytes() == before
-    assert cli.main(["uninstall"]) == 0
+    assert cli.main(["uninstall", "--scope", "project"]) == 0
     assert json.loads(Path(".mcp.json").read_text()) == foreign
+    assert not Path(".claude").exists()

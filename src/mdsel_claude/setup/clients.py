@@ -1,0 +1,162 @@
+"""MCP clients besides Claude Code: where each keeps its servers, and our entry in its format.
+
+`mdsel-claude install --client NAME` registers only the MCP server there (none of these runs
+Claude Code's Read hook), in the client's user configuration by default or, with `--scope
+project`, in the project's shared file (running `mdsel-claude` from PATH, as for Claude Code).
+Each file is edited like Claude Code's: strictly parsed, only our entry added or removed,
+everything else kept, replaced atomically, and what install created noted for uninstall.
+
+The formats, as each client documents them (docs/clients.md shows one of each):
+
+- Cursor: `~/.cursor/mcp.json` or `.cursor/mcp.json`, `mcpServers` → `{command, args}`.
+- VS Code: the user profile's `mcp.json` or `.vscode/mcp.json`, `servers` (not `mcpServers`)
+  → `{type: "stdio", command, args}`.
+- Gemini CLI: `~/.gemini/settings.json` or `.gemini/settings.json`, `mcpServers`.
+- OpenCode: `~/.config/opencode/opencode.json` or `opencode.json`, `mcp` →
+  `{type: "local", command: [program, args…], enabled: true}`.
+- Codex CLI: `~/.codex/config.toml` (`CODEX_HOME`), `[mcp_servers.mdsel]` (see `codex_toml`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from mdsel_claude.setup import entries, jsonfile, ledger
+from mdsel_claude.setup.entries import SERVER_KEY
+from mdsel_claude.setup.jsonfile import JSONObject
+from mdsel_claude.setup.paths import SetupError, project_root
+from mdsel_claude.setup.planner import file_step, record_added, removal, with_dirs, without_dirs
+from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    name: str
+    """The value of `--client`."""
+    title: str
+    container: str
+    """The key whose object holds the servers."""
+    user_file: Callable[[Mapping[str, str]], Path]
+    project_file: str | None
+    """Relative to the project root; None when the client has no project file."""
+    entry: Callable[[str], JSONObject]
+    """Our server in the client's format, for an executable."""
+
+
+def _home(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("HOME") or Path.home())
+
+
+def _config_home(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("XDG_CONFIG_HOME") or _home(environ) / ".config")
+
+
+def _vscode_user(environ: Mapping[str, str]) -> Path:
+    if sys.platform == "darwin":
+        folder = _home(environ) / "Library" / "Application Support" / "Code" / "User"
+    elif os.name == "nt":
+        folder = Path(environ.get("APPDATA") or _home(environ)) / "Code" / "User"
+    else:
+        folder = _config_home(environ) / "Code" / "User"
+    return folder / "mcp.json"
+
+
+def codex_config(environ: Mapping[str, str]) -> Path:
+    """Codex CLI's configuration: `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`."""
+    return Path(environ.get("CODEX_HOME") or _home(environ) / ".codex") / "config.toml"
+
+
+CLIENTS: Mapping[str, Client] = {
+    client.name: client
+    for client in (
+        Client(
+            "cursor",
+            "Cursor",
+            "mcpServers",
+            lambda env: _home(env) / ".cursor" / "mcp.json",
+            ".cursor/mcp.json",
+            lambda exe: {"command": exe, "args": ["serve"]},
+        ),
+        Client(
+            "vscode",
+            "VS Code",
+            "servers",
+            _vscode_user,
+            ".vscode/mcp.json",
+            lambda exe: {"type": "stdio", "command": exe, "args": ["serve"]},
+        ),
+        Client(
+            "gemini",
+            "Gemini CLI",
+            "mcpServers",
+            lambda env: _home(env) / ".gemini" / "settings.json",
+            ".gemini/settings.json",
+            lambda exe: {"command": exe, "args": ["serve"]},
+        ),
+        Client(
+            "opencode",
+            "OpenCode",
+            "mcp",
+            lambda env: _config_home(env) / "opencode" / "opencode.json",
+            "opencode.json",
+            lambda exe: {"type": "local", "command": [exe, "serve"], "enabled": True},
+        ),
+        Client(
+            "codex",
+            "Codex CLI",
+            "mcp_servers",
+            codex_config,
+            None,
+            lambda exe: {"command": exe, "args": ["serve"]},
+        ),
+    )
+}
+"""Every client `--client` accepts, by name."""
+
+
+def config_file(client: Client, scope: str, cwd: Path, environ: Mapping[str, str]) -> Path:
+    """The file `client` keeps our server in, for `scope` (`user` or `project`)."""
+    if scope == "user":
+        return client.user_file(environ)
+    if scope == "project" and client.project_file is not None:
+        return project_root(cwd) / client.project_file
+    others = "user" if client.project_file is None else "user (the default) or project"
+    raise SetupError(f"{client.title} has no {scope} scope: use --scope {others}")
+
+
+def plan_install(client: Client, path: Path, executable: str, state_file: Path) -> Plan:
+    """Our server in `client`'s file at `path`, replacing an earlier one of ours."""
+    if client.name == "codex":
+        from mdsel_claude.setup import codex_toml
+
+        return codex_toml.plan_install(path, client.entry(executable), state_file)
+    state = ledger.load(state_file)
+    steps, state = with_dirs(path, state)
+    before = jsonfile.load(path)
+    added = entries.add_server(before or {}, client.entry(executable), path, (), client.container)
+    state = record_added(state, path, before, added)
+    what = f"{client.title} MCP server {SERVER_KEY!r} → {executable} serve"
+    steps.append(file_step(path, before, added.value, what))
+    return Plan(tuple(steps), state, state_file, record_on_failure=True)
+
+
+def plan_uninstall(client: Client, path: Path, state_file: Path) -> Plan:
+    """Our server out of `client`'s file at `path`, and what install created for it."""
+    if client.name == "codex":
+        from mdsel_claude.setup import codex_toml
+
+        return codex_toml.plan_uninstall(path, state_file)
+    state = ledger.load(state_file)
+    before = jsonfile.load(path)
+    after = entries.remove_server(before or {}, path, (), client.container)
+    what = f"remove {client.title} MCP server {SERVER_KEY!r}"
+    state, step = removal(state, path, (before, after), what)
+    steps: list[Step] = [step] if step else []
+    state = without_dirs(path, steps, state)
+    if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps):
+        steps.append(Note(f"nothing of mdsel-claude is installed for {client.title} in {path}"))
+    return Plan(tuple(steps), state, state_file, record_on_failure=False)

@@ -1,0 +1,134 @@
+"""Codex CLI's `config.toml`: our `[mcp_servers.mdsel]` table in, or out, keeping the rest.
+
+tomlkit (pinned) reads and writes the file: it keeps comments, order and formatting of
+everything we do not touch, which a parse-and-dump with the standard library could not
+(`tomllib` only reads). Every edit is checked by parsing the result again: apart from our
+table, the values must equal the file's before, or nothing is written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.container import OutOfOrderTableProxy
+from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import Table
+
+from mdsel_claude.setup import entries, ledger
+from mdsel_claude.setup.entries import SERVER_KEY
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.ledger import Created
+from mdsel_claude.setup.planner import with_dirs, without_dirs
+from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
+
+CONTAINER = "mcp_servers"
+
+
+def _read(path: Path) -> tuple[str | None, tomlkit.TOMLDocument]:
+    try:
+        text: str | None = path.read_text("utf-8")
+    except FileNotFoundError:
+        text = None
+    except (OSError, UnicodeDecodeError) as error:
+        raise JsonFileError(path, f"cannot be read ({error})") from None
+    try:
+        return text, tomlkit.parse(text or "")
+    except TOMLKitError as error:
+        raise JsonFileError(path, f"not valid TOML ({error})") from None
+
+
+def _servers(doc: tomlkit.TOMLDocument, path: Path) -> Table | OutOfOrderTableProxy | None:
+    servers = doc.get(CONTAINER)
+    if servers is None:
+        return None
+    # A proxy when the file defines parts of it in several places; an inline table would
+    # need our entry written inline too: left to the user.
+    if not isinstance(servers, (Table, OutOfOrderTableProxy)):
+        raise JsonFileError(
+            path, f"{CONTAINER} should be a table of [{CONTAINER}.NAME] tables; left it as is"
+        )
+    return servers
+
+
+def _plain(doc: tomlkit.TOMLDocument) -> dict[str, Any]:
+    return doc.unwrap()
+
+
+def _checked(path: Path, text: str, expected: dict[str, Any]) -> str:
+    """`text` if it parses back to `expected`, else refuse: a formatting slip must never
+    change someone's configuration."""
+    if _plain(tomlkit.parse(text)) != expected:
+        raise JsonFileError(path, "editing it would change other settings; edit it by hand")
+    return text
+
+
+def plan_install(path: Path, entry: JSONObject, state_file: Path) -> Plan:
+    state = ledger.load(state_file)
+    text, doc = _read(path)
+    servers = _servers(doc, path)
+    created: list[entries.KeyPath] = []
+    if servers is None:
+        servers = tomlkit.table(is_super_table=True)
+        doc[CONTAINER] = servers
+        created.append((CONTAINER,))
+    current = servers.get(SERVER_KEY)
+    if current is not None and not entries.is_our_server(_unwrap(current)):
+        raise JsonFileError(
+            path,
+            f"an MCP server named {SERVER_KEY!r} is already there and is not mdsel-claude's; "
+            "rename or remove it, then run install again",
+        )
+    expected = _plain(doc)
+    table = tomlkit.table()
+    for key, value in entry.items():
+        table[key] = value
+    servers[SERVER_KEY] = table
+    expected.setdefault(CONTAINER, {})[SERVER_KEY] = entry
+    new = _checked(path, tomlkit.dumps(doc), expected)
+    old = state.created(path)
+    keys = tuple(dict.fromkeys(old.keys + tuple(created)))
+    state = state.with_file(path, Created(old.file or text is None, keys))
+    what = f"Codex CLI MCP server {SERVER_KEY!r} → {entry['command']} serve"
+    step: Step = (
+        Note(f"unchanged {path}: {what}")
+        if new == text
+        else WriteText(path, new, text is None, what)
+    )
+    steps, state = with_dirs(path, state)
+    return Plan((*steps, step), state, state_file, record_on_failure=True)
+
+
+def _unwrap(value: object) -> object:
+    unwrap = getattr(value, "unwrap", None)
+    return unwrap() if callable(unwrap) else value
+
+
+def plan_uninstall(path: Path, state_file: Path) -> Plan:
+    state = ledger.load(state_file)
+    created = state.created(path)
+    state = state.with_file(path, Created())
+    text, doc = _read(path)
+    servers = _servers(doc, path)
+    steps: list[Step] = []
+    if (
+        text is None
+        or servers is None
+        or not entries.is_our_server(_unwrap(servers.get(SERVER_KEY)))
+    ):
+        steps.append(Note(f"nothing of mdsel-claude is installed for Codex CLI in {path}"))
+        return Plan(tuple(steps), state, state_file, record_on_failure=False)
+    del servers[SERVER_KEY]
+    if (CONTAINER,) in created.keys and not servers:
+        del doc[CONTAINER]
+    expected = _plain(doc)
+    # Our table went in after a blank line; take that away again with it.
+    new = tomlkit.dumps(doc).rstrip("\n")
+    new = _checked(path, new + "\n" if new.strip() else "", expected)
+    if created.file and not new.strip():
+        steps.append(DeleteFile(path))
+    else:
+        steps.append(WriteText(path, new, False, f"remove Codex CLI MCP server {SERVER_KEY!r}"))
+    state = without_dirs(path, steps, state)
+    return Plan(tuple(steps), state, state_file, record_on_failure=False)

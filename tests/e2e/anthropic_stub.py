@@ -1,0 +1,123 @@
+"""A stand-in for the Messages API, so that a real `claude -p` session runs offline.
+
+Its first answer asks for one `Read` of a given file; once a request carries that tool's
+result it ends the turn. Every request body is kept, so a test can see what Claude Code sent
+the model after the Read — including the context a hook added to it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+USAGE = {"input_tokens": 10, "output_tokens": 5}
+
+
+def _events(content: list[dict[str, Any]], stop: str, model: str) -> list[dict[str, Any]]:
+    """The server-sent events of one streamed message with `content`."""
+    message = {
+        "id": "msg_stub",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": USAGE,
+    }
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": message}]
+    for index, block in enumerate(content):
+        if block["type"] == "text":
+            start = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            start = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [
+            {"type": "content_block_start", "index": index, "content_block": start},
+            {"type": "content_block_delta", "index": index, "delta": delta},
+            {"type": "content_block_stop", "index": index},
+        ]
+    events += [
+        {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}},
+        {"type": "message_stop"},
+    ]
+    return events
+
+
+class Stub:
+    def __init__(self, read_path: str) -> None:
+        self.read_path = read_path
+        self.requests: list[dict[str, Any]] = []
+
+    def answer(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+        if "tool_result" in json.dumps(body.get("messages", [])):
+            return [{"type": "text", "text": "done"}], "end_turn"
+        read = {"file_path": self.read_path}
+        return [{"type": "tool_use", "id": "toolu_stub", "name": "Read", "input": read}], "tool_use"
+
+    def after_read(self) -> str:
+        """What Claude Code sent with the Read's result (the messages, as JSON text)."""
+        sent = [json.dumps(r.get("messages", [])) for r in self.requests]
+        return next((text for text in sent if "tool_result" in text), "")
+
+
+def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            body = json.loads(raw or b"{}")
+            stub.requests.append(body)
+            if "count_tokens" in self.path:
+                self._send("application/json", json.dumps({"input_tokens": 10}).encode())
+                return
+            content, stop = stub.answer(body)
+            model = str(body.get("model", "stub"))
+            if body.get("stream"):
+                data = "".join(
+                    f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
+                    for event in _events(content, stop, model)
+                )
+                self._send("text/event-stream", data.encode())
+                return
+            message = {
+                "id": "msg_stub",
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": content,
+                "stop_reason": stop,
+                "stop_sequence": None,
+                "usage": USAGE,
+            }
+            self._send("application/json", json.dumps(message).encode())
+
+        def _send(self, kind: str, data: bytes) -> None:
+            self.send_response(200)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+@contextmanager
+def messages_api(read_path: str) -> Iterator[tuple[str, Stub]]:
+    """A running stub on a free local port: its base URL and the recorder."""
+    stub = Stub(read_path)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(stub))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", stub
+    finally:
+        server.shutdown()
+        server.server_close()

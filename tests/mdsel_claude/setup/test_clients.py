@@ -1,0 +1,111 @@
+"""`install --client NAME` for the JSON-configured clients: format, scopes, merge, reversal."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from mdsel_claude.setup import cli, paths
+from mdsel_claude.setup.clients import CLIENTS
+
+JSON_CLIENTS = ["cursor", "vscode", "gemini", "opencode"]
+
+USER_FILES = {
+    "cursor": ".cursor/mcp.json",
+    "vscode": ".config/Code/User/mcp.json",
+    "gemini": ".gemini/settings.json",
+    "opencode": ".config/opencode/opencode.json",
+}
+PROJECT_FILES = {
+    "cursor": ".cursor/mcp.json",
+    "vscode": ".vscode/mcp.json",
+    "gemini": ".gemini/settings.json",
+    "opencode": "opencode.json",
+}
+
+
+def expected_entry(name: str, exe: str) -> object:
+    """Each client's documented shape for a stdio server."""
+    if name == "opencode":
+        return {"type": "local", "command": [exe, "serve"], "enabled": True}
+    if name == "vscode":
+        return {"type": "stdio", "command": exe, "args": ["serve"]}
+    return {"command": exe, "args": ["serve"]}
+
+
+@pytest.mark.parametrize("name", JSON_CLIENTS)
+def test_user_scope_keeps_everything_else_and_uninstall_restores(home: Path, name: str) -> None:
+    container = CLIENTS[name].container
+    config = home / USER_FILES[name]
+    config.parent.mkdir(parents=True)
+    before = json.dumps(
+        {"theme": "dark", container: {"other": {"command": "x"}}, "zz": [1, 2.5, None]}, indent=4
+    )
+    config.write_text(before)
+    exe = paths.find_executable()
+    assert cli.main(["install", "--client", name]) == 0
+    after = json.loads(config.read_text())
+    assert list(after) == ["theme", container, "zz"]
+    assert list(after[container]) == ["other", "mdsel"]
+    assert after[container]["mdsel"] == expected_entry(name, exe)
+    assert cli.main(["uninstall", "--client", name]) == 0
+    assert json.loads(config.read_text()) == json.loads(before)
+    assert os.listdir(".") == []
+
+
+@pytest.mark.parametrize("name", JSON_CLIENTS)
+def test_created_files_and_folders_go_again(home: Path, name: str) -> None:
+    assert cli.main(["install", "--client", name]) == 0
+    assert (home / USER_FILES[name]).is_file()
+    assert cli.main(["uninstall", "--client", name]) == 0
+    assert sorted(os.listdir(home)) in ([], [".local"])  # only the (emptied) state folder
+
+
+@pytest.mark.parametrize("name", JSON_CLIENTS)
+def test_project_scope_is_portable_and_at_the_root(on_path: str, home: Path, name: str) -> None:
+    root = Path.cwd()
+    (root / ".git").mkdir()
+    (root / "src").mkdir()
+    os.chdir(root / "src")
+    assert cli.main(["install", "--client", name, "--scope", "project"]) == 0
+    config = root / PROJECT_FILES[name]
+    entry = json.loads(config.read_text())[CLIENTS[name].container]["mdsel"]
+    assert entry == expected_entry(name, "mdsel-claude")
+    assert os.listdir(".") == []
+    assert cli.main(["uninstall", "--client", name, "--scope", "project"]) == 0
+    assert sorted(os.listdir(root)) == [".git", "src"]
+
+
+def test_vscode_uses_servers_not_mcp_servers(home: Path) -> None:
+    config = home / USER_FILES["vscode"]
+    config.parent.mkdir(parents=True)
+    config.write_text('{"mcpServers": {"mdsel": {"command": "npx"}}}')
+    assert cli.main(["install", "--client", "vscode"]) == 0
+    value = json.loads(config.read_text())
+    assert value["mcpServers"] == {"mdsel": {"command": "npx"}}
+    assert value["servers"]["mdsel"]["args"] == ["serve"]
+
+
+@pytest.mark.parametrize("name", JSON_CLIENTS)
+def test_a_foreign_mdsel_server_is_left_alone(
+    home: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = home / USER_FILES[name]
+    config.parent.mkdir(parents=True)
+    text = json.dumps({CLIENTS[name].container: {"mdsel": {"command": ["npx", "mdsel-mcp"]}}})
+    config.write_text(text)
+    assert cli.main(["install", "--client", name]) == 1
+    assert "not mdsel-claude's" in capsys.readouterr().err
+    assert cli.main(["uninstall", "--client", name]) == 0
+    assert config.read_text() == text
+
+
+def test_clients_have_no_local_scope(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["install", "--client", "cursor", "--scope", "local"]) == 1
+    assert "Cursor has no local scope: use --scope user (the default) or project" in (
+        capsys.readouterr().err
+    )
+    assert sorted(os.listdir(home)) == []

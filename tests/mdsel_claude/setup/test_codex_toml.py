@@ -1,0 +1,84 @@
+"""Codex CLI's config.toml: our table in and out again, the rest of the file byte for byte."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import tomllib
+
+from mdsel_claude.setup import cli, paths
+
+BEFORE = [
+    None,
+    "",
+    'model = "o3"\n',
+    '# my settings\nmodel = "o3"  # the default\n\n[mcp_servers.other]\ncommand = "x"\n',
+    '[mcp_servers]\n\n[mcp_servers.other]\ncommand = "x"\nargs = ["a"]\n\n[profiles.fast]\nm = 1\n',
+    'mcp_servers.other.command = "x"\n',
+]
+
+
+@pytest.mark.parametrize("before", BEFORE)
+def test_install_adds_our_table_and_uninstall_restores_the_file(
+    home: Path, before: str | None
+) -> None:
+    config = home / ".codex" / "config.toml"
+    if before is not None:
+        config.parent.mkdir()
+        config.write_text(before)
+    exe = paths.find_executable()
+    assert cli.main(["install", "--client", "codex"]) == 0
+    after = tomllib.loads(config.read_text())
+    assert after["mcp_servers"]["mdsel"] == {"command": exe, "args": ["serve"]}
+    expected_rest = tomllib.loads(before or "")
+    del after["mcp_servers"]["mdsel"]
+    if "mcp_servers" not in expected_rest:
+        assert after.pop("mcp_servers") == {}
+    assert after == expected_rest
+    snapshot = config.read_bytes()
+    assert cli.main(["install", "--client", "codex"]) == 0  # again: nothing changes
+    assert config.read_bytes() == snapshot
+
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    if before is None:
+        assert not config.parent.exists()
+    else:
+        assert config.read_text() == before
+    assert os.listdir(".") == []
+
+
+def test_codex_home_is_honoured(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(home / "codex-elsewhere"))
+    assert cli.main(["install", "--client", "codex"]) == 0
+    assert (home / "codex-elsewhere" / "config.toml").is_file()
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert not (home / "codex-elsewhere").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("model = \n", "not valid TOML"),
+        ('mcp_servers = "none"\n', "mcp_servers should be a table"),
+        ('[mcp_servers.mdsel]\ncommand = "npx"\n', "not mdsel-claude's"),
+    ],
+)
+def test_files_it_cannot_use_are_left_untouched(
+    home: Path, capsys: pytest.CaptureFixture[str], text: str, problem: str
+) -> None:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(text)
+    assert cli.main(["install", "--client", "codex"]) == 1
+    err = capsys.readouterr().err
+    assert problem in err and str(config) in err
+    assert config.read_text() == text
+    assert cli.main(["uninstall", "--client", "codex"]) in (0, 1)
+    assert config.read_text() == text
+
+
+def test_codex_has_no_project_scope(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["install", "--client", "codex", "--scope", "project"]) == 1
+    assert "Codex CLI has no project scope" in capsys.readouterr().err
