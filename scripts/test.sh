@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install --quiet -r requirements-dev.lock
 .venv/bin/pip install --quiet --no-deps -e .
-.venv/bin/ruff check src tests bench
-.venv/bin/ruff format --check src tests bench
+.venv/bin/ruff check src tests bench scripts
+.venv/bin/ruff format --check src tests bench scripts
 .venv/bin/mypy
 .venv/bin/pytest -n 2 "$@"

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import BIN
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN_FILES = (".claude-plugin", "hooks", ".mcp.json")
@@ -72,7 +73,7 @@ def sandbox(tmp_path: Path, claude_cli: str) -> Iterator[tuple[dict[str, str], P
     home.mkdir()
     project = tmp_path / "project"
     project.mkdir()
-    scripts = Path(sys.executable).parent
+    scripts = BIN
     if not (scripts / "mdsel-claude").exists():
         pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
     env = {

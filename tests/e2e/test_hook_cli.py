@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import BIN
+
 REMINDER = (
     "This is a Markdown file over the configured size threshold.\n"
     "Use mdsel_index and mdsel_select instead of Read."
@@ -19,7 +21,7 @@ REMINDER = (
 
 def script() -> str:
     """The installed console script, as install writes it into the hook command."""
-    beside = Path(sys.executable).parent / "mdsel-claude"
+    beside = BIN / "mdsel-claude"
     found = str(beside) if beside.exists() else shutil.which("mdsel-claude")
     if found is None:
         pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
@@ -92,7 +94,7 @@ def test_other_tools_and_small_files(tmp_path: Path) -> None:
 
 def imported_modules(argv: list[str], stdin: bytes) -> set[str]:
     result = subprocess.run(
-        [sys.executable, "-X", "importtime", *argv],
+        [str(BIN / "python"), "-X", "importtime", *argv],
         input=stdin,
         capture_output=True,
         timeout=30,

@@ -14,7 +14,7 @@ import pytest
 
 from mdsel.api import Outcome
 from mdsel.cli import main, run
-from tests.conftest import CORPUS, FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT, corpus_files
 
 SCHEMA = json.loads((ROOT / "schema" / "cli-response.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -311,7 +311,7 @@ def test_json_select_envelope_with_misses() -> None:
     assert body["errors"][0]["type"] == "SELECTOR_NOT_FOUND"
 
 
-@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.md")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_corpus_json_is_schema_valid(path: Path) -> None:
     cli("index", str(path), "--json")
     cli("select", "h2.0,code.0,root/para.1,h9", str(path), "--json") if False else None
