@@ -6,6 +6,7 @@
 `run_command` gives exactly what the `mdsel` CLI prints for a list of files.
 """
 
+from mdsel._version import __version__
 from mdsel.api import (
     Child,
     IndexResult,
@@ -22,8 +23,6 @@ from mdsel.errors import ParseError, Problem, SelectorSyntaxError, Suggestion
 from mdsel.files import Expansion, FileLimits, FileProblem, expand_paths
 from mdsel.parse import Block
 from mdsel.tree import Document, Heading, Source, parse_document
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Block",

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from mdsel import __version__
+from mdsel._version import __version__
 from mdsel.api import Options, Outcome, run_command
 from mdsel.errors import Problem
 from mdsel.files import FileLimits, expand_paths

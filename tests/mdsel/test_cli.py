@@ -14,9 +14,10 @@ import pytest
 
 from mdsel.api import Outcome
 from mdsel.cli import main, run
-from tests.conftest import FIXTURES, ROOT, corpus_files
+from mdsel.schema import load_schema
+from tests.conftest import FIXTURES, corpus_files
 
-SCHEMA = json.loads((ROOT / "schema" / "cli-response.schema.json").read_text())
+SCHEMA = load_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 STRUCTURE = str(FIXTURES / "structure.md")
 
