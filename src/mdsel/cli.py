@@ -97,6 +97,9 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, width=max(40, min(width, 120)) - 2)
 
 
+FILES_HELP = "Markdown files, directories or glob patterns; - reads standard input"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mdsel",
@@ -114,12 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print a selector inventory: every heading with its selector, title, line "
         "span and section words, then the document's block counts.",
         epilog="examples:\n  mdsel index README.md\n  mdsel index docs/ --json\n"
-        "  mdsel index 'docs/**/*.md'\n\n" + ENVIRONMENT_HELP,
+        "  mdsel index 'docs/**/*.md'\n  git show HEAD:README.md | mdsel index -\n\n"
+        + ENVIRONMENT_HELP,
         formatter_class=_Formatter,
     )
-    index.add_argument(
-        "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
-    )
+    index.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
     _common(index)
 
     select = commands.add_parser(
@@ -132,9 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     select.add_argument(
         "selector", metavar="SELECTOR", help="e.g. h2.1, 'h2.1/code.0', readme::para.3"
     )
-    select.add_argument(
-        "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
-    )
+    select.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
     _common(select)
     return parser
 

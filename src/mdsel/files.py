@@ -4,7 +4,8 @@ documents.
 An existing path is taken literally; otherwise it is a glob (`docs/**/*.md`). Directories expand
 to the Markdown files below them, sorted, skipping hidden entries, `node_modules` and `.git`, and
 not following directory symlinks. Only regular files are ever opened: a FIFO or a device would
-block or never end.
+block or never end. `-` names standard input (namespace `stdin`), read once and under the same
+byte cap; a file called `-` is reached as `./-`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from collections.abc import Sequence
 
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR
@@ -25,6 +27,8 @@ else:  # typing costs a quarter of an interpreter start: see mdsel._record
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn")
 SKIPPED_DIRS = frozenset({"node_modules", ".git"})
 _GLOB_MAGIC = re.compile(r"[*?[]")
+STDIN = "-"
+STDIN_NAMESPACE = "stdin"
 
 
 class FileLimits(NamedTuple):
@@ -74,7 +78,9 @@ def expand_paths(
     problems: list[FileProblem] = []
     for given in paths:
         full = os.path.join(base, given)
-        if os.path.lexists(full):
+        if given == STDIN:
+            found.append(given)
+        elif os.path.lexists(full):
             if os.path.isdir(full):
                 below = _walk(given, full)
                 if not below:
@@ -233,6 +239,8 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
     Opened non-blocking and checked with fstat on the open descriptor, so a FIFO swapped in after
     any earlier check still cannot block the read.
     """
+    if path == STDIN:
+        return _read_stdin(max_bytes)
     full = path if cwd is None else os.path.join(cwd, path)
     try:
         info = os.stat(full)
@@ -261,6 +269,25 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
         os.close(fd)
     if len(data) > max_bytes:  # grew since stat
         raise FileReadError(_too_large(path, len(data), max_bytes))
+    return data
+
+
+def _read_stdin(max_bytes: int) -> bytes:
+    """Standard input to its end, refused past `max_bytes` (read one byte more to tell)."""
+    stream = sys.stdin.buffer if sys.stdin is not None else None
+    try:
+        data = stream.read(max_bytes + 1) if stream is not None else None
+    except OSError as exc:
+        raise FileReadError(_os_problem(STDIN, exc)) from None
+    if data is None:
+        reason = "standard input is closed; pipe the document in or name a file"
+        raise FileReadError(FileProblem(STDIN, PROCESSING_ERROR, "NO_STDIN", reason))
+    if len(data) > max_bytes:
+        reason = (
+            f"standard input is over {max_bytes} bytes, the limit (MDSEL_MAX_BYTES); "
+            "raise it or select from a file"
+        )
+        raise FileReadError(FileProblem(STDIN, PROCESSING_ERROR, "TOO_LARGE", reason))
     return data
 
 
@@ -313,6 +340,8 @@ def namespaces(paths: Sequence[str]) -> list[str]:
         base = os.path.basename(path.rstrip("/\\"))
         stem = (base.rpartition(".")[0] if "." in base else base).lower()
         name = re.sub(r"[^a-z0-9_-]", "_", stem) or "doc"
+        if path == STDIN:
+            name = STDIN_NAMESPACE
         candidate = name
         if candidate in taken:
             number = seen.get(name, 1)

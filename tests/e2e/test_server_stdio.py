@@ -334,6 +334,17 @@ async def test_access_policy_refusals_do_not_stop_other_files(docs: Path) -> Non
 
 
 @pytest.mark.anyio
+async def test_dash_never_reads_the_servers_own_stdin(docs: Path) -> None:
+    # For the CLI `-` is standard input; for the server that is the MCP channel itself.
+    async with connect(docs) as session:
+        text, is_error = await call(session, "mdsel_index", {"files": ["-", "guide.md"]})
+        again, _ = await call(session, "mdsel_index", {"files": ["guide.md"]})
+    assert is_error
+    assert text.splitlines()[-1].startswith("!- PROCESSING_ERROR: not a Markdown file name")
+    assert text.startswith(again)
+
+
+@pytest.mark.anyio
 async def test_size_limit_refuses_large_files(docs: Path) -> None:
     (docs / "big.md").write_text("# Big\n\n" + "word " * 100 + "\n")
     async with connect(docs, env={"MDSEL_MAX_BYTES": "100"}) as session:

@@ -333,6 +333,23 @@ def test_subprocess_smoke(tmp_path: Path) -> None:
     assert done.returncode == 2
 
 
+def test_dash_reads_standard_input() -> None:
+    def mdsel(*argv: str, stdin: bytes, env: dict[str, str] | None = None) -> tuple[int, str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "mdsel", *argv], input=stdin, capture_output=True,
+            env={**os.environ, **(env or {})}, timeout=60, check=False,
+        )  # fmt: skip
+        return done.returncode, (done.stdout + done.stderr).decode()
+
+    document = Path(STRUCTURE).read_bytes()
+    status, out = mdsel("index", "-", stdin=document)
+    assert status == 0 and out.startswith("stdin  -  ")
+    assert out == cli("index", STRUCTURE).stdout.replace(f"structure  {STRUCTURE}", "stdin  -")
+    assert mdsel("select", "stdin::h1.1", "-", stdin=document) == (0, "# Appendix\n\nLast words.\n")
+    status, out = mdsel("index", "-", stdin=document, env={"MDSEL_MAX_BYTES": "100"})
+    assert status == 1 and out.startswith("!- PROCESSING_ERROR: standard input is over 100 bytes")
+
+
 def test_not_shown_matches_are_named_in_runs(tmp_path: Path) -> None:
     path = tmp_path / "paras.md"
     path.write_text("".join(f"para {i}\n\n" for i in range(5000)))
