@@ -6,13 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
-.venv/bin/pip install --quiet -r requirements-dev.lock
-.venv/bin/pip install --quiet --no-deps -e .
-# The locked wheels, kept in .wheelhouse so the install tests (pipx, uv, a fresh clone) run
-# without the network: offline when they are all there already, else downloaded once.
-.venv/bin/pip download --quiet --no-index --find-links .wheelhouse -d .wheelhouse \
-    -r requirements-dev.lock >/dev/null 2>&1 ||
-    .venv/bin/pip download --quiet -d .wheelhouse -r requirements-dev.lock
+# The locked wheels are downloaded once into .wheelhouse; every install (this venv, the wheel's,
+# and the pipx, uv and fresh-clone tests) then comes from there, without the network.
+wheels=(--no-index --find-links .wheelhouse)
+.venv/bin/pip download --quiet "${wheels[@]}" -d .wheelhouse -r requirements-dev.lock \
+    >/dev/null 2>&1 || .venv/bin/pip download --quiet -d .wheelhouse -r requirements-dev.lock
+.venv/bin/pip install --quiet "${wheels[@]}" -r requirements-dev.lock
+.venv/bin/pip install --quiet "${wheels[@]}" --no-deps -e .
 .venv/bin/ruff check src tests bench scripts
 .venv/bin/ruff format --check src tests bench scripts
 .venv/bin/mypy
@@ -23,5 +23,5 @@ rm -rf build/dist .venv-wheel
 .venv/bin/python -m build --no-isolation --outdir build/dist . >/dev/null
 .venv/bin/twine check --strict build/dist/*
 python3 -m venv .venv-wheel
-.venv-wheel/bin/pip install --quiet --no-index --find-links .wheelhouse build/dist/*.whl
+.venv-wheel/bin/pip install --quiet "${wheels[@]}" build/dist/*.whl
 MDSEL_TEST_BIN_DIR="$PWD/.venv-wheel/bin" .venv/bin/pytest -n 2
