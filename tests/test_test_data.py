@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 import re
 
-from tests.conftest import COMMONMARK, CORPUS, MARKDOWN_SUFFIXES, corpus_manifest
+from tests.conftest import (
+    COMMONMARK,
+    CORPUS,
+    MARKDOWN_SUFFIXES,
+    ROOT,
+    SHARED_CORPUS,
+    corpus_manifest,
+)
 
 SPDX_ID = re.compile(r"\b(MIT|Apache-2\.0|BSD-[23]-Clause|CC0-1\.0|CC-BY-4\.0)\b")
 
@@ -48,3 +55,17 @@ def test_commonmark_examples_and_their_licence() -> None:
     assert "version: '0.31.2'" in spec and "CC-BY-SA 4.0" in spec
     licence = (COMMONMARK / "LICENSE-CC-BY-SA-4.0.txt").read_text(encoding="utf-8")
     assert licence.startswith("Attribution-ShareAlike 4.0 International")
+
+
+def _tool_blocks(text: str) -> dict[str, list[str]]:
+    sections = re.split(r"^## Tool: ", text, flags=re.MULTILINE)[1:]
+    fence = re.compile(r"^```[a-z]*\n(.*?)\n```$", flags=re.MULTILINE | re.DOTALL)
+    return {part.split("\n", 1)[0].strip(): fence.findall(part)[:2] for part in sections}
+
+
+def test_tool_descriptions_agree_with_the_design_notes_when_present() -> None:
+    vendored = _tool_blocks((ROOT / "tests" / "cases" / "tool_descriptions.md").read_text())
+    assert sorted(vendored) == ["mdsel_index", "mdsel_select"]
+    seed = SHARED_CORPUS.parent / "seeds" / "002_033d7565e1c0fbce.txt"
+    if seed.is_file():  # an extra check beside a checkout that has the design notes
+        assert _tool_blocks(seed.read_text(encoding="utf-8")) == vendored

@@ -22,8 +22,7 @@ from tests.conftest import BIN, ROOT, corpus_files
 
 SERVER = BIN / "mdsel-claude"
 MDSEL = BIN / "mdsel"
-# Beside a checkout, the design notes hold the normative tool descriptions; tools.py otherwise.
-SEED = ROOT.parent / "shared" / "seeds" / "002_033d7565e1c0fbce.txt"
+SEED = ROOT / "tests" / "cases" / "tool_descriptions.md"
 TIMESTAMP = re.compile(r'"timestamp": "[^"]*"')
 
 GUIDE = """\
