@@ -346,6 +346,9 @@ def test_dash_reads_standard_input() -> None:
     assert status == 0 and out.startswith("stdin  -  ")
     assert out == cli("index", STRUCTURE).stdout.replace(f"structure  {STRUCTURE}", "stdin  -")
     assert mdsel("select", "stdin::h1.1", "-", stdin=document) == (0, "# Appendix\n\nLast words.\n")
+    status, out = mdsel("index", "-", "--json", stdin=document)
+    jsonschema.validate(json.loads(out), SCHEMA)
+    assert json.loads(out)["data"]["documents"][0]["namespace"] == "stdin"
     status, out = mdsel("index", "-", stdin=document, env={"MDSEL_MAX_BYTES": "100"})
     assert status == 1 and out.startswith("!- PROCESSING_ERROR: standard input is over 100 bytes")
 
