@@ -11,6 +11,8 @@ the hook and the server's read policy import the leaf `mdsel.names` without load
 
 from __future__ import annotations
 
+from mdsel._version import __version__
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mdsel.api import index, load, run_command, select
@@ -19,8 +21,6 @@ if TYPE_CHECKING:
     from mdsel.parse import Block
     from mdsel.results import Child, IndexResult, Match, Options, Outcome, SelectResult
     from mdsel.tree import Document, Heading, Source, parse_document
-
-__version__ = "0.1.0"
 
 _EXPORTS = {
     "Block": "mdsel.parse",

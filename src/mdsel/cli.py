@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from mdsel import __version__
+from mdsel._version import __version__
 from mdsel.api import run_command
 from mdsel.files import FileLimits, expand_paths
 from mdsel.results import Options, Outcome
@@ -79,6 +79,7 @@ examples:
   mdsel index README.md
   mdsel index docs/ --json
   mdsel index 'docs/**/*.md'
+  git show HEAD:README.md | mdsel index -
 """
 
 ENVIRONMENT_HELP = (
@@ -107,6 +108,9 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, width=max(40, min(width, 120)) - 2)
 
 
+FILES_HELP = "Markdown files, directories or glob patterns; - reads standard input"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mdsel",
@@ -127,9 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=INDEX_HELP + "\n" + ENVIRONMENT_HELP,
         formatter_class=_Formatter,
     )
-    index.add_argument(
-        "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
-    )
+    index.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
     _common(index)
 
     select = commands.add_parser(
@@ -142,9 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     select.add_argument(
         "selector", metavar="SELECTOR", help="e.g. h2.1, 'h2.1/code.0', readme::para.3"
     )
-    select.add_argument(
-        "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
-    )
+    select.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
     _common(select)
     return parser
 

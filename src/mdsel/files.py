@@ -3,7 +3,8 @@ per-call limits.
 
 An existing path is taken literally; otherwise it is a glob (`docs/**/*.md`). Directories expand
 to the Markdown files below them, sorted, skipping hidden entries, `node_modules` and `.git`, and
-not following directory symlinks. Nothing is opened here: reading is `mdsel.read`'s.
+not following directory symlinks. Nothing is opened here: reading is `mdsel.read`'s. `-` names
+standard input (namespace `stdin`); a file called `-` is reached as `./-`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.errors import FILE_NOT_FOUND, Problem
-from mdsel.names import is_glob, is_markdown_name
+from mdsel.names import STDIN, is_glob, is_markdown_name
 from mdsel.read import missing
 from mdsel.settings import DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_TOTAL_BYTES
 
@@ -60,6 +61,8 @@ def expand_paths(
 
 def _expand(given: str, base: str) -> list[str] | Problem:
     """The files one argument names, or why it names none."""
+    if given == STDIN:
+        return [given]
     full = os.path.join(base, given)
     if os.path.lexists(full):
         if not os.path.isdir(full):

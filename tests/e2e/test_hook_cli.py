@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import BIN
+
 REMINDER = (
     "This is a Markdown file over the configured size threshold.\n"
     "Use mdsel_index and mdsel_select instead of Read."
@@ -19,7 +21,7 @@ REMINDER = (
 
 def script() -> str:
     """The installed console script, as install writes it into the hook command."""
-    beside = Path(sys.executable).parent / "mdsel-claude"
+    beside = BIN / "mdsel-claude"
     found = str(beside) if beside.exists() else shutil.which("mdsel-claude")
     if found is None:
         pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
@@ -92,7 +94,7 @@ def test_other_tools_and_small_files(tmp_path: Path) -> None:
 
 def imported_modules(argv: list[str], stdin: bytes) -> set[str]:
     result = subprocess.run(
-        [sys.executable, "-X", "importtime", *argv],
+        [str(BIN / "python"), "-X", "importtime", *argv],
         input=stdin,
         capture_output=True,
         timeout=30,
@@ -118,7 +120,7 @@ def test_hook_imports_only_the_standard_library(tmp_path: Path) -> None:
         assert forbidden not in top_level, forbidden
     # Of the engine, only the leaves that use the standard library alone.
     engine = {name for name in modules if name.split(".")[0] == "mdsel"}
-    assert engine == {"mdsel", "mdsel.names", "mdsel.settings", "mdsel._record"}
+    assert engine == {"mdsel", "mdsel._version", "mdsel.names", "mdsel.settings", "mdsel._record"}
     # Beyond what the interpreter loads at startup, only the standard library and us.
     startup = {name.split(".")[0] for name in imported_modules(["-c", "pass"], b"")}
     extra = top_level - startup - set(sys.stdlib_module_names) - {"mdsel_claude", "mdsel"}

@@ -1,10 +1,10 @@
-"""Tests for server.tools: published data equals seed 002; argument errors name fields."""
+"""Tests for server.tools: published data equals the normative texts; argument errors name
+fields."""
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +19,9 @@ from mdsel_claude.server.tools import (
     ToolRequest,
     parse_arguments,
 )
+from tests.conftest import ROOT
 
-SEED = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "002_033d7565e1c0fbce.txt"
+SEED = ROOT / "tests" / "cases" / "tool_descriptions.md"
 
 
 def _seed_blocks() -> dict[str, tuple[str, str]]:
