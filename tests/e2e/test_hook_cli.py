@@ -92,12 +92,13 @@ def test_other_tools_and_small_files(tmp_path: Path) -> None:
     assert status == 0 and json.loads(out)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
 
 
-def imported_modules(argv: list[str], stdin: bytes) -> set[str]:
+def imported_modules(argv: list[str], stdin: bytes, env: dict[str, str] | None = None) -> set[str]:
     result = subprocess.run(
         [str(BIN / "python"), "-X", "importtime", *argv],
         input=stdin,
         capture_output=True,
         timeout=30,
+        env={**os.environ, **(env or {})},
         check=True,
     )
     names = set()
@@ -125,3 +126,37 @@ def test_hook_imports_only_the_standard_library(tmp_path: Path) -> None:
     startup = {name.split(".")[0] for name in imported_modules(["-c", "pass"], b"")}
     extra = top_level - startup - set(sys.stdlib_module_names) - {"mdsel_claude", "mdsel"}
     assert extra == set()
+
+
+def test_outline_mode_replaces_a_whole_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_text("# Title\n\n" + "word " * 500 + "\n\n## Next\n\nmore words\n")
+    for args, env in (((), {"MDSEL_HOOK_MODE": "outline"}), (("--mode", "outline"), None)):
+        status, out = run(payload(big, event="PostToolUse"), *args, env=env)
+        assert status == 0
+        result = json.loads(out)["hookSpecificOutput"]["updatedToolOutput"]
+        assert result["type"] == "text"
+        assert result["file"]["content"].endswith("\n" + REMINDER)
+        assert "h2.0 Next" in result["file"]["content"]
+        assert "word word" not in result["file"]["content"]
+    # Before the Read there is nothing to replace: the reminder, as in the default mode.
+    status, out = run(payload(big), "--mode", "outline")
+    assert json.loads(out)["hookSpecificOutput"]["additionalContext"] == REMINDER
+
+
+def test_outline_mode_imports_the_engine_only_for_a_replaced_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_text("word " * 500)
+    small = tmp_path / "small.md"
+    small.write_text("word " * 5)
+    outline = {"MDSEL_HOOK_MODE": "outline"}
+
+    def top_level(path: Path, event: str) -> set[str]:
+        stdin = json.dumps(payload(path, event=event)).encode()
+        return {name.split(".")[0] for name in imported_modules([script(), "hook"], stdin, outline)}
+
+    assert "mdsel" not in top_level(small, "PostToolUse")
+    assert "mdsel" not in top_level(big, "PreToolUse")
+    replacing = top_level(big, "PostToolUse")
+    assert "mdsel" in replacing
+    assert not {"mcp", "pydantic", "anyio"} & replacing
