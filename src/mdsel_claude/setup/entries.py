@@ -52,14 +52,16 @@ def server_entry(executable: str) -> JSONObject:
     return {"type": "stdio", "command": executable, "args": ["serve"]}
 
 
-def hook_command(executable: str, min_words: int) -> str:
-    """The shell command of our hook; the threshold travels with it as `--min-words N`."""
-    return f"{shlex.quote(executable)} hook --min-words {min_words}"
+def hook_command(executable: str, min_words: int, mode: str = "reminder") -> str:
+    """The shell command of our hook; the threshold travels with it as `--min-words N`, and a
+    mode other than the default as `--mode M` (so a default hook's command stays as it was)."""
+    command = f"{shlex.quote(executable)} hook --min-words {min_words}"
+    return command if mode == "reminder" else f"{command} --mode {shlex.quote(mode)}"
 
 
-def hook_entry(executable: str, min_words: int) -> JSONObject:
+def hook_entry(executable: str, min_words: int, mode: str = "reminder") -> JSONObject:
     """One hook object, as it sits in a matcher group's `hooks` list."""
-    return {"type": "command", "command": hook_command(executable, min_words)}
+    return {"type": "command", "command": hook_command(executable, min_words, mode)}
 
 
 def is_our_hook_command(command: object) -> bool:

@@ -60,7 +60,12 @@ def _make_dirs(where: Locations, state: State) -> tuple[list[Step], State]:
 
 
 def plan_install(
-    where: Locations, executable: str, min_words: int, event: str, state_file: Path
+    where: Locations,
+    executable: str,
+    min_words: int,
+    event: str,
+    state_file: Path,
+    mode: str = "reminder",
 ) -> Plan:
     """Work out an install: our server and hook in `where`, replacing earlier ones of ours."""
     refuse_own_checkout(where)
@@ -78,7 +83,7 @@ def plan_install(
     before = jsonfile.load(where.settings)
     old = state.created(where.settings)
     cleared, kept = entries.prune(entries.remove_hooks(before or {}, where.settings), old.keys)
-    hook = entries.hook_entry(executable, min_words)
+    hook = entries.hook_entry(executable, min_words, mode)
     added = entries.add_hook(cleared, event, hook, where.settings)
     created = Created(old.file or before is None, tuple(dict.fromkeys(kept + added.created)))
     state = state.with_file(where.settings, created)

@@ -123,6 +123,33 @@ def test_dry_run_changes_nothing(home: Path, capsys: pytest.CaptureFixture[str])
     assert os.listdir(".") == [] and not (home / ".local").exists()
 
 
+def test_outline_mode_installs_a_post_tool_use_hook(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exe = paths.find_executable()
+    assert cli.main(["install", "--mode", "outline"]) == 0
+    hooks = json.loads(Path(".claude/settings.json").read_text())["hooks"]
+    assert list(hooks) == ["PostToolUse"]
+    assert hooks["PostToolUse"] == [
+        {
+            "matcher": "Read",
+            "hooks": [{"type": "command", "command": f"{exe} hook --min-words 200 --mode outline"}],
+        }
+    ]
+    # Installing again in the default mode replaces that hook: one of ours, before the Read.
+    assert cli.main(["install"]) == 0
+    hooks = json.loads(Path(".claude/settings.json").read_text())["hooks"]
+    assert "PostToolUse" not in hooks  # install made that list, so it goes with our hook
+    assert hooks["PreToolUse"][0]["hooks"][0]["command"] == f"{exe} hook --min-words 200"
+    assert cli.main(["install", "--mode", "outline", "--event", "PostToolUse"]) == 0
+    assert "--mode outline" in Path(".claude/settings.json").read_text()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["install", "--mode", "outline", "--event", "PreToolUse"])
+    assert exited.value.code == 2
+    assert "--mode outline needs --event PostToolUse" in capsys.readouterr().err
+
+
 def test_min_words_from_environment(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MDSEL_MIN_WORDS", "77")
     assert cli.main(["install"]) == 0
