@@ -150,6 +150,7 @@ def collect(reuse: bool) -> dict[str, Any]:
     steps: dict[str, Callable[[], dict[str, Any]]] = {
         "machine": machine,
         "tokens": lambda: json_script("token_economy.py", "--json", "--plot", str(PLOT)),
+        "workflow": lambda: json_script("workflow.py", "--json"),
         # bench_engine.py: cold index by size over the bare parser loop, warm select, CLI start.
         "engine": lambda: json_script("bench_engine.py", "--json"),
         "server": lambda: text_script("bench_server.py", parse_server),
@@ -345,6 +346,78 @@ def _peer_result(s: dict[str, Any]) -> str:
     )
 
 
+WORKFLOW_ROUTES = [
+    ("read", "(a) Claude Code Read from the top, 2,000-line pages, up to the line"),
+    ("docg", "(b) docgraphical `toc` + numbered Read of the section"),
+    ("index_select", "(c) `mdsel_index` + `mdsel_select` of the section"),
+    ("line_select", "(d) `mdsel_select` of `L<line>` alone"),
+    ("outline_select", "(e) outline mode's replaced Read + `mdsel_select` of the section"),
+]
+
+
+def workflow_section(w: dict[str, Any]) -> list[str]:
+    title = "## Reaching the section that holds a line"
+    if "error" in w:
+        return [title, "", f"Not measured: {w['error']}", ""]
+    s = w["summary"]
+    yes = {True: "met", False: "**missed**", None: "not measured"}
+    rows = []
+    for key, label in WORKFLOW_ROUTES:
+        tokens = s["median_tokens"][key]
+        share = s["median_share_of_document"][key]
+        if tokens is None:
+            rows.append([label, "not available", "—"])
+        else:
+            rows.append([label, f"{tokens:,.0f}", pct(share)])
+    d_over_b, c_over_b = s["line_select_over_docg"], s["index_select_over_docg"]
+    targets = [
+        [
+            "median (d) ≤ 0.5 × median (b)",
+            "not available" if d_over_b is None else f"{d_over_b:.2f} ×",
+            yes[s["targets"]["line_select_at_most_half_of_docg"]],
+        ],
+        [
+            "median (c) ≤ median (b)",
+            "—" if c_over_b is None else f"{c_over_b:.2f} ×",
+            yes[s["targets"]["index_select_at_most_docg"]],
+        ],
+    ]
+    lines = [
+        title,
+        "",
+        "An agent often knows a line of a large document before it knows its section: Grep "
+        "found it, a link or an error message named it. `bench/workflow.py` counts the tokens "
+        "the model reads to see the section holding such a line, along five routes, on the "
+        f"documents of the token economy above ({s['documents']} documents, "
+        f"{w['lines_per_document']} non-blank lines each picked at random with seed "
+        f"{w['seed']}: {s['samples']} lines). Claude Code shows a Read's lines numbered "
+        "(`812<TAB>text`), so the Read routes count those numbers too. docgraphical "
+        f"{w['docgraphical']} is a peer on PyPI: its `toc` lists the ATX headings with their "
+        "lines, and the section is then read from its heading to the next heading of the same "
+        "or a higher level (one 2,000-line page at most: the one with the line). Each answer is "
+        "checked to hold the line.",
+        "",
+        *table(["Route", "Median tokens", "Median share of the document"], rows),
+        "",
+        *table(["Target", "Result", ""], targets),
+        "",
+        f"Median document: {s['median_tokens_whole']:,.0f} tokens; its docgraphical `toc` "
+        f"{s['median_tokens_toc']:,.0f}, its mdsel index {s['median_tokens_index']:,.0f}. "
+        "Route (e) is what the hook's outline mode costs: the index in place of the file "
+        "(numbered by Claude Code like any Read, and followed by the reminder), then one "
+        "select.",
+        "",
+    ]
+    if not s["line_selector_available"]:
+        refusal = w["line_selector"].partition(": ")[2]
+        lines += [
+            "Route (d) was not measured: this checkout's `mdsel select` has no `L<line>` "
+            f"selector (`mdsel select L1` answers `{refusal}`).",
+            "",
+        ]
+    return lines
+
+
 def performance_section(results: dict[str, Any]) -> list[str]:
     engine, server, hook = results["engine"], results["server"], results["hook"]
     rows: list[list[str]] = []
@@ -450,6 +523,7 @@ def page(results: dict[str, Any]) -> str:
         "",
         *machine_section(results["machine"]),
         *token_section(results["tokens"]),
+        *workflow_section(results["workflow"]),
         *performance_section(results),
         "## Reproduce",
         "",
@@ -458,7 +532,8 @@ def page(results: dict[str, Any]) -> str:
         ".venv/bin/python bench/report.py",
         "```",
         "",
-        "The scripts also run alone: `bench/token_economy.py`, `bench/bench_engine.py`, "
+        "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
+        "`bench/bench_engine.py`, "
         "`bench/bench_server.py`, `bench/bench_hook.py`.",
         "",
     ]
