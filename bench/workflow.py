@@ -44,7 +44,7 @@ from typing import Any
 import mdsel
 import token_economy as te
 from mdsel_claude.hook import REMINDER
-from mdsel_claude.outline import replaced_read
+from mdsel_claude.hook_outline import replaced_read
 
 OUT = te.OUT
 READ_PAGE_LINES = 2000

@@ -9,7 +9,7 @@ than a small one.
 
 In outline mode (`--mode outline` or `MDSEL_HOOK_MODE=outline`), a whole-file Read of a large
 Markdown file seen at PostToolUse has its result replaced by the document's index; only then,
-once the threshold is passed, is the rest of the engine imported (see `mdsel_claude.hook_outline`).
+once the threshold is passed, is the rest of the engine imported (see `hook_outline`).
 """
 
 from __future__ import annotations

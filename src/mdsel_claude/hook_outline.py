@@ -14,15 +14,15 @@ from typing import Any
 
 import mdsel
 from mdsel import Options
-from mdsel_claude.server.config import ConfigError, Settings, load_settings
+from mdsel.settings import ConfigError, Settings, read_settings
 
 
 def _options(environ: Mapping[str, str]) -> tuple[Options, int]:
-    """Outline size and byte limit from the same MDSEL_* variables as the server; text always
-    (the model reads it in place of the file). A bad value falls back to the defaults: the hook
-    must answer, and the reminder path reports nothing either."""
+    """Outline size and byte limit from the engine's MDSEL_* variables, as the CLI and server
+    read them; text always (the model reads it in place of the file). A bad value falls back to
+    the defaults: the hook must answer, and the reminder path reports nothing either."""
     try:
-        settings = load_settings(environ)
+        settings = read_settings(environ)
     except ConfigError:
         settings = Settings()
     options = Options(page_words=settings.page_words, max_headings=settings.max_headings)
