@@ -17,7 +17,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
 from mdsel_claude.server.app import join_output
-from mdsel_claude.server.tools import ANNOTATIONS, TOOLS
+from mdsel_claude.server.tools import ANNOTATIONS, INSTRUCTIONS, TOOLS
 from tests.conftest import BIN, ROOT, corpus_files
 
 SERVER = BIN / "mdsel-claude"
@@ -148,6 +148,9 @@ async def test_initialize_and_list_tools(docs: Path, args: tuple[str, ...]) -> N
         assert info is not None and info.name == "mdsel-claude"
         capabilities = session.server_capabilities
         assert capabilities is not None and capabilities.tools is not None
+        # The instructions travel in the initialize result, whole and under 2 KB.
+        assert session.instructions == INSTRUCTIONS
+        assert 0 < len(session.instructions.encode("utf-8")) < 2048
         listing = await session.list_tools()
     normative = seed_tools()
     assert [tool.name for tool in listing.tools] == ["mdsel_index", "mdsel_select"]

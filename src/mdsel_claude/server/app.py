@@ -16,6 +16,7 @@ from mdsel_claude.server.backend import Backend, make_backend, report_only
 from mdsel_claude.server.config import ConfigError, Settings, load_settings
 from mdsel_claude.server.tools import (
     ANNOTATIONS,
+    INSTRUCTIONS,
     TOOLS,
     ArgumentError,
     ToolRequest,
@@ -217,6 +218,7 @@ def build_server(
     return Server(
         SERVER_INFO_NAME,
         version=_version(),
+        instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )

@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 
+import mdsel
 from mdsel_claude.server.tools import (
     ANNOTATIONS,
     INDEX_TOOL,
+    INSTRUCTIONS,
+    INSTRUCTIONS_MAX_BYTES,
     SELECT_TOOL,
     TOOLS,
     TOOLS_BY_NAME,
@@ -131,3 +134,51 @@ def test_wrong_types_are_named_in_json_terms() -> None:
         parse_arguments(SELECT_TOOL, {"selector": 1.5, "files": ["a.md"]})
     with pytest.raises(ArgumentError, match="got boolean"):
         parse_arguments(INDEX_TOOL, {"files": [False]})
+
+
+# -- server instructions ----------------------------------------------------------------------
+
+
+def test_instructions_are_short_and_name_both_tools() -> None:
+    size = len(INSTRUCTIONS.encode("utf-8"))
+    assert 0 < size <= INSTRUCTIONS_MAX_BYTES < 2048 + 1
+    assert INDEX_TOOL in INSTRUCTIONS and SELECT_TOOL in INSTRUCTIONS
+    assert INSTRUCTIONS.strip() == INSTRUCTIONS and "\t" not in INSTRUCTIONS
+
+
+def test_the_server_page_shows_the_instructions_as_sent() -> None:
+    page = Path(__file__).resolve().parents[3] / "docs" / "server.md"
+    assert f"```\n{INSTRUCTIONS}\n```" in page.read_text(encoding="utf-8")
+
+
+QUOTED = re.findall(r'"([^"]+)"', INSTRUCTIONS)
+
+
+def readme() -> str:
+    """A README every quoted selector can address: sections with code, a heading whose anchor
+    is `install-steps`, a section two pages long, and more than 850 lines."""
+    parts = ["# Project", "", "Intro."]
+    titles = ["Overview", "Install steps", "Usage", "Reference", "Changes"]
+    for number, title in enumerate(titles):
+        parts += ["", f"## {title}", "", f"About {title.lower()}.", "", "```sh", "run", "```"]
+        paragraphs = 350 if title == "Reference" else 20
+        parts += [
+            f"\nEntry {number}.{n} has ten words to count in this line." for n in range(paragraphs)
+        ]
+    return "\n".join(parts) + "\n"
+
+
+def line_forms_supported(tmp_path: Path) -> bool:
+    probe = mdsel.run_command("select", "L1", ["README.md"], cwd=str(tmp_path))
+    return probe.exit_code == 0
+
+
+@pytest.mark.parametrize("selector", QUOTED)
+def test_every_quoted_selector_selects(tmp_path: Path, selector: str) -> None:
+    (tmp_path / "README.md").write_text(readme(), encoding="utf-8")
+    assert len(QUOTED) >= 8 and readme().count("\n") > 850
+    if selector.startswith(("L", "#")) and not line_forms_supported(tmp_path):
+        pytest.skip(f"{selector!r}: this engine has no line or anchor selectors yet")
+    outcome = mdsel.run_command("select", selector, ["README.md"], cwd=str(tmp_path))
+    assert (outcome.exit_code, outcome.stderr) == (0, "")
+    assert outcome.stdout.strip()
