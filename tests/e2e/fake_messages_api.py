@@ -1,9 +1,9 @@
 """A stand-in for the Anthropic Messages API on 127.0.0.1, for running the real `claude -p`.
 
-Its first answer is a `tool_use` of Read on a given file; once a request carries that tool's
-result, it answers with plain text and the turn ends. Every request body is recorded, so a test
-can read exactly what the model would have been shown. Streaming requests get server-sent
-events, as the CLI asks for them.
+Its first answer is a `tool_use` of Read on a given file (when given one); once a request
+carries that tool's result, it answers with plain text and the turn ends. Every request body is
+recorded, so a test can read exactly what the model would have been shown. Streaming requests
+get server-sent events, as the CLI asks for them.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ MODEL = "claude-sonnet-4-5"
 class FakeApi:
     """What the server answers with, and every request body it received (in order)."""
 
-    read_input: dict[str, Any]
+    read_input: dict[str, Any] | None
+    """The Read to ask for first; None to answer with text at once."""
     requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     base_url: str = ""
@@ -62,7 +63,7 @@ def _blocks(api: FakeApi, body: dict[str, Any]) -> tuple[list[dict[str, Any]], s
         and any(block.get("type") == "tool_result" for block in message["content"])
         for message in body.get("messages", [])
     )
-    if "Read" in tools and not answered:
+    if api.read_input is not None and "Read" in tools and not answered:
         read = {"type": "tool_use", "id": TOOL_USE_ID, "name": "Read", "input": api.read_input}
         return [read], "tool_use"
     return [{"type": "text", "text": "Done."}], "end_turn"
@@ -145,7 +146,7 @@ def _handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def fake_messages_api(read_input: dict[str, Any]) -> Iterator[FakeApi]:
+def fake_messages_api(read_input: dict[str, Any] | None) -> Iterator[FakeApi]:
     """Serve on a free port of 127.0.0.1 for the duration of the block."""
     api = FakeApi(read_input)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
