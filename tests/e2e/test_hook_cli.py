@@ -151,12 +151,16 @@ def test_outline_mode_imports_the_engine_only_for_a_replaced_read(tmp_path: Path
     small.write_text("word " * 5)
     outline = {"MDSEL_HOOK_MODE": "outline"}
 
-    def top_level(path: Path, event: str) -> set[str]:
+    def modules(path: Path, event: str) -> set[str]:
         stdin = json.dumps(payload(path, event=event)).encode()
-        return {name.split(".")[0] for name in imported_modules([script(), "hook"], stdin, outline)}
+        return imported_modules([script(), "hook"], stdin, outline)
 
-    assert "mdsel" not in top_level(small, "PostToolUse")
-    assert "mdsel" not in top_level(big, "PreToolUse")
-    replacing = top_level(big, "PostToolUse")
-    assert "mdsel" in replacing
-    assert not {"mcp", "pydantic", "anyio"} & replacing
+    # Without a Read to replace, outline mode loads what the default mode loads: no parser.
+    leaves = {"mdsel", "mdsel.names", "mdsel.settings", "mdsel._record"}
+    for quiet in (modules(small, "PostToolUse"), modules(big, "PreToolUse")):
+        assert "mdsel_claude.hook" in quiet
+        assert {name for name in quiet if name.split(".")[0] == "mdsel"} <= leaves
+        assert "pyromark" not in quiet and "mdsel_claude.hook_outline" not in quiet
+    replacing = modules(big, "PostToolUse")
+    assert {"pyromark", "mdsel_claude.hook_outline"} <= replacing
+    assert not {"mcp", "pydantic", "anyio"} & {name.split(".")[0] for name in replacing}
