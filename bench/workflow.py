@@ -1,7 +1,7 @@
 """Tokens to see the section holding a given line: Claude Code Read, docgraphical, mdsel.
 
     .venv/bin/pip install -r bench/requirements-report.txt
-    .venv/bin/python bench/workflow.py [--seed N] [--lines N] [--json]
+    .venv/bin/python bench/workflow.py [--seed N] [--lines N] [--json] [--mdsel PATH]
 
 The task: an agent knows a line of a large Markdown document (from a search, a link, an error
 message) and needs the section around it. Documents and tokenizer are those of
@@ -246,9 +246,10 @@ def summarize(documents: list[dict[str, Any]], line_supported: bool) -> dict[str
     }
 
 
-def collect(seed: int, samples: int) -> dict[str, Any]:
+def collect(seed: int, samples: int, mdsel_cli: str | None = None) -> dict[str, Any]:
     count, tokenizer, exact = te.load_counter()
-    found = shutil.which("mdsel", path=str(Path(sys.executable).parent)) or shutil.which("mdsel")
+    beside = shutil.which("mdsel", path=str(Path(sys.executable).parent))
+    found = mdsel_cli or beside or shutil.which("mdsel")
     if found is None:
         raise RuntimeError("the mdsel command is not installed (pip install -e .)")
     documents: list[dict[str, Any]] = []
@@ -286,6 +287,7 @@ def collect(seed: int, samples: int) -> dict[str, Any]:
         "read_page_lines": READ_PAGE_LINES,
         "docgraphical": _version("docgraphical"),
         "line_selector": "available" if supported else f"not available: {refusal}",
+        "line_selector_cli": found,
         "errors": errors,
         "documents": documents,
         "summary": summarize(documents, supported),
@@ -306,8 +308,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5, help="chooses the lines (default 5)")
     parser.add_argument("--lines", type=int, default=5, help="lines per document (default 5)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--mdsel", help="the mdsel command for route (d) (default: the one beside this Python)"
+    )
     args = parser.parse_args(argv)
-    results = collect(args.seed, args.lines)
+    results = collect(args.seed, args.lines, args.mdsel)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "workflow.json").write_text(json.dumps(results, indent=2, ensure_ascii=False))
     summary = results["summary"]
