@@ -95,7 +95,25 @@ def parse_hook(text: str) -> dict[str, Any]:
     ]
     if not rows:
         raise ValueError("no hook rows")
-    return {"baseline_ms": number(r"^baseline: .*?\s([\d.]+) ms", text), "rows": rows}
+    result: dict[str, Any] = {
+        "baseline_ms": number(r"^baseline: .*?\s([\d.]+) ms", text),
+        "rows": rows,
+    }
+    outline = re.search(
+        r"^outline mode, (\d+) KB Markdown:\s+([\d.]+) ms\s+ratio ([\d.]+) over "
+        r"`mdsel index` of it: ([\d.]+) ms",
+        text,
+        re.MULTILINE,
+    )
+    if outline is not None:
+        kb, hook_ms, ratio, index_ms = outline.groups()
+        result["outline"] = {
+            "kb": int(kb),
+            "ms": float(hook_ms),
+            "ratio": float(ratio),
+            "index_ms": float(index_ms),
+        }
+    return result
 
 
 def first_line(path: str, prefix: str) -> str:
@@ -470,6 +488,14 @@ def performance_section(results: dict[str, Any]) -> list[str]:
                 ms(row["ms"]),
                 f"`python -c \"import json\"`: {ms(hook['baseline_ms'])}",
                 f"{row['ratio']:.2f}",
+            ])  # fmt: skip
+        if "outline" in hook:
+            outline = hook["outline"]
+            rows.append([
+                f"`mdsel-claude hook --mode outline`, Read of {outline['kb']} KB replaced",
+                ms(outline["ms"]),
+                f"`mdsel index` of that file: {ms(outline['index_ms'])}",
+                f"{outline['ratio']:.2f}",
             ])  # fmt: skip
     lines = [
         "## Speed",
