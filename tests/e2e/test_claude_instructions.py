@@ -1,7 +1,8 @@
 """The server's instructions inside the real Claude Code CLI: they reach the model's context.
 
-`claude -p` runs with our server from a project `.mcp.json`, against the stand-in Messages API
-of fake_messages_api.py, which records what the model would be sent.
+`claude -p` (the version pinned in tools/clients) runs with our server from a project
+`.mcp.json`, against the stand-in Messages API of anthropic_stub.py, which records what the
+model would be sent.
 """
 
 from __future__ import annotations
@@ -15,7 +16,13 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.server.tools import INSTRUCTIONS
-from tests.e2e.fake_messages_api import fake_messages_api
+from tests.e2e.anthropic_stub import messages_api
+from tests.e2e.test_claude_cli import client
+
+
+@pytest.fixture(scope="module")
+def claude_cli() -> str:
+    return client("claude")
 
 
 def test_instructions_are_in_the_model_request(claude_cli: str, tmp_path: Path) -> None:
@@ -33,10 +40,10 @@ def test_instructions_are_in_the_model_request(claude_cli: str, tmp_path: Path) 
         for key, value in os.environ.items()
         if not key.startswith(("ANTHROPIC_", "CLAUDE_", "MDSEL_"))
     }
-    with fake_messages_api(None) as api:
+    with messages_api(None) as (url, stub):
         env.update(
             HOME=str(home),
-            ANTHROPIC_BASE_URL=api.base_url,
+            ANTHROPIC_BASE_URL=url,
             ANTHROPIC_API_KEY="sk-ant-test-not-a-key",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
             # Wait for the server before the first request (5 s at most by default): a busy
@@ -54,7 +61,7 @@ def test_instructions_are_in_the_model_request(claude_cli: str, tmp_path: Path) 
             check=False,
         )
     assert done.returncode == 0, done.stdout + done.stderr
-    turns = [body for body in api.requests if "/count_tokens" not in body["path"]]
+    turns = [body for body in stub.requests if "system" in body]
     assert turns
     # Claude Code puts them, whole, in the context it opens the conversation with (2.1.197: a
     # "MCP Server Instructions" reminder in the first message); look in system and messages.

@@ -1,8 +1,9 @@
 """The Read hook inside the real Claude Code CLI: what reaches the model after a Read.
 
-`claude -p` runs against a stand-in Messages API on 127.0.0.1 (fake_messages_api.py) whose first
-answer asks for a Read of a large Markdown file; the next request the CLI sends is what the
-model would see. The hook is registered in a temporary HOME's settings, as install writes it.
+`claude -p` (the version pinned in tools/clients) runs against a stand-in Messages API on
+127.0.0.1 (anthropic_stub.py) whose first answer asks for a Read of a large Markdown file; the
+next request the CLI sends is what the model would see. The hook is registered in a temporary
+HOME's settings, as install writes it.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import mdsel
-from tests.e2e.fake_messages_api import FakeApi, fake_messages_api
+from tests.e2e.anthropic_stub import Stub, messages_api
+from tests.e2e.test_claude_cli import client
 
 REMINDER = (
     "This is a Markdown file over the configured size threshold.\n"
@@ -43,6 +44,11 @@ def guide() -> str:
     return "\n".join(parts)
 
 
+@pytest.fixture(scope="module")
+def claude_cli() -> str:
+    return client("claude")
+
+
 def hook_command(*args: str) -> str:
     script = Path(sys.executable).parent / "mdsel-claude"
     if not script.exists():
@@ -51,8 +57,8 @@ def hook_command(*args: str) -> str:
 
 
 def run_claude(
-    claude_cli: str, tmp_path: Path, event: str, command: str, read_input: dict[str, Any]
-) -> FakeApi:
+    claude_cli: str, tmp_path: Path, event: str, command: str, read: Path, **slice_: int
+) -> Stub:
     """One `claude -p` turn with our hook on `event`; the recorded API traffic."""
     home = tmp_path / "home"
     (home / ".claude").mkdir(parents=True)
@@ -65,10 +71,10 @@ def run_claude(
         for key, value in os.environ.items()
         if not key.startswith(("ANTHROPIC_", "CLAUDE_", "MDSEL_"))
     }
-    with fake_messages_api(read_input) as api:
+    with messages_api(str(read), **slice_) as (url, stub):
         env.update(
             HOME=str(home),
-            ANTHROPIC_BASE_URL=api.base_url,
+            ANTHROPIC_BASE_URL=url,
             ANTHROPIC_API_KEY="sk-ant-test-not-a-key",
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
         )
@@ -82,17 +88,8 @@ def run_claude(
             check=False,
         )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Done." in done.stdout
-    return api
-
-
-def result_text(api: FakeApi) -> str:
-    [result] = api.tool_results()
-    content = result["content"]
-    if isinstance(content, list):
-        return "".join(block.get("text", "") for block in content)
-    assert isinstance(content, str)
-    return content
+    assert stub.read_result(), "the session never ran the Read"
+    return stub
 
 
 def body_lines(path: Path) -> list[str]:
@@ -112,8 +109,8 @@ def test_outline_mode_replaces_the_read_result(
     claude_cli: str, tmp_path: Path, document: Path
 ) -> None:
     command = hook_command("--mode", "outline")
-    api = run_claude(claude_cli, tmp_path, "PostToolUse", command, {"file_path": str(document)})
-    shown = result_text(api)
+    stub = run_claude(claude_cli, tmp_path, "PostToolUse", command, document)
+    shown = stub.read_result()
     index = mdsel.run_command("index", None, [str(document)]).stdout
     # Claude Code numbers the lines of any Read result; every index line is there, in order.
     position = 0
@@ -132,24 +129,23 @@ def test_outline_mode_leaves_a_partial_read_alone(
     claude_cli: str, tmp_path: Path, document: Path
 ) -> None:
     command = hook_command("--mode", "outline")
-    wanted = {"file_path": str(document), "offset": 40, "limit": 30}
-    api = run_claude(claude_cli, tmp_path, "PostToolUse", command, wanted)
-    shown = result_text(api)
+    stub = run_claude(claude_cli, tmp_path, "PostToolUse", command, document, offset=40, limit=30)
+    shown = stub.read_result()
     lines = document.read_text(encoding="utf-8").splitlines()
     for number in (40, 55, 69):
         assert f"{number}\t{lines[number - 1]}" in shown
     assert "70\t" not in shown
-    assert "Use mdsel_index" not in api.texts_after_result()
+    assert "Use mdsel_index" not in stub.after_read()
 
 
 @pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse"])
 def test_default_mode_adds_the_reminder_and_keeps_the_file(
     claude_cli: str, tmp_path: Path, document: Path, event: str
 ) -> None:
-    api = run_claude(claude_cli, tmp_path, event, hook_command(), {"file_path": str(document)})
-    shown = result_text(api)
+    stub = run_claude(claude_cli, tmp_path, event, hook_command(), document)
+    shown = stub.read_result()
     prose = body_lines(document)
     assert all(line in shown for line in prose)
-    turn = api.texts_after_result()
+    turn = stub.after_read()
     assert json.dumps(REMINDER)[1:-1] in turn
     assert json.dumps(REMINDER)[1:-1] not in json.dumps(shown)
