@@ -103,7 +103,9 @@ def test_without_a_tool_response_the_lines_are_counted(manual: Path) -> None:
 def test_a_relative_path_is_indexed_against_the_payload_cwd(manual: Path) -> None:
     payload = {**post_read("manual.md"), "cwd": str(manual.parent)}
     result = replaced(hook.answer_for(payload, 200, "outline"))
-    assert result["file"]["content"].startswith("manual  ")
+    index = mdsel.run_command("index", None, [str(manual)]).stdout
+    assert result["file"]["content"] == index + REMINDER
+    assert result["file"]["filePath"] == str(manual)
 
 
 @pytest.mark.parametrize(

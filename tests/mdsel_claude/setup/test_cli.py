@@ -128,7 +128,7 @@ def test_outline_mode_installs_a_post_tool_use_hook(
 ) -> None:
     exe = paths.find_executable()
     assert cli.main(["install", "--mode", "outline"]) == 0
-    hooks = json.loads(Path(".claude/settings.json").read_text())["hooks"]
+    hooks = json.loads(Path(".claude/settings.local.json").read_text())["hooks"]
     assert list(hooks) == ["PostToolUse"]
     assert hooks["PostToolUse"] == [
         {
@@ -138,11 +138,11 @@ def test_outline_mode_installs_a_post_tool_use_hook(
     ]
     # Installing again in the default mode replaces that hook: one of ours, before the Read.
     assert cli.main(["install"]) == 0
-    hooks = json.loads(Path(".claude/settings.json").read_text())["hooks"]
+    hooks = json.loads(Path(".claude/settings.local.json").read_text())["hooks"]
     assert "PostToolUse" not in hooks  # install made that list, so it goes with our hook
     assert hooks["PreToolUse"][0]["hooks"][0]["command"] == f"{exe} hook --min-words 200"
     assert cli.main(["install", "--mode", "outline", "--event", "PostToolUse"]) == 0
-    assert "--mode outline" in Path(".claude/settings.json").read_text()
+    assert "--mode outline" in Path(".claude/settings.local.json").read_text()
     capsys.readouterr()
     with pytest.raises(SystemExit) as exited:
         cli.main(["install", "--mode", "outline", "--event", "PreToolUse"])
