@@ -156,7 +156,7 @@ def test_outline_mode_imports_the_engine_only_for_a_replaced_read(tmp_path: Path
         return imported_modules([script(), "hook"], stdin, outline)
 
     # Without a Read to replace, outline mode loads what the default mode loads: no parser.
-    leaves = {"mdsel", "mdsel.names", "mdsel.settings", "mdsel._record"}
+    leaves = {"mdsel", "mdsel._version", "mdsel.names", "mdsel.settings", "mdsel._record"}
     for quiet in (modules(small, "PostToolUse"), modules(big, "PreToolUse")):
         assert "mdsel_claude.hook" in quiet
         assert {name for name in quiet if name.split(".")[0] == "mdsel"} <= leaves
