@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel.names import heading_selector
+from mdsel.titles import shown_title
 from mdsel.tree import BLOCK_KINDS, Document
 
 
@@ -23,7 +24,7 @@ def heading_line(document: Document, index: int, depth: int, prefix: str, hidden
     heading = document.headings[index]
     words = document.section_words(index)
     more = f" +{hidden}" if hidden else ""
-    title = " ".join(heading.title.split())
+    title = shown_title(heading.title)
     return (
         f"{'  ' * depth}{prefix}{heading_selector(heading.level, heading.ordinal)} {title} "
         f"{heading.line_start} {words}{more}"

@@ -8,6 +8,7 @@ and a heading's inline events are consumed by an inner loop.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pyromark
@@ -130,3 +131,22 @@ def _heading_title(events: Iterator[tuple[Any, Any]]) -> str:
         elif "End" in event and event["End"].__class__ is dict and "Heading" in event["End"]:
             break
     return "".join(parts)
+
+
+_ATX_OPENING = re.compile(rb" {0,3}#{1,6}[ \t]")
+
+
+def without_closing_sequence(raw: bytes, title: str) -> str:
+    """`title` without an ATX closing sequence that follows a tab.
+
+    CommonMark lets spaces or tabs precede the closing `#`s; pulldown-cmark strips them only
+    after a space, so `## Title<tab>##` would keep `<tab>##`. `raw` is the heading's source.
+    """
+    line = raw.rstrip(b" \t\r\n")
+    run = len(line) - len(line.rstrip(b"#"))
+    if not run or line[-run - 1 : -run] != b"\t" or not _ATX_OPENING.match(line):
+        return title
+    body = title.rstrip(" \t")
+    if not body.endswith("#" * run):
+        return title  # the `#`s came from somewhere else (an escape, an entity)
+    return body[:-run].rstrip(" \t")

@@ -13,8 +13,25 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 
 from mdsel._record import NamedTuple
-from mdsel.parse import CODE, LIST, PARA, QUOTE, TABLE, Block, RawHeading, scan
-from mdsel.source import LineTable, decode, front_matter_end, line_table, strip_bom
+from mdsel.parse import (
+    CODE,
+    LIST,
+    PARA,
+    QUOTE,
+    TABLE,
+    Block,
+    RawHeading,
+    scan,
+    without_closing_sequence,
+)
+from mdsel.source import (
+    LineTable,
+    decode,
+    front_matter_end,
+    line_table,
+    lone_cr_to_lf,
+    strip_bom,
+)
 
 BLOCK_KINDS = (PARA, CODE, LIST, TABLE, QUOTE)
 CONTAINERS = (LIST, QUOTE)
@@ -108,7 +125,7 @@ class Document(NamedTuple):
         tail = starts[bisect_right(starts, end - 1) - 1]
         if tail > start and not data[tail:end].strip(b" \t>"):
             end = tail
-        content_end = self.lines.mask.rfind(b"x", start, end)
+        content_end = self.lines.content_end(start, end)
         final = max(first, bisect_right(starts, content_end))
         if quoted:
             while final > first and not data[starts[final - 1] : starts[final]].strip(b" \t>\r\n"):
@@ -184,6 +201,7 @@ def parse_document(raw: bytes) -> Document:
     full_text = decode(data, bom)
     fm = front_matter_end(data)
     text = full_text[len(data[:fm].decode("utf-8")) :] if fm else full_text
+    text = lone_cr_to_lf(text)
     found = scan(text, fm)
     lines = line_table(data)
     blocks = tuple(found.blocks)
@@ -260,7 +278,9 @@ def _sections(
     new = tuple.__new__  # builds the NamedTuple in C, skipping its Python-level __new__
     for index, (level, start, end, title) in enumerate(raw):
         end_of_section = section_end[index]
-        content_end = mask.rfind(b"x", start, end_of_section)
+        content_end = lines.content_end(start, end_of_section)
+        if title and title[-1] in "#\t ":  # a closing sequence pulldown-cmark kept
+            title = without_closing_sequence(data[start:end], title)
         if lf_only:
             first = line_at[index]
             own_last = first + data.count(b"\n", start, end - 1)

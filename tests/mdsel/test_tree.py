@@ -36,12 +36,12 @@ def _oracle_sections(raw: bytes) -> list[tuple[int, int, int]]:
     from markdown-it-py's token line maps: an independent CommonMark parser."""
     data = _body(raw)
     text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
     front = 0
-    if text.startswith(("---\n", "+++\n")):
-        fence = text[:3]
-        lines = text.split("\n")
+    if lines[0].rstrip(" \t") in ("---", "+++") and len(lines) > 1 and lines[1].strip(" \t"):
+        closers = ("---", "...") if lines[0].startswith("-") else ("+++",)
         for number, line in enumerate(lines[1:], start=1):
-            if line.rstrip(" \t") == fence:
+            if line.rstrip(" \t") in closers:
                 front = number + 1
                 break
         text = "\n".join(lines[front:])
@@ -59,7 +59,7 @@ def _oracle_sections(raw: bytes) -> list[tuple[int, int, int]]:
             if later_level <= level:
                 end = later_first - 1
                 break
-        while end > first and not all_lines[end - 1].strip():
+        while end > first and not all_lines[end - 1].strip(b" \t\r\n"):
             end -= 1
         result.append((level, first, end))
     return result
@@ -193,7 +193,7 @@ def test_undecodable_bytes_are_parse_errors_with_offsets(
 
 def test_empty_document() -> None:
     document = parse_document(b"")
-    assert document.headings == () and document.blocks == ()
+    assert len(document.headings) == 0 and len(document.blocks) == 0
     assert document.lines.count == 0
     (root,) = _select(document, "root")
     assert root.content == ""
@@ -201,3 +201,100 @@ def test_empty_document() -> None:
 
 def test_block_kinds_are_the_five_types() -> None:
     assert set(BLOCK_KINDS) == {"para", "code", "list", "table", "quote"}
+
+
+def _shape(document: Document) -> tuple[object, ...]:
+    headings = [
+        (h.level, h.title, h.line_start, h.line_end, h.section_line_end) for h in document.headings
+    ]
+    blocks = [(b.kind, b.start, b.end, b.parent) for b in document.blocks]
+    spans = [document.block_lines(i) for i in range(len(document.blocks))]
+    return headings, blocks, spans
+
+
+LONE_CR_CASES = {
+    "indented code": b"# A\n\n    code\n    # not a heading\n\n# B\n",
+    "fenced code": b"# A\n\n```\n# not a heading\n```\n\n# B\n\ntext\n",
+    "tilde fence": b"# A\n\n~~~ py\nx\n~~~\n\n## B\n",
+    "HTML block": b"# A\ntext\n\n<div>\n</div>\n\n# B\n",
+    "HTML comment": b"# A\n\n<!--\n# hidden\n-->\n\n# B\n",
+    "paragraphs": b"one\ntwo\n\nthree\n\n# H\n",
+    "ATX and setext headings": b"# A\n\nSetext\n======\n\nTwo\n---\n\n### C ###\n",
+    "list": b"- a\n- b\n\n  more\n\n1. x\n\n# H\n",
+    "blockquote": b"> # q\n> text\n>\n> more\n\n# H\n",
+    "table": b"| a | b |\n|---|---|\n| 1 | 2 |\n\n# H\n",
+    "front matter": b"---\ntitle: x\n...\n\n# A\n\n---\n\n# B\n",
+}
+
+
+@pytest.mark.parametrize("markdown", LONE_CR_CASES.values(), ids=LONE_CR_CASES.keys())
+def test_lone_cr_documents_read_as_their_lf_twins(markdown: bytes) -> None:
+    """Reference: the same document with LF endings (same length, so the same byte ranges)."""
+    lf = parse_document(markdown)
+    cr = parse_document(markdown.replace(b"\n", b"\r"))
+    assert _shape(cr) == _shape(lf)
+    assert lf.headings or lf.blocks
+
+
+def test_lone_cr_after_an_html_block_keeps_the_next_heading() -> None:
+    document = parse_document(b"# A\rtext\r\r<div>\r</div>\r\r# B\r")
+    assert [(h.title, h.line_start) for h in document.headings] == [("A", 1), ("B", 7)]
+
+
+ATX_TITLES = [
+    b"## Tab (right)\t##\n",
+    b"## Tab (right)\t##\t\n",
+    b"## a \t## \n",
+    b"# a\t#\n",
+    b"## a\t\t#  \n",
+    b"## `x`\t##\n",
+    b"## a\t\\##\n",
+    b"## a ##b\n",
+    b"# a\t##x\n",
+    b"#\ta\t#\n",
+    b"## Closed ##\n",
+    b"### a#\n",
+    b"# a\t#\t#\n",
+]
+
+
+@pytest.mark.parametrize("markdown", ATX_TITLES)
+def test_atx_titles_as_commonmark_reads_them(markdown: bytes) -> None:
+    """Reference: markdown-it-py (CommonMark 0.31): the closing `#`s may follow a tab."""
+    tokens = MarkdownIt("commonmark").parse(markdown.decode())
+    inline = tokens[1]
+    assert inline.type == "inline" and inline.children is not None
+    expected = "".join(t.content for t in inline.children if t.type in ("text", "code_inline"))
+    (heading,) = parse_document(markdown).headings
+    assert heading.title == expected
+
+
+@pytest.mark.parametrize(
+    ("markdown", "last_line"),
+    [
+        (b"# A\n\ntext\n\x0c\n\n# B\n", 4),
+        (b"# A\n\ntext\n\x0b\n\n# B\n", 4),
+        (b"# A\n\ntext\n \t\n\n# B\n", 3),
+        (b"# A\n\x0c\n", 2),
+    ],
+)
+def test_sections_trim_only_space_and_tab_lines(markdown: bytes, last_line: int) -> None:
+    """Reference: CommonMark §4.9 — a blank line holds only spaces and tabs."""
+    heading = parse_document(markdown).headings[0]
+    assert heading.section_line_end == last_line
+    (match,) = _select(parse_document(markdown), "h1.0")
+    assert match.line_end == last_line
+
+
+def test_front_matter_closed_by_yaml_document_end() -> None:
+    """The CommonMark spec file opens this way; pulldown-cmark, pandoc and Jekyll end the
+    front matter at `...`."""
+    document = parse_document(b"---\ntitle: x\n...\n\n# One\n\n## Two\n\n---\n\n# Three\n")
+    assert document.front_matter_lines == 3
+    assert [h.title for h in document.headings] == ["One", "Two", "Three"]
+
+
+def test_opening_thematic_break_is_not_front_matter() -> None:
+    document = parse_document(b"---\n\n# Intro\n\n## Part\n\n---\n\n# After\n")
+    assert document.front_matter_lines == 0
+    assert [h.title for h in document.headings] == ["Intro", "Part", "After"]
