@@ -8,7 +8,9 @@ line break is whitespace, counts over consecutive lines add up to the whole-file
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
+from collections.abc import Iterator
 from itertools import accumulate
 
 from mdsel.errors import ParseError
@@ -68,16 +70,15 @@ class LineTable:
         self.mask = data.translate(_WORD_MASK)
         """The data with whitespace as b" " and every other byte as b"x": a word starts at each
         b" x" pair (or at an b"x" at the range start), so counting never creates word objects."""
-        self._starts: tuple[int, ...] | None = None
+        self._starts: array[int] | None = None
         self._lf_endings: bool | None = None
 
     @property
-    def starts(self) -> tuple[int, ...]:
+    def starts(self) -> array[int]:
         """starts[i] = byte offset of line i+1 (0-based i); starts[-1] = len(data)."""
         if self._starts is None:
-            # bytes.splitlines breaks on \n, \r\n and \r only: CommonMark's line endings.
-            lengths = map(len, self.data.splitlines(keepends=True))
-            self._starts = tuple(accumulate(lengths, initial=0))
+            lengths = map(len, _lines(self.data))
+            self._starts = array("q", accumulate(lengths, initial=0))
         return self._starts
 
     @property
@@ -123,6 +124,22 @@ class LineTable:
         for other in (b"\x0b", b"\x0c"):
             last = max(last, self.data.rfind(other, max(start, last + 1), end))
         return last
+
+
+def _lines(data: bytes, chunk: int = 1 << 20) -> Iterator[bytes]:
+    """The lines of `data` with their endings, a chunk at a time: a list of every line of a
+    large file would cost some 40 bytes per line at once.
+
+    bytes.splitlines breaks on \\n, \\r\\n and \\r only: CommonMark's line endings. Chunks end
+    just after a \\n, so no CRLF is split."""
+    pos = 0
+    size = len(data)
+    while pos < size:
+        cut = data.rfind(b"\n", pos, pos + chunk) + 1
+        if cut <= pos:  # no LF in this chunk: up to the next one, or the end
+            cut = data.find(b"\n", pos + chunk) + 1 or size
+        yield from data[pos:cut].splitlines(keepends=True)
+        pos = cut
 
 
 def line_table(data: bytes) -> LineTable:

@@ -171,3 +171,11 @@ def test_blank_lines_hold_only_spaces_and_tabs(data: bytes, last_line: int) -> N
     table = LineTable(data)
     end = table.content_end(0, len(data))
     assert (table.line_of(end) if end >= 0 else 0) == last_line
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("ab\r\n", max_size=60).map(str.encode), st.integers(1, 8))
+def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> None:
+    from mdsel.source import _lines
+
+    assert list(_lines(data, chunk)) == data.splitlines(keepends=True)

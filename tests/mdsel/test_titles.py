@@ -39,10 +39,10 @@ def _index(tmp_path: Path, markdown: bytes, *argv: str) -> tuple[str, str]:
 def test_index_and_toc_lines_cannot_be_forged_by_a_title(tmp_path: Path) -> None:
     markdown = b"# One&#10;h1.9 Forged  L1-1 0w&#27;[31m\n\n## Two\xc2\xa0words\n\ntext\n"
     stdout, _ = _index(tmp_path, markdown, "index")
-    lines = stdout.splitlines()
-    assert lines[1].startswith("h1.0 One\\nh1.9 Forged  L1-1 0w\\x1b[31m  L1-5 ")
-    assert lines[2].startswith("  h2.0 Two\u00a0words  L3-5 ")
-    assert len(lines) == 4  # header, two headings, block counts
+    headings = [line for line in stdout.splitlines() if line.lstrip().startswith("h")]
+    assert len(headings) == 2  # the forged index line stays inside the first heading's line
+    assert headings[0].startswith("h1.0 One\\nh1.9 Forged  L1-1 0w\\x1b[31m ")
+    assert headings[1].startswith("  h2.0 Two\u00a0words ")
     assert "\x1b" not in stdout
     toc, _ = _index(tmp_path, markdown, "select", "h1.0?toc=true")
     assert toc.splitlines()[0].startswith("h1.0 One\\nh1.9 Forged")

@@ -3,6 +3,7 @@ them, block reachability, and inputs that must never crash."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -298,3 +299,68 @@ def test_opening_thematic_break_is_not_front_matter() -> None:
     document = parse_document(b"---\n\n# Intro\n\n## Part\n\n---\n\n# After\n")
     assert document.front_matter_lines == 0
     assert [h.title for h in document.headings] == ["Intro", "Part", "After"]
+
+
+def test_blocks_and_headings_are_sequences_of_values() -> None:
+    raw = b"# A\n\npara\n\n## B\n\n- x\n\n  y\n\n> q\n\n# C\n\n```\nc\n```\n"
+    document = parse_document(raw)
+    blocks, headings = document.blocks, document.headings
+    assert list(blocks) == [blocks[i] for i in range(len(blocks))] == blocks[:]
+    assert list(headings) == [headings[i] for i in range(len(headings))] == headings[:]
+    assert blocks[-1] == blocks[len(blocks) - 1] and headings[-1] == headings[2]
+    assert [h.title for h in headings[1:]] == ["B", "C"]
+    assert [(b.kind, b.parent) for b in blocks] == [
+        ("para", -1), ("list", -1), ("para", 1), ("para", 1), ("quote", -1), ("para", 4),
+        ("code", -1),
+    ]  # fmt: skip
+    with pytest.raises(IndexError):
+        headings[3]
+    with pytest.raises(IndexError):
+        blocks[7]
+    # Same bytes, equal columns; other bytes, not.
+    again = parse_document(raw)
+    assert again.blocks == blocks and again.headings == headings
+    other = parse_document(raw.replace(b"# C", b"# D"))
+    assert other.blocks == blocks and other.headings != headings
+
+
+@pytest.mark.parametrize("path", DOCS[:6], ids=lambda p: p.name)
+def test_resident_bytes_counts_the_tree(path: Path) -> None:
+    """A few dozen bytes per block and heading on top of the bytes and their word mask."""
+    document = parse_document(path.read_bytes())
+    nodes = len(document.blocks) + len(document.headings)
+    size = document.resident_bytes()
+    assert 2 * len(document.data) < size < 2 * len(document.data) + 120 * nodes + 8192
+
+
+def test_block_and_heading_limit() -> None:
+    from mdsel.parse import NodeLimitError
+
+    raw = b"".join(b"# H%d\n\ntext\n\n" % i for i in range(50))  # 50 headings, 50 blocks
+    assert len(parse_document(raw, max_nodes=100).headings) == 50
+    with pytest.raises(NodeLimitError) as info:
+        parse_document(raw, max_nodes=99)
+    assert info.value.limit == 99
+    with pytest.raises(NodeLimitError):
+        parse_document(b"para\n\n" * 10, max_nodes=9)
+
+
+def test_resident_bytes_is_what_the_tree_allocates() -> None:
+    """Reference: tracemalloc's count of what parsing allocated and the Document still holds,
+    plus what selecting builds later (line table, block ordinals)."""
+    import tracemalloc
+
+    raw = b"".join(b"## H%d\n\ntext\n\n- a\n- b\n\n" % i for i in range(3000))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        document = parse_document(raw)
+        source = mdsel.Source("doc", "doc.md", document)
+        mdsel.select("list.2999", [source])  # builds the line table
+        document.block_ordinal(0)  # and the ordinals
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # The bytes themselves were allocated before parsing (no BOM: the Document keeps them).
+    estimate = document.resident_bytes() - sys.getsizeof(raw)
+    assert 0.8 * held < estimate < 1.25 * held + 4096
