@@ -1,10 +1,13 @@
-"""The document tree: immutable Block/Heading/Document values, built in one pass with a stack.
+"""The document tree: Document, and its blocks and headings as immutable values.
 
-Only block nodes become objects. Blocks are kept in document (pre)order; a block's descendants
-are the contiguous run `blocks[i+1 : last+1]`, so every walk is a slice, never recursion — a
-document of 10,000 nested lists costs no Python stack. Sections come from one scan of the
-top-level headings with a stack of open headings. A block's line span is worked out when asked
-for: indexing needs only counts, so it never pays for the spans of thousands of blocks.
+Blocks and headings are kept as columns (a few bytes each, see parse.Scan), and a Block or
+Heading value is made when someone asks for one: a document of millions of blocks costs a
+fraction of what the parser's own events do. Blocks are kept in document (pre)order; a block's
+descendants are the contiguous run `blocks[i+1 : last+1]`, so every walk is a slice, never
+recursion — a document of 10,000 nested lists costs no Python stack. Sections come from one
+scan of the top-level headings with a stack of open headings (see sections). A block's line span
+is worked out when asked for: indexing needs only counts, so it never pays for the spans of
+thousands of blocks.
 """
 
 from __future__ import annotations
@@ -69,9 +72,6 @@ class Blocks(Sequence[Block]):
         kinds = map(KINDS.__getitem__, self.kinds)
         for fields in zip(kinds, self.starts, self.ends, self.parents, strict=True):
             yield tuple.__new__(Block, fields)
-
-    def kind(self, index: int) -> str:
-        return KINDS[self.kinds[index]]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Blocks):
