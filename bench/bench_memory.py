@@ -12,8 +12,9 @@ For each document, two child processes are run in turn, a few times each:
 Peak memory is the child's maximum resident set, from wait4's rusage; time is measured inside
 each child (interpreter start excluded). Ratios are medians of per-pair ratios, so drift on a
 shared machine hits both sides alike. Targets: peak ≤ 1.5 × floor + 30 MB, time ≤ 2 × floor.
-Bytes per node: what the parsed Document keeps for its blocks and headings (its columns;
-the file's bytes and their word mask excluded), per block or heading.
+Bytes per node: what the parsed Document keeps for its blocks and headings, as
+Document.resident_bytes() counts it (columns, line table, block ordinals; the file's bytes and
+their word mask excluded), per block or heading.
 """
 
 from __future__ import annotations

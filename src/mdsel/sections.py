@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, compress, repeat
-from operator import eq
+from operator import add, eq, sub
 
 from mdsel._record import NamedTuple
 from mdsel.parse import Scan, offset_typecode
@@ -51,6 +51,11 @@ class Heading(NamedTuple):
     """0-based position among the top-level headings of its level."""
 
 
+_COUNT_ALL_AFTER = 1000
+"""Heading values made one at a time before every heading's line columns are counted at once:
+an index shows a few hundred headings; a JSON index or a select of every section, all of them."""
+
+
 class Headings(Sequence[Heading]):
     """The headings of a document in order, one column per Heading field.
 
@@ -58,10 +63,13 @@ class Headings(Sequence[Heading]):
     `parents`, `lasts`, `levels`, `ordinals`) instead, which creates nothing.
     """
 
-    __slots__ = (
-        "depths", "ends", "lasts", "levels", "line_starts", "lines", "ordinals", "parents",
-        "section_ends", "starts", "title_ends", "titles",
+    COLUMNS = (
+        "depths", "ends", "lasts", "levels", "line_starts", "ordinals", "parents", "section_ends",
+        "starts", "title_ends", "titles",
     )  # fmt: skip
+    """The attributes that hold the headings' fields (what a Document keeps for them)."""
+
+    __slots__ = (*COLUMNS, "_last", "_line_ends", "_made", "_section_line_ends", "lines")
 
     def __init__(self, scan: Scan, lines: LineTable, columns: dict[str, Sequence[int]]) -> None:
         self.levels = scan.levels
@@ -78,6 +86,10 @@ class Headings(Sequence[Heading]):
         self.parents = columns["parents"]
         self.depths = columns["depths"]
         self.ordinals = columns["ordinals"]
+        self._made = 0  # Heading values made so far
+        self._line_ends: array[int] | None = None
+        self._section_line_ends: array[int] | None = None
+        self._last: Heading | None = None  # the last value made: often asked for again at once
 
     def __len__(self) -> int:
         return len(self.levels)
@@ -95,13 +107,27 @@ class Headings(Sequence[Heading]):
         level = self.levels[index]  # IndexError for an index out of range
         if index < 0:
             index += len(self.levels)
-        line_end = self.line_end(index)
+        last = self._last
+        if last is not None and last.start == self.starts[index]:
+            return last
+        line_ends, section_line_ends = self._line_ends, self._section_line_ends
+        if line_ends is None or section_line_ends is None:
+            self._made += 1
+            if self._made > _COUNT_ALL_AFTER:
+                line_ends, section_line_ends = self._count_line_columns()
+        if line_ends is None or section_line_ends is None:
+            line_end = self.line_end(index)
+            section_line_end = self.section_line_end(index, line_end)
+        else:
+            line_end, section_line_end = line_ends[index], section_line_ends[index]
         fields = (
             level, self.title(index), self.starts[index], self.line_starts[index], line_end,
-            self.section_ends[index], self.section_line_end(index, line_end), self.lasts[index],
-            self.parents[index], self.depths[index], self.ordinals[index],
+            self.section_ends[index], section_line_end, self.lasts[index], self.parents[index],
+            self.depths[index], self.ordinals[index],
         )  # fmt: skip
-        return tuple.__new__(Heading, fields)  # in C, skipping the NamedTuple's Python __new__
+        # tuple.__new__ builds the NamedTuple in C, skipping its Python-level __new__.
+        heading = self._last = tuple.__new__(Heading, fields)
+        return heading
 
     def __iter__(self) -> Iterator[Heading]:
         return (self[i] for i in range(len(self.levels)))
@@ -133,11 +159,35 @@ class Headings(Sequence[Heading]):
     def section_words(self, index: int) -> int:
         return self.lines.words_between(self.starts[index], self.section_ends[index])
 
+    def _count_line_columns(self) -> tuple[array[int], array[int]]:
+        """Every heading's last line and section's last line at once, kept from then on: what
+        line_end and section_line_end count one heading at a time, as maps over the columns
+        (in C) when line numbers can be counted from newlines."""
+        code = self.starts.typecode
+        lines, starts, section_ends = self.lines, self.starts, self.section_ends
+        if not lines.lf_endings:
+            line_ends = array(code, map(self.line_end, range(len(starts))))
+            finals = array(code, map(self.section_line_end, range(len(starts)), line_ends))
+            self._line_ends, self._section_line_ends = line_ends, finals
+            return line_ends, finals
+        count = lines.data.count
+        newlines = repeat(b"\n")
+        inside = map(count, newlines, starts, map(sub, self.ends, repeat(1)))
+        line_ends = array(code, map(add, self.line_starts, inside))
+        if b"\x0b" in lines.data or b"\x0c" in lines.data:  # see LineTable.content_end
+            contents: Iterator[int] = map(lines.content_end, starts, section_ends)
+        else:
+            contents = map(lines.mask.rfind, repeat(b"x"), starts, section_ends)
+        trailing = map(count, newlines, map(max, contents, starts), section_ends)
+        boundaries = map(self.line_starts.__getitem__, map(add, self.lasts, repeat(1)))
+        finals = array(code, map(max, line_ends, map(sub, boundaries, trailing)))
+        self._line_ends, self._section_line_ends = line_ends, finals
+        return line_ends, finals
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Headings):
             return NotImplemented
-        names = [name for name in self.__slots__ if name != "lines"]
-        return all(getattr(self, name) == getattr(other, name) for name in names)
+        return all(getattr(self, name) == getattr(other, name) for name in self.COLUMNS)
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -168,11 +168,14 @@ class Document(NamedTuple):
         parts: list[object] = [
             self.data, self.lines.mask, self.block_last, *self.top_blocks.values(),
             *self.by_level, *(getattr(self.blocks, name) for name in Blocks.__slots__),
-            *(getattr(self.headings, name) for name in Headings.__slots__ if name != "lines"),
+            *(getattr(self.headings, name) for name in Headings.COLUMNS),
         ]  # fmt: skip
         line_table = 8 * (self.line_count + 2) + 64  # LineTable.starts: array("q")
         ordinals = self.blocks.parents.itemsize * len(self.blocks) + 64
-        return sum(map(sys.getsizeof, parts)) + line_table + ordinals + _FIXED_BYTES
+        # Headings' last lines and section last lines, once many headings are shown.
+        heading_lines = 2 * (self.headings.starts.itemsize * len(self.headings) + 64)
+        fixed = line_table + ordinals + heading_lines + _FIXED_BYTES
+        return sum(map(sys.getsizeof, parts)) + fixed
 
     def section_words(self, index: int) -> int:
         return self.headings.section_words(index)

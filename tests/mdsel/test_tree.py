@@ -364,3 +364,25 @@ def test_resident_bytes_is_what_the_tree_allocates() -> None:
     # The bytes themselves were allocated before parsing (no BOM: the Document keeps them).
     estimate = document.resident_bytes() - sys.getsizeof(raw)
     assert 0.8 * held < estimate < 1.25 * held + 4096
+
+
+@pytest.mark.parametrize("form_feed", [b"\x0c", b""])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b"\r"])
+def test_heading_lines_counted_one_at_a_time_or_all_at_once_agree(
+    ending: bytes, form_feed: bytes
+) -> None:
+    """Past a thousand Heading values the line columns are counted for every heading at once;
+    both ways give the same lines."""
+    parts = [
+        b"# T%d\n\ntext\n\n \t\n\n" % i if i % 3 else b"Set %d\n===\n\n\x0c\n\n" % i
+        for i in range(1500)
+    ]
+    document = parse_document(b"".join(parts).replace(b"\x0c", form_feed).replace(b"\n", ending))
+    headings = document.headings
+    one_at_a_time = [
+        (headings.line_end(i), headings.section_line_end(i, headings.line_end(i)))
+        for i in range(len(headings))
+    ]
+    values = list(headings)  # the first thousand one at a time, then all at once
+    assert [(h.line_end, h.section_line_end) for h in values] == one_at_a_time
+    assert values[3].line_end == values[3].line_start + 1  # a setext heading
