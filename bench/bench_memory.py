@@ -9,8 +9,9 @@ For each document, two child processes are run in turn, a few times each:
   (the parser alone: it holds every event of the document until the loop ends);
 - ours: what `mdsel index FILE` does: read, parse, tree, text render (as bench_engine.py).
 
-Peak memory is the child's maximum resident set, from wait4's rusage; time is measured inside
-each child (interpreter start excluded). Ratios are medians of per-pair ratios, so drift on a
+Peak memory is the child's maximum resident set, from wait4's rusage; time is the CPU time
+the child spends (time.process_time, interpreter start excluded): on a shared machine, wall time
+mostly measures the neighbours. Ratios are medians of per-pair ratios, so drift on a
 shared machine hits both sides alike. Targets: peak ≤ 1.5 × floor + 30 MB, time ≤ 2 × floor.
 Bytes per node: what the parsed Document keeps for its blocks and headings, as
 Document.resident_bytes() counts it (columns, line table, block ordinals; the file's bytes and
@@ -63,22 +64,22 @@ _FLOOR = """
 import sys, time
 import pyromark
 options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH
-start = time.perf_counter()
+start = time.process_time()
 with open(sys.argv[1], "rb") as file:
     data = file.read()
 for _event, _span in pyromark.events_with_range(data.decode("utf-8"), options=options):
     pass
-print(time.perf_counter() - start)
+print(time.process_time() - start)
 """
 
 _OURS = """
 import sys, time
 import mdsel
 from mdsel import render_text
-start = time.perf_counter()
+start = time.process_time()
 sources, problems = mdsel.load([sys.argv[1]])
 render_text.index(mdsel.index(sources), problems, [], mdsel.Options())
-elapsed = time.perf_counter() - start
+elapsed = time.process_time() - start
 if problems:
     sys.exit(str(problems))
 print(elapsed)
@@ -86,7 +87,7 @@ print(elapsed)
 
 
 def child(script: str, path: Path) -> tuple[float, float]:
-    """(seconds measured inside, peak resident MB) of one fresh process."""
+    """(CPU seconds measured inside, peak resident MB) of one fresh process."""
     process = subprocess.Popen(
         [sys.executable, "-c", script, str(path)],
         stdout=subprocess.PIPE,

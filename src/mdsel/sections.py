@@ -51,6 +51,10 @@ class Heading(NamedTuple):
     """0-based position among the top-level headings of its level."""
 
 
+_BYTES_PER_HEADING = 512
+"""Below this many bytes per heading on average, words and last lines are counted per shown
+heading, not for every heading up front: see build_sections."""
+
 _COUNT_ALL_AFTER = 1000
 """Heading values made one at a time before every heading's line columns are counted at once:
 an index shows a few hundred headings; a JSON index or a select of every section, all of them."""
@@ -69,7 +73,9 @@ class Headings(Sequence[Heading]):
     )  # fmt: skip
     """The attributes that hold the headings' fields (what a Document keeps for them)."""
 
-    __slots__ = (*COLUMNS, "_last", "_line_ends", "_made", "_section_line_ends", "lines")
+    __slots__ = (
+        *COLUMNS, "_last", "_line_ends", "_made", "_section_line_ends", "_words", "lines",
+    )  # fmt: skip
 
     def __init__(self, scan: Scan, lines: LineTable, columns: dict[str, Sequence[int]]) -> None:
         self.levels = scan.levels
@@ -90,6 +96,7 @@ class Headings(Sequence[Heading]):
         self._line_ends: array[int] | None = None
         self._section_line_ends: array[int] | None = None
         self._last: Heading | None = None  # the last value made: often asked for again at once
+        self._words: array[int] | None = None  # see section_words
 
     def __len__(self) -> int:
         return len(self.levels)
@@ -157,7 +164,17 @@ class Headings(Sequence[Heading]):
         return max(line_end, final)
 
     def section_words(self, index: int) -> int:
+        """Words of heading `index`'s section: from the words before every heading when they
+        were counted (see build_sections), else counted in the section's own bytes."""
+        words = self._words
+        if words is not None:
+            return words[self.lasts[index] + 1] - words[index]
         return self.lines.words_between(self.starts[index], self.section_ends[index])
+
+    def word_count(self) -> int:
+        """Words of the whole document."""
+        words = self._words
+        return words[-1] if words is not None else self.lines.words_between(0, len(self.lines.mask))
 
     def _count_line_columns(self) -> tuple[array[int], array[int]]:
         """Every heading's last line and section's last line at once, kept from then on: what
@@ -237,7 +254,16 @@ def build_sections(
         "line_starts": _first_lines(lines, starts), "section_ends": section_ends, "lasts": lasts,
         "parents": parents, "depths": depths, "ordinals": ordinals,
     }  # fmt: skip
-    return Headings(scan, lines, columns), by_level
+    headings = Headings(scan, lines, columns)
+    # The words before every heading make every section's count a subtraction: one pass over the
+    # bytes serves an outline of nested sections, which would otherwise count a large file once
+    # per nesting depth. Where headings are dense, counting them all would cost more than
+    # counting the few sections an index shows.
+    # The same goes for the line columns.
+    if count * _BYTES_PER_HEADING < len(data):
+        headings._words = _words_before(lines, starts)
+        headings._count_line_columns()
+    return headings, by_level
 
 
 def _first_lines(lines: LineTable, starts: array[int]) -> array[int]:
@@ -258,3 +284,20 @@ def _first_lines(lines: LineTable, starts: array[int]) -> array[int]:
     return array(
         code, accumulate(map(data.count, repeat(b"\n"), bounds[:-1], bounds[1:]), initial=1)
     )[1:]
+
+
+def _words_before(lines: LineTable, starts: array[int]) -> array[int]:
+    """words[k] = words before heading k's start; words[-1] = all words.
+
+    Counted between consecutive headings, in C (maps over the columns): a span's words are its
+    b" x" pairs plus one if it opens on a word (LineTable.words_between), which adds up because
+    headings start at line starts.
+    """
+    mask = lines.mask
+    bounds = array(starts.typecode, [0])
+    bounds.extend(starts)
+    bounds.append(len(mask))
+    firsts, nexts = bounds[:-1], bounds[1:]
+    pairs = map(mask.count, repeat(b" x"), firsts, nexts)
+    opens = map(mask.startswith, repeat(b"x"), firsts, nexts)  # False for an empty span
+    return array(starts.typecode, accumulate(map(add, pairs, opens)))

@@ -172,8 +172,8 @@ class Document(NamedTuple):
         ]  # fmt: skip
         line_table = 8 * (self.line_count + 2) + 64  # LineTable.starts: array("q")
         ordinals = self.blocks.parents.itemsize * len(self.blocks) + 64
-        # Headings' last lines and section last lines, once many headings are shown.
-        heading_lines = 2 * (self.headings.starts.itemsize * len(self.headings) + 64)
+        # Headings' last lines, section last lines and words before each, once needed.
+        heading_lines = 3 * (self.headings.starts.itemsize * (len(self.headings) + 1) + 64)
         fixed = line_table + ordinals + heading_lines + _FIXED_BYTES
         return sum(map(sys.getsizeof, parts)) + fixed
 
@@ -249,7 +249,7 @@ def parse_document(raw: bytes, max_nodes: int = DEFAULT_MAX_NODES) -> Document:
         lines.line_of(fm - 1) if fm else 0,
         lines.count,
         Memo(),
-        lines.words_between(0, len(data)),
+        headings.word_count(),
     )
 
 
