@@ -171,6 +171,8 @@ def collect(reuse: bool) -> dict[str, Any]:
         "workflow": lambda: json_script("workflow.py", "--json"),
         # bench_engine.py: cold index by size over the bare parser loop, warm select, CLI start.
         "engine": lambda: json_script("bench_engine.py", "--json"),
+        # bench_memory.py: peak memory and time of a cold index over the bare parser loop.
+        "memory": lambda: json_script("bench_memory.py", "--json"),
         "server": lambda: text_script("bench_server.py", parse_server),
         "hook": lambda: text_script("bench_hook.py", parse_hook),
     }
@@ -540,6 +542,45 @@ def performance_section(results: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+def memory_section(memory: dict[str, Any]) -> list[str]:
+    lines = ["## Memory", ""]
+    if "error" in memory:
+        return [*lines, f"Not measured: {memory['error']}.", ""]
+    lines += [
+        "Peak resident memory of a cold index (read, parse, tree, text render) in a fresh "
+        "process, against a fresh process that only iterates the parser's events on the same "
+        "text (pyromark holds all of a document's events until the loop ends). Target: at most "
+        "1.5 × the parser loop's peak + 30 MB. Times are CPU times measured inside each process "
+        "(interpreter start excluded; on shared cores wall time mostly measures the neighbours); "
+        "target: at most 2 × the parser loop. Bytes per node: "
+        "what the parsed document keeps per block or heading, as `Document.resident_bytes()` "
+        "counts it for the server's cache (its columns, plus the line table and block ordinals "
+        "that selecting builds, 8 bytes per line and 4 per block), the file's bytes and their "
+        "word mask (2 bytes per byte of source) excluded.",
+        "",
+    ]
+    rows = []
+    for r in memory["rows"]:
+        if "error" in r:
+            rows.append([r["case"], size(r["bytes"]), "failed: " + r["error"], *["—"] * 6])
+            continue
+        nodes = r["blocks"] + r["headings"]
+        timed = r["bytes"] >= 900_000  # smaller files take milliseconds: see Speed instead
+        rows.append([
+            r["case"], size(r["bytes"]), f"{nodes:,}",
+            f"{r['floor_peak_mb']:.0f} MB", f"{r['index_peak_mb']:.0f} MB",
+            f"{r['peak_ratio']:.2f} ({'met' if r['peak_ok'] else 'NOT met'})",
+            f"{r['bytes_per_node']:.0f}" if nodes >= 1000 else "—",
+            f"{r['floor_s']:.2f} s / {r['index_s']:.2f} s" if timed else "—",
+            (f"{r['time_ratio']:.2f} ({'met' if r['time_ok'] else 'NOT met'})" if timed else "—"),
+        ])  # fmt: skip
+    header = [
+        "Document", "Size", "Blocks + headings", "Parser loop peak", "mdsel peak", "Peak ratio",
+        "Bytes per node", "Parser loop / mdsel time", "Time ratio",
+    ]  # fmt: skip
+    return [*lines, *table(header, rows), ""]
+
+
 def page(results: dict[str, Any]) -> str:
     lines = [
         "# Benchmarks",
@@ -551,6 +592,7 @@ def page(results: dict[str, Any]) -> str:
         *token_section(results["tokens"]),
         *workflow_section(results["workflow"]),
         *performance_section(results),
+        *memory_section(results.get("memory", {"error": "not run"})),
         "## Reproduce",
         "",
         "```sh",
@@ -559,8 +601,8 @@ def page(results: dict[str, Any]) -> str:
         "```",
         "",
         "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
-        "`bench/bench_engine.py`, "
-        "`bench/bench_server.py`, `bench/bench_hook.py`.",
+        "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
+        "`bench/bench_hook.py`.",
         "",
     ]
     return "\n".join(wrap(lines))

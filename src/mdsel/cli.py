@@ -17,6 +17,7 @@ from mdsel.api import run_command
 from mdsel.files import FileLimits, expand_paths
 from mdsel.results import Options, Outcome
 from mdsel.settings import (
+    DEFAULT_MAX_BLOCKS,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_FILES,
     DEFAULT_MAX_HEADINGS,
@@ -25,6 +26,7 @@ from mdsel.settings import (
     ConfigError,
     read_settings,
 )
+from mdsel.tree import parse_document
 
 SELECTOR_HELP = """\
 selectors:
@@ -90,6 +92,7 @@ ENVIRONMENT_HELP = (
     f"  MDSEL_MAX_FILES           files per call after expansion (default {DEFAULT_MAX_FILES})\n"
     f"  MDSEL_MAX_BYTES           largest file read (default {DEFAULT_MAX_BYTES})\n"
     f"  MDSEL_MAX_TOTAL_BYTES     bytes read per call (default {DEFAULT_MAX_TOTAL_BYTES})\n"
+    f"  MDSEL_MAX_BLOCKS          blocks and headings per document (default {DEFAULT_MAX_BLOCKS})\n"
     "\n"
     "exit status: 0 all resolved, 1 anything unresolved or unreadable "
     "(the rest is still printed),\n2 usage error.\n"
@@ -168,11 +171,13 @@ def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None)
     limits = FileLimits(settings.max_files, settings.max_bytes, settings.max_total_bytes)
     options = Options(args.json, args.full, settings.page_words, settings.max_headings)
     expansion = expand_paths(args.files, limits, cwd)
+    max_nodes = settings.max_blocks
     return run_command(
         args.command,
         getattr(args, "selector", None),
         expansion.paths,
         options,
+        parse=lambda raw: parse_document(raw, max_nodes),
         max_bytes=limits.max_bytes,
         problems=expansion.problems,
         warnings=expansion.warnings,

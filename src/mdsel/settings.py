@@ -5,6 +5,7 @@
     MDSEL_MAX_FILES           files per call after expansion           500
     MDSEL_MAX_BYTES           largest single file read                 52428800 (50 MiB)
     MDSEL_MAX_TOTAL_BYTES     bytes read per call                      104857600 (100 MiB)
+    MDSEL_MAX_BLOCKS          blocks and headings per document         4000000
     MDSEL_MIN_WORDS           the hook's word threshold                200
 
 A number is ASCII digits only, surrounding whitespace ignored: `int()` would also take `+5`,
@@ -28,6 +29,9 @@ DEFAULT_MAX_FILES = 500
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_TOTAL_BYTES = 100 * 1024 * 1024
 DEFAULT_MIN_WORDS = 200
+DEFAULT_MAX_BLOCKS = 4_000_000
+"""Far above any real file (the largest we know of has tens of thousands of blocks), low enough
+that a generated one is refused in seconds rather than indexed for a minute."""
 
 MAX_DIGITS = 18
 """Longest number read: every value fits a 64-bit integer, and `int()` of a few thousand digits
@@ -57,6 +61,8 @@ class Settings(NamedTuple):
     """Largest single file read, in bytes (MDSEL_MAX_BYTES)."""
     max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES
     """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
+    max_blocks: int = DEFAULT_MAX_BLOCKS
+    """Blocks and headings per document (MDSEL_MAX_BLOCKS); more is a PARSE_ERROR."""
 
 
 def raw_value(environ: Mapping[str, str], name: str) -> str | None:
@@ -95,6 +101,7 @@ def read_settings(environ: Mapping[str, str]) -> Settings:
         max_files=_positive(environ, "MDSEL_MAX_FILES", DEFAULT_MAX_FILES),
         max_bytes=_positive(environ, "MDSEL_MAX_BYTES", DEFAULT_MAX_BYTES),
         max_total_bytes=_positive(environ, "MDSEL_MAX_TOTAL_BYTES", DEFAULT_MAX_TOTAL_BYTES),
+        max_blocks=_positive(environ, "MDSEL_MAX_BLOCKS", DEFAULT_MAX_BLOCKS),
     )
 
 

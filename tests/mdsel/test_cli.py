@@ -519,3 +519,17 @@ def test_json_lines_match_and_anchors_are_schema_valid() -> None:
         "guide", "install", "usage", "details", "deep", "setext-title", "install-1", "appendix",
     ]  # fmt: skip
     assert "anchor" not in index["root"]
+
+
+def test_block_limit_is_a_parse_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "many.md"
+    path.write_bytes(b"para\n\n" * 20)
+    out = cli("index", str(path), env={"MDSEL_MAX_BLOCKS": "10"})
+    assert out.exit_code == 1 and out.stdout == ""
+    assert out.stderr == (
+        f"!{path} PARSE_ERROR: more than 10 blocks and headings (the limit, passed at byte "
+        "offset 60); set MDSEL_MAX_BLOCKS higher to read this file\n"
+    )
+    body = json.loads(cli("index", str(path), "--json", env={"MDSEL_MAX_BLOCKS": "10"}).stdout)
+    assert body["errors"][0]["code"] == "TOO_MANY_BLOCKS"
+    assert cli("index", str(path), env={"MDSEL_MAX_BLOCKS": "20"}).exit_code == 0
