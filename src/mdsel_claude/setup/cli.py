@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`install|uninstall|doctor [options]`: exit 0 on success, 1 on failure, 2 on bad usage."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
     if args.command == "doctor":
-        return run_doctor(Path.cwd(), os.environ, shutil.which("claude"))
+        return run_doctor(Path.cwd(), os.environ)
     if args.client is not None:
         return _client_main(args)
     try:
