@@ -139,7 +139,7 @@ def _judge_hooks(hooks: list[tuple[Hook, Verdict]], report: Report) -> None:
                 "(run `mdsel-claude install` again to put it back)"
             )
     if len(on_read) > 1:
-        places = "; ".join(_where(h.scope, h.where) for h, _ in on_read)
-        report.fail(f"duplicate: {len(on_read)} Read hooks are registered ({places}); keep one")
+        places = "; ".join(dict.fromkeys(_where(h.scope, h.where) for h, _ in on_read))
+        report.fail(f"duplicate: {len(on_read)} Read hooks are registered (in {places}); keep one")
     if not any(verdict.args for _, verdict in on_read):
         report.fail("no Read hook of this installation is registered: run `mdsel-claude install`")
