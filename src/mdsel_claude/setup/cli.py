@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence

@@ -97,7 +97,7 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path) -> Plan:
         else WriteText(path, new, text is None, what)
     )
     steps, state = with_dirs(path, state)
-    return Plan((*steps, step), state, state_file, record_on_failure=True)
+    return Plan((*steps, step), state, state_file)
 
 
 def _unwrap(value: object) -> object:
@@ -118,7 +118,7 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
         or not entries.is_our_server(_unwrap(servers.get(SERVER_KEY)))
     ):
         steps.append(Note(f"nothing of mdsel-claude is installed for Codex CLI in {path}"))
-        return Plan(tuple(steps), state, state_file, record_on_failure=False)
+        return Plan(tuple(steps), state, state_file)
     del servers[SERVER_KEY]
     if (CONTAINER,) in created.keys and not servers:
         del doc[CONTAINER]
@@ -131,4 +131,4 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
     else:
         steps.append(WriteText(path, new, False, f"remove Codex CLI MCP server {SERVER_KEY!r}"))
     state = without_dirs(path, steps, state)
-    return Plan(tuple(steps), state, state_file, record_on_failure=False)
+    return Plan(tuple(steps), state, state_file)
