@@ -222,3 +222,61 @@ def test_deeply_nested_settings_are_one_line_errors(repo: Path) -> None:
         assert f"{settings}: nested more than 100 levels deep" in result.stdout + result.stderr
         assert "Traceback" not in result.stderr
     assert snapshot(repo, Path.home()) == before
+
+
+def run_setup(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(MDSEL_CLAUDE), *args],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+        env=env,
+    )
+
+
+def test_uninstall_leaves_lookalikes_it_never_wrote(repo: Path) -> None:
+    (repo / ".mcp.json").write_text(
+        '{"mcpServers": {"mdsel": {"command": "mdsel-claude", "args": ["serve"], '
+        '"env": {"MDSEL_ROOTS": "/srv/docs"}}}}'
+    )
+    write(
+        repo / ".claude" / "settings.json",
+        hooks("/opt/tools/mdsel-claude hook --min-words 50 | tee -a audit.log"),
+    )
+    before = snapshot(repo)
+    result = run_setup("uninstall")
+    assert result.returncode == 0, result.stderr
+    assert snapshot(repo) == before
+    assert "tee -a audit.log" in result.stdout and "MDSEL_ROOTS" in result.stdout
+    assert result.stdout.count("install did not write it") == 2
+
+
+def test_an_install_whose_record_cannot_be_written_changes_nothing(repo: Path) -> None:
+    state = repo.parent / "state-is-a-file"
+    state.write_text("")
+    before = snapshot(repo, Path.home())
+    result = run_setup("install", env={**os.environ, "XDG_STATE_HOME": str(state)})
+    assert result.returncode == 1
+    assert "cannot write the install record" in result.stderr
+    assert snapshot(repo, Path.home()) == before
+    # And with a record, uninstall takes away everything install made: no empty shells left
+    # (but the standard ~/.local/state, which may well hold other programs' state).
+    assert run_setup("install").returncode == 0
+    assert run_setup("uninstall").returncode == 0
+    after = snapshot(repo, Path.home())
+    assert {k: v for k, v in after.items() if "/.local" not in k} == before
+
+
+def test_install_and_uninstall_keep_numbers_and_layout(repo: Path) -> None:
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    text = (
+        '{\n    "cleanupPeriodDays": 1E2,\n    "x": -0,\n'
+        '    "r": 0.1000000000000000055511151231257827\n}'
+    )
+    settings.write_text(text)
+    assert run_setup("install").returncode == 0
+    assert settings.read_text().startswith(text[:-2] + ',\n    "hooks": {\n')
+    assert run_setup("uninstall").returncode == 0
+    assert settings.read_text() == text

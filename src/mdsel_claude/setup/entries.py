@@ -70,8 +70,9 @@ wrote (compared as JSON values), or, when installing, exactly what this install 
 
 def is_install_form(value: object, executable: str) -> bool:
     """True for a server value or hook object exactly as install writes it with `executable`
-    (any threshold): an entry install would only rewrite the same, so it may replace it."""
-    if value == server_entry(executable):
+    (any threshold; a server also as `claude mcp add` writes it, with an empty `env`): an entry
+    install would only rewrite the same, so it may replace it."""
+    if value in (server_entry(executable), {**server_entry(executable), "env": {}}):
         return True
     if not isinstance(value, dict) or set(value) != {"type", "command"}:
         return False

@@ -30,6 +30,7 @@ EXE = "/opt/mdsel tools/bin/mdsel-claude"  # a space, so quoting is exercised
         ({"type": "stdio", "command": EXE, "args": ["serve"]}, True),
         ({"command": EXE, "args": ["serve"]}, False),
         ({"type": "stdio", "command": EXE, "args": ["serve"], "env": {"A": "1"}}, False),
+        ({"type": "stdio", "command": EXE, "args": ["serve"], "env": {}}, True),
         (None, False),
         ("text", False),
     ],
