@@ -49,7 +49,7 @@ def this_installation() -> Installation:
 
 
 def resolve(word: str, environ: Mapping[str, str]) -> str | None:
-    """The real path of the program a command word names, found without running anything.
+    """The absolute path of the program a command word names, found without running anything.
 
     An absolute path is taken as it is; a bare name is looked up in the absolute entries of
     PATH (a relative entry, like a relative path, would depend on the directory Claude Code is
@@ -64,7 +64,7 @@ def resolve(word: str, environ: Mapping[str, str]) -> str | None:
         candidates = [os.path.join(folder, word) for folder in folders if os.path.isabs(folder)]
     for candidate in candidates:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return os.path.realpath(candidate)
+            return candidate
     return None
 
 
@@ -85,7 +85,7 @@ def _program(word: str, installation: Installation, environ: Mapping[str, str]) 
     found = resolve(word, environ)
     if found is None:
         return f"{word!r} is not an installed program (or a path relative to the project)"
-    if installation.executable is None or found != installation.executable:
+    if installation.executable is None or os.path.realpath(found) != installation.executable:
         own = installation.executable or "none here"
         return f"runs {found}, another {EXECUTABLE_NAME} than this one ({own})"
     return None
