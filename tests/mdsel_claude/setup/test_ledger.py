@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import jsonfile, ledger
+from mdsel_claude.setup import cli, entries, jsonfile, ledger
 from mdsel_claude.setup.ledger import Created, State, Written
 
 
@@ -50,3 +51,43 @@ def test_a_damaged_record_counts_as_empty(tmp_path: Path) -> None:
     assert state.dirs == ("/d",)
     record.write_text("{")
     assert ledger.load(record) == State()
+
+
+def test_a_record_of_the_first_format_still_uninstalls(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Version 1 noted what install created, not what it wrote: there, entries exactly as
+    install writes them count as written; look-alikes still stay."""
+    exe = "/old/venv/bin/mdsel-claude"
+    project = Path.cwd()
+    piped = {"type": "command", "command": f"{exe} hook --min-words 5 | tee log"}
+    group = {"matcher": "Read", "hooks": [entries.hook_entry(exe, 5)]}
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {"PreToolUse": [group, {"hooks": [piped]}]}})
+    )
+    (project / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"mdsel": entries.server_entry(exe)}})
+    )
+    record = home / ".local" / "state" / "mdsel-claude" / "installed.json"
+    record.parent.mkdir(parents=True)
+    settings = str(project / ".claude" / "settings.json")
+    record.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "files": {
+                    settings: {"created_file": False, "created_keys": [["hooks"]]},
+                    str(project / ".mcp.json"): {
+                        "created_file": True,
+                        "created_keys": [["mcpServers"]],
+                    },
+                },
+                "dirs": [],
+            }
+        )
+    )
+    assert cli.main(["uninstall"]) == 0
+    assert "tee log" in capsys.readouterr().out
+    assert not (project / ".mcp.json").exists()
+    assert json.loads(Path(settings).read_text()) == {"hooks": {"PreToolUse": [{"hooks": [piped]}]}}
