@@ -180,8 +180,17 @@ def test_doctor_as_a_process_starts_no_foreign_program(repo: Path, tmp_path: Pat
     assert snapshot(repo, Path.home()) == before
 
 
+SCOPE_OF = {
+    ".claude/settings.json": "project",
+    ".mcp.json": "project",
+    ".claude/settings.local.json": "local",
+    ".claude-plugin/plugin.json": "project",
+}
+"""Which install scope reads each file a repository can plant."""
+
+
 @pytest.mark.parametrize("target", ["/dev/zero", "/dev/urandom", "fifo"])
-@pytest.mark.parametrize("which", [".claude/settings.json", ".mcp.json"])
+@pytest.mark.parametrize("which", sorted(SCOPE_OF))
 def test_setup_and_doctor_refuse_special_files(repo: Path, target: str, which: str) -> None:
     path = repo / which
     path.parent.mkdir(exist_ok=True)
@@ -190,9 +199,13 @@ def test_setup_and_doctor_refuse_special_files(repo: Path, target: str, which: s
     else:
         path.symlink_to(target)
     before = snapshot(repo, Path.home())
-    for command in ("install", "doctor", "uninstall"):
+    scope = ["--scope", SCOPE_OF[which]]
+    commands = [["install", *scope], ["uninstall", *scope]]
+    if which != ".claude-plugin/plugin.json":  # not a Claude Code settings file: doctor skips it
+        commands.append(["doctor"])
+    for command in commands:
         result = subprocess.run(
-            [str(MDSEL_CLAUDE), command],
+            [str(MDSEL_CLAUDE), *command],
             capture_output=True,
             text=True,
             timeout=RUN_TIMEOUT,
@@ -210,9 +223,9 @@ def test_deeply_nested_settings_are_one_line_errors(repo: Path) -> None:
     settings.parent.mkdir()
     settings.write_text('{"permissions": ' + "[" * 600 + "]" * 600 + "}")
     before = snapshot(repo, Path.home())
-    for command in ("install", "doctor"):
+    for command in (["install", "--scope", "project"], ["doctor"]):
         result = subprocess.run(
-            [str(MDSEL_CLAUDE), command],
+            [str(MDSEL_CLAUDE), *command],
             capture_output=True,
             text=True,
             timeout=RUN_TIMEOUT,
@@ -245,7 +258,7 @@ def test_uninstall_leaves_lookalikes_it_never_wrote(repo: Path) -> None:
         hooks("/opt/tools/mdsel-claude hook --min-words 50 | tee -a audit.log"),
     )
     before = snapshot(repo)
-    result = run_setup("uninstall")
+    result = run_setup("uninstall", "--scope", "project")
     assert result.returncode == 0, result.stderr
     assert snapshot(repo) == before
     assert "tee -a audit.log" in result.stdout and "MDSEL_ROOTS" in result.stdout
@@ -276,7 +289,7 @@ def test_install_and_uninstall_keep_numbers_and_layout(repo: Path) -> None:
         '    "r": 0.1000000000000000055511151231257827\n}'
     )
     settings.write_text(text)
-    assert run_setup("install").returncode == 0
+    assert run_setup("install", "--scope", "project").returncode == 0
     assert settings.read_text().startswith(text[:-2] + ',\n    "hooks": {\n')
-    assert run_setup("uninstall").returncode == 0
+    assert run_setup("uninstall", "--scope", "project").returncode == 0
     assert settings.read_text() == text

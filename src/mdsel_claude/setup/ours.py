@@ -25,6 +25,13 @@ _HOOK_FORM = re.compile(r"(?P<exe>.+?) hook(?: --min-words (?P<n>0|[1-9][0-9]{0,
 
 _SERVER_KEYS = {"command", "args", "type", "env"}
 
+PLUGIN_LAUNCHER = "${CLAUDE_PLUGIN_ROOT}/src/mdsel_claude/launch.py"
+PLUGIN_SERVER = {"command": "python3", "args": ["-S", PLUGIN_LAUNCHER, "serve"]}
+"""The plugin's server, exactly as its `.mcp.json` has it."""
+PLUGIN_HOOK = f'python3 -S "{PLUGIN_LAUNCHER}" hook'
+"""The plugin's hook command, exactly as its `hooks/hooks.json` has it."""
+PLUGIN_REASON = "the mdsel-claude plugin's launcher; checked with this installation instead"
+
 
 @dataclass(frozen=True, slots=True)
 class Installation:
@@ -92,7 +99,10 @@ def _program(word: str, installation: Installation, environ: Mapping[str, str]) 
 
 
 def judge_server(value: object, installation: Installation, environ: Mapping[str, str]) -> Verdict:
-    """Whether an `mcpServers` value is exactly a server install writes, running our executable."""
+    """Whether an `mcpServers` value is exactly a server install writes, running our executable
+    (or, in the plugin's files, exactly the plugin's)."""
+    if value == PLUGIN_SERVER:
+        return Verdict(("serve",), PLUGIN_REASON)
     if not isinstance(value, dict) or not isinstance(value.get("command"), str):
         return Verdict(None, "not a stdio command")
     extra = sorted(set(value) - _SERVER_KEYS)
@@ -111,6 +121,8 @@ def judge_hook(command: object, installation: Installation, environ: Mapping[str
     executable."""
     if not isinstance(command, str):
         return Verdict(None, "not a command")
+    if command == PLUGIN_HOOK:
+        return Verdict(("hook",), PLUGIN_REASON)
     match = _HOOK_FORM.fullmatch(command)
     words = shlex.split(match["exe"]) if match and _splits(match["exe"]) else []
     # The executable word must be written as install quotes it: `'…'` only where needed.

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from mdsel_claude.setup import jsonfile
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
 
 SCOPES = ("local", "project", "user")
@@ -93,9 +94,12 @@ def project_root(start: Path) -> Path:
 def is_own_checkout(root: Path) -> bool:
     """True when `root` is a checkout of mdsel-claude itself: its `.mcp.json` and hooks are
     the plugin's own files, which install must never change."""
+    # Read as strictly as a settings file (a regular file, bounded): the project's own
+    # `.claude-plugin/plugin.json` may be a FIFO or a link to /dev/zero.
+    data = jsonfile.read_bytes(root / ".claude-plugin" / "plugin.json")
     try:
-        manifest = json.loads((root / ".claude-plugin" / "plugin.json").read_text("utf-8"))
-    except (OSError, ValueError):
+        manifest = json.loads(data or b"")
+    except ValueError:
         return False
     return isinstance(manifest, dict) and manifest.get("name") == PLUGIN_NAME
 

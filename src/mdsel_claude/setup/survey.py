@@ -19,16 +19,14 @@ Only reading happens here: every file goes through `jsonfile`'s bounded reads.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mdsel_claude.setup import jsonfile
+from mdsel_claude.setup import jsonfile, paths
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
-
-PLUGIN_NAME = "mdsel-claude"
-"""The plugin's name in `.claude-plugin/plugin.json`; enabled as `mdsel-claude@<marketplace>`."""
 
 APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers", "enableAllProjectMcpServers")
 
@@ -67,24 +65,6 @@ class Survey:
     """Enabled plugins named mdsel-claude, as `name@marketplace`."""
 
 
-def project_root(directory: Path) -> Path:
-    """The git top level above `directory` (found by looking for `.git`, never by running git,
-    whose configuration a repository controls), else `directory` itself."""
-    for folder in (directory, *directory.parents):
-        if (folder / ".git").exists():
-            return folder
-    return directory
-
-
-def _config_files(environ: Mapping[str, str]) -> tuple[Path, Path]:
-    """Claude Code's user directory and its `.claude.json`."""
-    configured = environ.get("CLAUDE_CONFIG_DIR")
-    if configured:
-        folder = Path(configured).expanduser()
-        return folder, folder / ".claude.json"
-    return Path.home() / ".claude", Path.home() / ".claude.json"
-
-
 def _read(path: Path, survey: Survey) -> JSONObject | None:
     try:
         value = jsonfile.load(path)
@@ -101,7 +81,8 @@ def _object(value: object) -> JSONObject:
 
 
 def _mentions_us(value: object) -> bool:
-    return EXECUTABLE_NAME in str(value)
+    text = str(value)
+    return EXECUTABLE_NAME in text or "mdsel_claude" in text  # the plugin runs its launcher
 
 
 def _servers(survey: Survey, scope: str, where: str, servers: object) -> None:
@@ -123,9 +104,10 @@ def _hooks(survey: Survey, scope: str, where: str, settings: JSONObject | None) 
 
 def survey(directory: Path, environ: Mapping[str, str]) -> Survey:
     """Read every scope's files for a project directory."""
-    root = project_root(directory)
+    directory = Path(os.path.realpath(directory))
+    root = paths.project_root(directory)
     found = Survey(root)
-    config_dir, claude_json = _config_files(environ)
+    config_dir, claude_json = paths.user_config_dir(environ), paths.user_state_file(environ)
     state = _read(claude_json, found) or {}
     _servers(found, "user", str(claude_json), state.get("mcpServers"))
     project_state = _object(_object(state.get("projects")).get(str(root)))
@@ -182,7 +164,8 @@ def _plugins(found: Survey, config_dir: Path, settings: list[JSONObject]) -> Non
     enabled: dict[str, object] = {}
     for source in settings:  # user, then project, then local: the later one decides
         enabled.update(_object(source.get("enabledPlugins")))
-    ours = [key for key, on in enabled.items() if on is True and key.split("@")[0] == PLUGIN_NAME]
+    name = paths.PLUGIN_NAME
+    ours = [key for key, on in enabled.items() if on is True and key.split("@")[0] == name]
     if not ours:
         return
     found.plugins = ours
@@ -190,10 +173,10 @@ def _plugins(found: Survey, config_dir: Path, settings: list[JSONObject]) -> Non
     for key in ours:
         copies = _object(installed.get("plugins")).get(key)
         places = [_object(copy).get("installPath") for copy in _list(copies)]
-        paths = [Path(place) for place in places if isinstance(place, str)]
-        if not paths:
+        folders = [Path(place) for place in places if isinstance(place, str)]
+        if not folders:
             found.problems.append(f"plugin {key} is enabled but not installed")
-        for place in paths[:1]:
+        for place in folders[:1]:
             scope = f"plugin {key}"
             config, hooks = place / ".mcp.json", place / "hooks" / "hooks.json"
             _servers(found, scope, str(config), _object(_read(config, found)).get("mcpServers"))

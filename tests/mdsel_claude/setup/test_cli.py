@@ -49,7 +49,8 @@ def test_local_install_keeps_the_rest_of_claude_json(home: Path, tmp_path: Path)
         "mcpServers": {"y": {"command": "y"}},
         "tipsHistory": {"a": 1.5},
     }
-    (home / ".claude.json").write_text(json.dumps(original, indent=2))
+    text = json.dumps(original, indent=2)
+    (home / ".claude.json").write_text(text)
     (home / ".claude.json").chmod(0o600)
     project = Path.cwd()
     assert cli.main(["install"]) == 0
@@ -64,7 +65,7 @@ def test_local_install_keeps_the_rest_of_claude_json(home: Path, tmp_path: Path)
     assert local_server(home, other)["command"].endswith("mdsel-claude")  # type: ignore[index]
     os.chdir(other)
     assert cli.main(["uninstall"]) == 0
-    assert claude_json(home) == original
+    assert (home / ".claude.json").read_text() == text  # byte for byte
 
 
 def test_project_scope_runs_mdsel_claude_from_path(

@@ -35,12 +35,31 @@ def doctor(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     return status, capsys.readouterr().out
 
 
-def test_doctor_after_project_install(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_doctor_after_install(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["install", "--min-words", "30"]) == 0
-    approve_project_server(home)
     status, out = doctor(capsys)
+    assert "MCP server 'mdsel' [local]" in out and "hook (matcher 'Read') [local]" in out
     assert "ok: answers initialize (mdsel-claude" in out
     assert "ok: reminder for 31 words of Markdown, silence for 30" in out
+    assert out.rstrip().endswith("all good") and status == 0
+
+
+def write_project_entries(min_words: int) -> None:
+    """Our server and hook in the project's shared files, as written for this installation."""
+    Path(".mcp.json").write_text(
+        json.dumps({"mcpServers": {"mdsel": entries.server_entry(own_executable())}})
+    )
+    Path(".claude").mkdir(exist_ok=True)
+    group = {"matcher": "Read", "hooks": [entries.hook_entry(own_executable(), min_words)]}
+    Path(".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+
+
+def test_doctor_with_an_approved_project_server(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_project_entries(30)
+    approve_project_server(home)
+    status, out = doctor(capsys)
     assert "approval: approved" in out
     assert out.rstrip().endswith("all good") and status == 0
 
@@ -48,7 +67,7 @@ def test_doctor_after_project_install(home: Path, capsys: pytest.CaptureFixture[
 def test_a_project_server_pending_approval_is_a_problem(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli.main(["install"]) == 0
+    write_project_entries(200)
     status, out = doctor(capsys)
     assert status == 1
     assert "approval: pending" in out
@@ -136,9 +155,9 @@ def test_doctor_fails_a_hook_that_never_runs_on_read(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli.main(["install"]) == 0
-    settings = json.loads(Path(".claude/settings.json").read_text())
+    settings = json.loads(Path(".claude/settings.local.json").read_text())
     settings["hooks"]["PreToolUse"][0]["matcher"] = "Write"
-    Path(".claude/settings.json").write_text(json.dumps(settings))
+    Path(".claude/settings.local.json").write_text(json.dumps(settings))
     capsys.readouterr()
     assert cli.main(["doctor"]) == 1
     assert "never runs when the agent uses Read" in capsys.readouterr().out

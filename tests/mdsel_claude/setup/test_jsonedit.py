@@ -23,14 +23,15 @@ def test_there_are_a_few_dozen_samples() -> None:
 
 @pytest.mark.parametrize("sample", SAMPLE_FILES, ids=lambda p: p.name)
 def test_install_then_uninstall_gives_back_the_same_bytes(
-    home: Path, sample: Path, capsys: pytest.CaptureFixture[str]
+    on_path: str, sample: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = Path(".mcp.json") if sample.name.startswith("mcp-") else Path(".claude/settings.json")
     target.parent.mkdir(exist_ok=True)
     original = sample.read_bytes()
     target.write_bytes(original)
     before = jsonfile.parse(original, target)
-    assert cli.main(["install", "--min-words", "321"]) == 0, capsys.readouterr().err
+    install = ["install", "--scope", "project", "--min-words", "321"]
+    assert cli.main(install) == 0, capsys.readouterr().err
     installed = target.read_bytes()
     after = jsonfile.parse(installed, target)
     # Everything of the user's is still there with the same value; the text around it too:
@@ -41,9 +42,9 @@ def test_install_then_uninstall_gives_back_the_same_bytes(
     if len(original.splitlines()) > 2:
         assert installed.splitlines()[0] == original.splitlines()[0]
     assert installed.endswith(b"\n") == original.endswith(b"\n")
-    assert cli.main(["install", "--min-words", "321"]) == 0  # again: no change at all
+    assert cli.main(install) == 0  # again: no change at all
     assert target.read_bytes() == installed
-    assert cli.main(["uninstall"]) == 0
+    assert cli.main(["uninstall", "--scope", "project"]) == 0
     assert target.read_bytes() == original
     assert sorted(p.name for p in Path.cwd().rglob("*")) == sorted(
         [target.name] + ([".claude"] if target.parent.name == ".claude" else [])
@@ -163,10 +164,10 @@ def test_removing_what_was_added_gives_back_the_same_text(
 
 def test_an_object_of_only_whitespace_comes_back_empty(home: Path) -> None:
     Path(".claude").mkdir()
-    Path(".claude/settings.json").write_text("{\n}\n")
+    Path(".claude/settings.local.json").write_text("{\n}\n")
     assert cli.main(["install"]) == 0
     assert cli.main(["uninstall"]) == 0
-    assert Path(".claude/settings.json").read_text() == "{}\n"
+    assert Path(".claude/settings.local.json").read_text() == "{}\n"
 
 
 def test_numbers_keep_their_literal() -> None:

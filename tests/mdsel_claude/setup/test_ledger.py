@@ -56,10 +56,10 @@ def test_a_damaged_record_counts_as_empty(tmp_path: Path) -> None:
 def test_a_record_of_the_first_format_still_uninstalls(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    project = Path.cwd().resolve()
     """Version 1 noted what install created, not what it wrote: there, entries exactly as
     install writes them count as written; look-alikes still stay."""
     exe = "/old/venv/bin/mdsel-claude"
-    project = Path.cwd()
     piped = {"type": "command", "command": f"{exe} hook --min-words 5 | tee log"}
     group = {"matcher": "Read", "hooks": [entries.hook_entry(exe, 5)]}
     (project / ".claude").mkdir()
@@ -87,7 +87,7 @@ def test_a_record_of_the_first_format_still_uninstalls(
             }
         )
     )
-    assert cli.main(["uninstall"]) == 0
+    assert cli.main(["uninstall", "--scope", "project"]) == 0
     assert "tee log" in capsys.readouterr().out
     assert not (project / ".mcp.json").exists()
     assert json.loads(Path(settings).read_text()) == {"hooks": {"PreToolUse": [{"hooks": [piped]}]}}

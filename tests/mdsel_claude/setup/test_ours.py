@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -105,3 +106,15 @@ def test_no_installation_means_nothing_is_ours(installed: tuple[Installation, Pa
     nothing = Installation(None, ("python3", "-m", "mdsel_claude"))
     value = {"command": installation.executable, "args": ["serve"]}
     assert ours.judge_server(value, nothing, {}).args is None
+
+
+def test_the_plugin_forms_are_those_of_the_plugin_files() -> None:
+    root = Path(__file__).resolve().parents[3]
+    server = json.loads((root / ".mcp.json").read_text())["mcpServers"]["mdsel"]
+    hooks = json.loads((root / "hooks" / "hooks.json").read_text())["hooks"]["PreToolUse"]
+    assert server == ours.PLUGIN_SERVER
+    assert hooks[0]["hooks"][0]["command"] == ours.PLUGIN_HOOK
+    nothing = Installation(None, ("python3", "-m", "mdsel_claude"))
+    assert ours.judge_server(server, nothing, {}).args == ("serve",)
+    assert ours.judge_hook(ours.PLUGIN_HOOK, nothing, {}).args == ("hook",)
+    assert ours.judge_hook(ours.PLUGIN_HOOK + "; id", nothing, {}).args is None

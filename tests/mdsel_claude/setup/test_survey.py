@@ -17,14 +17,6 @@ def write(path: Path, value: object) -> None:
     path.write_text(json.dumps(value))
 
 
-def test_project_root_is_the_git_top_level(tmp_path: Path) -> None:
-    (tmp_path / "repo" / ".git").mkdir(parents=True)
-    (tmp_path / "repo" / "docs" / "deep").mkdir(parents=True)
-    assert survey.project_root(tmp_path / "repo" / "docs" / "deep") == tmp_path / "repo"
-    (tmp_path / "plain").mkdir()
-    assert survey.project_root(tmp_path / "plain") == tmp_path / "plain"
-
-
 def test_every_scope_is_read(home: Path, tmp_path: Path) -> None:
     project = Path.cwd()
     (project / ".git").mkdir()
