@@ -1,6 +1,6 @@
 """Worst cases of the settings-file limits: time and peak memory of install, uninstall, doctor.
 
-A repository controls its `.claude/settings.json`, so setup must stay bounded whatever it holds:
+A repository controls its `.claude/settings*.json`, so setup must stay bounded whatever they hold:
 the largest file it reads (16 MiB, just under the cap), the deepest (100 levels), one just over
 the cap, and a link to `/dev/zero`. Each command runs as its own process; its wall time is
 reported as a ratio over the same command in an empty project measured in the same run, and
@@ -56,7 +56,7 @@ def run_once(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, in
 def case(name: str, content: str | None, link: str | None, root: Path) -> Path:
     project = root / name
     (project / ".claude").mkdir(parents=True)
-    settings = project / ".claude" / "settings.json"
+    settings = project / ".claude" / "settings.local.json"  # the default (local) scope's
     if content is not None:
         settings.write_text(content)
     if link is not None:

@@ -144,7 +144,7 @@ def test_doctor_runs_nothing_a_repository_names(
     assert out.count("not ours, not run") == 8, out
     assert "not ours, not run: runs 'sh', not mdsel-claude" not in out  # not named mdsel
     assert "has settings install never writes (env)" in out
-    assert "Claude Code will start MCP server 'mdsel' from [project]" in out
+    assert "Claude Code will start MCP server 'mdsel' from project scope" in out
     # Our own entry next to the planted ones is checked with our own executable only.
     write(repo / ".claude" / "settings.json", hooks(f"{MDSEL_CLAUDE} hook --min-words 5"))
     assert cli.main(["doctor"]) == 1

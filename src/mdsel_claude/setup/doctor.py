@@ -48,7 +48,7 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
 
 
 def _where(scope: str, where: str) -> str:
-    return f"[{scope}] {where}"
+    return f"{scope} ({where})" if scope.startswith("plugin") else f"{scope} scope ({where})"
 
 
 def _judged(verdict: Verdict) -> str:

@@ -38,7 +38,7 @@ def doctor(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 def test_doctor_after_install(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["install", "--min-words", "30"]) == 0
     status, out = doctor(capsys)
-    assert "MCP server 'mdsel' [local]" in out and "hook (matcher 'Read') [local]" in out
+    assert "MCP server 'mdsel' local scope" in out and "hook (matcher 'Read') local scope" in out
     assert "ok: answers initialize (mdsel-claude" in out
     assert "ok: reminder for 31 words of Markdown, silence for 30" in out
     assert out.rstrip().endswith("all good") and status == 0
@@ -119,10 +119,13 @@ def test_doctor_reads_user_and_local_scopes_and_flags_duplicates(
     )
     status, out = doctor(capsys)
     assert status == 1
-    assert f"MCP server 'mdsel' [user] {home / '.claude.json'}: ours" in out
-    assert f"MCP server 'mdsel' [local] {home / '.claude.json'} projects[{project!r}]: ours" in out
-    assert "MCP server 'mdsel' is registered twice: [user]" in out
-    assert "[local]" in out.split("registered twice")[1].split("\n")[0]
+    assert f"MCP server 'mdsel' user scope ({home / '.claude.json'}): ours" in out
+    assert (
+        f"MCP server 'mdsel' local scope ({home / '.claude.json'} projects[{project!r}]): ours"
+        in out
+    )
+    assert "MCP server 'mdsel' is registered twice: user scope" in out
+    assert "local scope" in out.split("registered twice")[1].split("\n")[0]
 
 
 def test_doctor_finds_user_files_under_claude_config_dir(
@@ -184,7 +187,7 @@ def test_enabled_plugin_entries_are_read_from_its_install_path(
         json.dumps({"enabledPlugins": {"mdsel-claude@market": True}})
     )
     status, out = doctor(capsys)
-    assert "[plugin mdsel-claude@market]" in out
+    assert "plugin mdsel-claude@market (" in out
     assert "ok: answers initialize" in out and "ok: reminder for 201 words" in out
     assert status == 0, out
     assert cli.main(["install", "--scope", "user"]) == 0
