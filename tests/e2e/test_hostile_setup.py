@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import cli, ours
+from tests.conftest import BIN
 
-SCRIPTS = Path(sys.executable).parent
+SCRIPTS = BIN
 MDSEL_CLAUDE = SCRIPTS / "mdsel-claude"
+"""The installed command run as its own process (the wheel's, when the suite is pointed at it)."""
 RUN_TIMEOUT = 60
 
 SPAWNED: list[str] | None = None
@@ -146,7 +148,7 @@ def test_doctor_runs_nothing_a_repository_names(
     assert "has settings install never writes (env)" in out
     assert "Claude Code will start MCP server 'mdsel' from project scope" in out
     # Our own entry next to the planted ones is checked with our own executable only.
-    write(repo / ".claude" / "settings.json", hooks(f"{MDSEL_CLAUDE} hook --min-words 5"))
+    write(repo / ".claude" / "settings.json", hooks(f"{own} hook --min-words 5"))
     assert cli.main(["doctor"]) == 1
     assert "ok: reminder for 6 words of Markdown, silence for 5" in capsys.readouterr().out
     assert spawned and set(spawned) == {own}
