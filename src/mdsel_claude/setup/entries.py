@@ -13,7 +13,6 @@ those away again when they are left empty (an empty `"hooks": {}` the user wrote
 from __future__ import annotations
 
 import copy
-import os
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -84,16 +83,6 @@ def is_install_form(value: object, executable: str) -> bool:
         and command.startswith(prefix)
         and command[len(prefix) :] == str(_digits(command[len(prefix) :]))
     )
-
-
-def is_our_server(value: object) -> bool:
-    """True for an `mcpServers` value that runs mdsel-claude (any path to the executable): a
-    server the user named `mdsel` for something else is never ours to replace or remove.
-    The command is a string, or (OpenCode) a list whose first item is the program."""
-    command = value.get("command") if isinstance(value, dict) else None
-    if isinstance(command, list) and command:
-        command = command[0]
-    return isinstance(command, str) and os.path.basename(command) == EXECUTABLE_NAME
 
 
 def _digits(text: str) -> int | None:
