@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude.setup import jsonfile
+from mdsel_claude.setup import jsonfile, ours
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
 
 SCOPES = ("local", "project", "user")
@@ -143,9 +143,11 @@ def find_executable() -> str:
     for candidate in candidates:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
-    found = shutil.which(EXECUTABLE_NAME)
+    # Absolute PATH entries only: with `.` on PATH, a repository's own `mdsel-claude` would
+    # otherwise be written into the user's configuration as ours.
+    found = ours.resolve(EXECUTABLE_NAME, os.environ)
     if found:
-        return os.path.abspath(found)
+        return found
     raise SetupError(
         f"cannot find the {EXECUTABLE_NAME} executable (looked beside {sys.executable} and on "
         f"PATH); install the package with pip, then run this again"

@@ -118,3 +118,22 @@ def test_the_plugin_forms_are_those_of_the_plugin_files() -> None:
     assert ours.judge_server(server, nothing, {}).args == ("serve",)
     assert ours.judge_hook(ours.PLUGIN_HOOK, nothing, {}).args == ("hook",)
     assert ours.judge_hook(ours.PLUGIN_HOOK + "; id", nothing, {}).args is None
+
+
+def test_install_never_takes_mdsel_claude_from_a_relative_path_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mdsel_claude.setup import paths
+
+    planted = tmp_path / "mdsel-claude"
+    planted.write_text("#!/bin/sh\n")
+    planted.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", ["python"])
+    monkeypatch.setattr("sys.executable", str(tmp_path / "nowhere" / "python"))
+    monkeypatch.setattr("sysconfig.get_path", lambda name: str(tmp_path / "nowhere"))
+    monkeypatch.setenv("PATH", ".")
+    with pytest.raises(paths.SetupError, match="cannot find the mdsel-claude executable"):
+        paths.find_executable()
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert paths.find_executable() == str(planted)
