@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -132,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.event is None:
             args.event = "PostToolUse" if outline else "PreToolUse"
     if args.command == "doctor":
-        return run_doctor(Path.cwd(), os.environ, shutil.which("claude"))
+        return run_doctor(Path.cwd(), os.environ)
     if args.client is not None:
         return _client_main(args)
     try:
