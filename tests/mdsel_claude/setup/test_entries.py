@@ -27,6 +27,12 @@ EXE = "/opt/mdsel tools/bin/mdsel-claude"  # a space, so quoting is exercised
             {"type": "command", "command": f"{shlex.quote(EXE)} hook --min-words 5", "timeout": 9},
             False,
         ),
+        (
+            {"type": "command", "command": f"{shlex.quote(EXE)} hook --min-words 5 --mode outline"},
+            True,
+        ),
+        ({"type": "command", "command": f"{shlex.quote(EXE)} hook --min-words 5 --mode x"}, False),
+        ({"type": "command", "command": f"{shlex.quote(EXE)} hook --mode outline"}, False),
         ({"type": "stdio", "command": EXE, "args": ["serve"]}, True),
         ({"command": EXE, "args": ["serve"]}, False),
         ({"type": "stdio", "command": EXE, "args": ["serve"], "env": {"A": "1"}}, False),
@@ -44,3 +50,4 @@ def test_hook_command_round_trips_through_the_shell() -> None:
     assert command == "'/opt/mdsel tools/bin/mdsel-claude' hook --min-words 123"
     assert shlex.split(command) == [EXE, "hook", "--min-words", "123"]
     assert entries.is_install_form(entries.hook_entry(EXE, 123), EXE)
+    assert entries.is_install_form(entries.hook_entry(EXE, 123, "outline"), EXE)

@@ -35,6 +35,12 @@ def test_this_installation_is_beside_the_interpreter() -> None:
         ("{exe} hook --min-words 50", ("hook", "--min-words", "50")),
         ("{exe} hook", ("hook",)),
         ("{exe} hook --min-words 0", ("hook", "--min-words", "0")),
+        (
+            "{exe} hook --min-words 50 --mode outline",
+            ("hook", "--min-words", "50", "--mode", "outline"),
+        ),
+        ("{exe} hook --min-words 50 --mode other", None),
+        ("{exe} hook --mode outline --min-words 50", None),
         ("{exe} hook --min-words 050", None),
         ("{exe} hook --min-words 50 | tee -a audit.log", None),
         ("{exe} hook && echo owned > F", None),
