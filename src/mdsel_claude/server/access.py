@@ -38,7 +38,8 @@ def shown(path: str) -> str:
     return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", path)
 
 
-def _inside(path: str, root: str) -> bool:
+def inside(path: str, root: str) -> bool:
+    """Whether `path` is `root` or lies below it (both absolute and resolved)."""
     # Compare whole components: /docs-private must not pass for a root of /docs.
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
@@ -77,7 +78,7 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
         return _refused(path, "NOT_MARKDOWN", reason)
     absolute = os.path.join(os.getcwd() if cwd is None else cwd, path)
     target = os.path.realpath(absolute)
-    if policy.roots is not None and not any(_inside(target, root) for root in policy.roots):
+    if policy.roots is not None and not any(inside(target, root) for root in policy.roots):
         return _refused(path, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
     if not is_markdown_name(target):
         reason = f"resolves to {target}, not a Markdown file name; only {extensions} files are read"
@@ -132,9 +133,9 @@ def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Proble
     if not exists and expands:
         full = os.path.join(base, _fixed_part(given))
     target = os.path.realpath(full)
-    if any(_inside(target, root) for root in policy.roots):
+    if any(inside(target, root) for root in policy.roots):
         return None
-    if expands and any(_inside(root, target) for root in policy.roots):
+    if expands and any(inside(root, target) for root in policy.roots):
         # Roots are the model's own working area: saying that one lies below this leaks nothing.
         reason = f"reaches {OUTSIDE_ROOTS}; name files, directories or patterns inside them"
         return _refused(given, "OUTSIDE_ROOTS", reason)

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mdsel.results import Outcome
+from mdsel_claude.server import access
 from mdsel_claude.server.cache import DigestCache
 from mdsel_claude.server.config import Settings
+from mdsel_claude.server.reader import CheckedReader
 
 if TYPE_CHECKING:
     from mdsel import Document, Options, Problem
@@ -104,16 +106,21 @@ class EmbeddedBackend:
         import mdsel
 
         cache, options = self._load()
+        settings = self._settings
+        policy = access.Policy(roots=settings.roots, max_bytes=settings.max_bytes)
+        # The engine reads nothing by name here: every file comes through a descriptor the read
+        # policy has judged, under what is left of this call's byte budget.
+        reader = CheckedReader(policy, settings.max_total_bytes, cwd)
         return mdsel.run_command(
             command,
             selector,
             paths,
             options,
             parse=cache,
-            max_bytes=self._settings.max_bytes,
             problems=problems,
             warnings=warnings,
             cwd=cwd,
+            read=reader,
         )
 
 
