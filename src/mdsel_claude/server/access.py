@@ -30,12 +30,31 @@ def _refused(path: str, code: str, reason: str) -> Problem:
     return Problem(PROCESSING_ERROR, code, reason, file=path)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""C0, DEL, C1 (U+0085 NEL and U+009B CSI among them) and the Unicode line and paragraph
+separators: whatever a terminal or a line-splitting reader may take for a line break or an
+escape sequence."""
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def shown(path: str) -> str:
-    """`path` with control characters written as escapes (`\\x0a`), safe on one output line."""
-    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", path)
+    """`path` with control characters written as escapes (`\\x0a`, `\\x85`, `\\u2028`), safe on
+    one output line."""
+    return _CONTROL.sub(_escape, path)
+
+
+def control_refusal(path: str) -> Problem | None:
+    """The refusal of a name holding a control character, judged on the name alone."""
+    if not _CONTROL.search(path):
+        return None
+    # Output is line-based: a name with a line break in it, given or found by walking a
+    # directory, could print lines of its own (a forged refusal, a fake heading). Shown escaped.
+    reason = "the file name contains a line break or another control character; refused"
+    return _refused(shown(path), "CONTROL_CHARACTER", reason)
 
 
 def inside(path: str, root: str) -> bool:
@@ -67,11 +86,9 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
     Order matters: the name is judged before the file system is touched, and the roots before
     anything is said about the target, so a refusal never reveals what lies outside the roots.
     """
-    if _CONTROL.search(path):
-        # Output is line-based: a name with a line break in it, found by walking a directory,
-        # could print lines of its own (a forged refusal, a fake heading). Shown escaped.
-        reason = "the file name contains a line break or another control character; refused"
-        return _refused(shown(path), "CONTROL_CHARACTER", reason)
+    refusal = control_refusal(path)
+    if refusal is not None:
+        return refusal
     extensions = " ".join(MARKDOWN_SUFFIXES)
     if not is_markdown_name(path):
         reason = f"not a Markdown file name; only {extensions} files are read"

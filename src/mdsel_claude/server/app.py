@@ -23,7 +23,8 @@ from mdsel_claude.server.tools import (
 )
 
 if TYPE_CHECKING:
-    from mcp.server import Server
+    from mcp.server import Server, ServerRequestContext
+    from mcp.server.context import CallNext, HandlerResult
 
     from mdsel import Problem
 
@@ -103,8 +104,12 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
         max_total_bytes=settings.max_total_bytes,
     )
     policy = access.Policy(roots=settings.roots, max_bytes=settings.max_bytes)
-    # Arguments reaching outside MDSEL_ROOTS are refused before expansion could list anything.
-    refused_arguments = {given: access.check_argument(given, policy, cwd) for given in files}
+    # Arguments reaching outside MDSEL_ROOTS are refused before expansion could list anything,
+    # and so are names that would print a line of their own.
+    refused_arguments = {
+        given: access.control_refusal(given) or access.check_argument(given, policy, cwd)
+        for given in files
+    }
     allowed = [given for given in files if refused_arguments[given] is None]
     expansion = expand_paths(allowed, limits, cwd=cwd)
     accepted, refusals = access.partition(expansion.paths, policy, cwd)
@@ -174,7 +179,7 @@ def build_server(
     """The SDK server with its two tools; the SDK is imported here, not when this module is."""
     import anyio.to_thread
     from mcp import types
-    from mcp.server import Server, ServerRequestContext
+    from mcp.server import Server
 
     config = Settings() if settings is None else settings
     engine = make_backend(config) if backend is None else backend
@@ -214,12 +219,38 @@ def build_server(
             content=[types.TextContent(text=printable(result.text))], is_error=result.is_error
         )
 
-    return Server(
+    server: Server[Any] = Server(
         SERVER_INFO_NAME,
         version=_version(),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    server.middleware.append(_not_initialized)
+    return server
+
+
+NOT_INITIALIZED = (
+    "Invalid Request: this session is not initialized; send 'initialize' first, then "
+    "'notifications/initialized', then {method}"
+)
+"""The answer to a request sent before `initialize`: the SDK's own gate says only "Invalid
+request parameters", which sends a client looking for a fault in its arguments."""
+
+
+async def _not_initialized(ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
+    from mcp import MCPError
+    from mcp.types import INVALID_PARAMS, INVALID_REQUEST
+
+    try:
+        return await call_next(ctx)
+    except MCPError as error:
+        # The MCP lifecycle says a client SHOULD NOT send anything but ping before its
+        # initialize is answered, and names no error for it; JSON-RPC's Invalid Request fits.
+        early = ctx.request_id is not None and ctx.session.client_params is None
+        if early and error.code == INVALID_PARAMS and ctx.method not in ("initialize", "ping"):
+            message = NOT_INITIALIZED.format(method=ctx.method)
+            raise MCPError(INVALID_REQUEST, message) from None
+        raise
 
 
 def _version() -> str:

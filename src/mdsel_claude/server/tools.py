@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +108,10 @@ TOOLS: tuple[ToolSpec, ...] = (
 TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""The control characters the read policy refuses in names (see access.py)."""
+
+
 class ArgumentError(ValueError):
     """Arguments a tool cannot run with; the message names the tool and the field."""
 
@@ -172,6 +177,11 @@ def _selector(tool: str, arguments: dict[str, Any]) -> str:
         )
     if not selector.strip():
         raise ArgumentError(f"{tool}: argument 'selector' is empty (e.g. 'h2.0')")
+    if _CONTROL.search(selector):
+        # The selector is echoed in problem lines; a line break in it would forge lines.
+        raise ArgumentError(
+            f"{tool}: argument 'selector' contains a line break or another control character"
+        )
     return selector
 
 
