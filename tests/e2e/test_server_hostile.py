@@ -152,3 +152,115 @@ def test_a_call_before_initialize_is_told_to_initialize(tmp_path: Path) -> None:
     assert by_id[3]["result"] == {}
     assert by_id[4]["result"]["serverInfo"]["name"] == "mdsel-claude"
     assert by_id[5]["result"]["isError"] is True  # a.md does not exist: a tool error, not -32600
+
+
+# --- requests that grow without bound ----------------------------------------------------------
+
+
+def many_docs(root: Path, count: int) -> Path:
+    root.mkdir(parents=True)
+    for number in range(count):
+        (root / f"doc{number:04}.md").write_text(f"# Doc {number}\n\nwords here\n")
+    return root
+
+
+@pytest.mark.anyio
+async def test_five_hundred_copies_of_one_directory(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    many_docs(work / "docs", 300)
+    async with connect(work) as session:
+        text, is_error = await call(session, "mdsel_index", {"files": ["docs"] * 500})
+    assert is_error
+    assert text == (
+        "mdsel_index: argument 'files' has 500 entries; the limit is 100 (MDSEL_MAX_ENTRIES): "
+        "name a directory or a glob instead\n"
+    )
+    async with connect(work, MDSEL_MAX_ENTRIES="500") as session:
+        text, is_error = await call(session, "mdsel_index", {"files": ["docs"] * 500})
+    assert not is_error
+    assert text.count("::h1.0 Doc ") == 300  # each file once
+
+
+def test_a_hundred_megabyte_file_list_is_answered_without_reading_it_whole(tmp_path: Path) -> None:
+    files = ["missing-" + "x" * 90 + ".md"] * 1_000_000  # 100 MB of JSON on one line
+    answers = raw_session(
+        tmp_path,
+        [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INITIALIZE},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "mdsel_index", "arguments": {"files": files}},
+            },
+            {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+        ],
+    )
+    error = answers[2]["error"]
+    assert error["code"] == -32600
+    assert "over 1048576 bytes (MDSEL_MAX_REQUEST_BYTES)" in error["message"]
+    assert len(answers[3]["result"]["tools"]) == 2  # the session goes on
+
+
+@pytest.mark.anyio
+async def test_three_thousand_double_star_segments(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    many_docs(work / "a" / "b", 3)
+    pattern = "/".join(["**"] * 3000 + ["*.md"])
+    shorter = "/".join(["**"] * 1300 + ["*.md"])
+    async with connect(work) as session:
+        too_long, _ = await call(session, "mdsel_index", {"files": [pattern]})
+        refused, refused_error = await call(session, "mdsel_index", {"files": [shorter]})
+    async with connect(
+        work, MDSEL_MAX_GLOB_SEGMENTS="5000", MDSEL_MAX_ENTRY_CHARS="10000"
+    ) as session:
+        found, found_error = await call(session, "mdsel_index", {"files": [pattern]})
+    assert too_long == (
+        "mdsel_index: argument 'files[0]' has 9004 characters; the limit is 4096 "
+        "(MDSEL_MAX_ENTRY_CHARS)\n"
+    )
+    assert refused_error
+    assert refused.endswith(
+        "PROCESSING_ERROR: pattern has 1301 path segments; the limit is 32 "
+        "(MDSEL_MAX_GLOB_SEGMENTS)\n"
+    )
+    assert not found_error and found.count("h1.0 Doc") == 3
+
+
+@pytest.mark.anyio
+async def test_a_tree_eleven_hundred_levels_deep(tmp_path: Path) -> None:
+    from tests.mdsel.test_files import deep_tree, remove_deep_tree
+
+    work = tmp_path / "work"
+    work.mkdir()
+    deep_tree(work / "tree", 1100)
+    try:
+        async with connect(work) as session:
+            walked, walked_error = await call(session, "mdsel_index", {"files": ["tree"]})
+            globbed, _ = await call(session, "mdsel_index", {"files": ["tree/**/*.md"]})
+    finally:
+        remove_deep_tree(work / "tree", 1100)
+    for text in (walked, globbed):
+        assert "internal error" not in text and "RecursionError" not in text
+        assert "h1.0 Top" in text and "Bottom" not in text
+        assert "were not searched (MDSEL_MAX_DEPTH)" in text
+    assert not walked_error
+
+
+@pytest.mark.anyio
+async def test_problem_lines_and_answer_size_are_bounded(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    many_docs(work / "docs", 200)
+    missing = [f"missing{number}.md" for number in range(100)]
+    async with connect(work) as session:
+        problems, _ = await call(session, "mdsel_index", {"files": missing})
+    async with connect(work, MDSEL_MAX_ANSWER_CHARS="5000") as session:
+        big, big_error = await call(session, "mdsel_index", {"files": ["docs"]})
+    lines = problems.splitlines()
+    assert len(lines) == 51 and lines[:50] == [
+        f"!missing{number}.md FILE_NOT_FOUND: no such file; check the path" for number in range(50)
+    ]
+    assert lines[50] == "… 50 more problems not shown (MDSEL_MAX_PROBLEMS)"
+    assert len(big) <= 5000 and not big_error
+    assert big.splitlines()[-1].startswith("… answer cut at ")

@@ -159,6 +159,26 @@ def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Proble
     return _refused(given, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
 
 
+def glob_refusal(given: str, max_segments: int, cwd: str | None = None) -> Problem | None:
+    """The refusal of a glob with more path segments than the server matches, before expansion.
+
+    Matching costs segments x pattern parts per name walked: thousands of `**` would keep a call
+    busy for minutes. A path that exists is taken literally and never counts as a glob.
+    """
+    if not is_glob(given):
+        return None
+    segments = len([part for part in given.replace(os.sep, "/").split("/") if part])
+    if segments <= max_segments:
+        return None
+    if os.path.lexists(os.path.join(os.getcwd() if cwd is None else cwd, given)):
+        return None
+    reason = (
+        f"pattern has {segments} path segments; the limit is {max_segments} "
+        "(MDSEL_MAX_GLOB_SEGMENTS)"
+    )
+    return _refused(given, "GLOB_TOO_LONG", reason)
+
+
 def partition(
     paths: tuple[str, ...] | list[str], policy: Policy, cwd: str | None = None
 ) -> tuple[tuple[str, ...], tuple[Problem, ...]]:

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any
 from mdsel.results import Outcome
 from mdsel_claude.server import access
 from mdsel_claude.server.backend import Backend, make_backend, report_only
+from mdsel_claude.server.bounds import cap_answer, cap_json_errors, cap_problem_lines
 from mdsel_claude.server.config import ConfigError, Settings, load_settings
 from mdsel_claude.server.tools import (
     ANNOTATIONS,
     TOOLS,
     ArgumentError,
+    ArgumentLimits,
     ToolRequest,
     parse_arguments,
 )
@@ -102,12 +104,15 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
         max_files=settings.max_files,
         max_bytes=settings.max_bytes,
         max_total_bytes=settings.max_total_bytes,
+        max_depth=settings.max_depth,
     )
     policy = access.Policy(roots=settings.roots, max_bytes=settings.max_bytes)
     # Arguments reaching outside MDSEL_ROOTS are refused before expansion could list anything,
-    # and so are names that would print a line of their own.
+    # and so are names that would print a line of their own and patterns too long to match.
     refused_arguments = {
-        given: access.control_refusal(given) or access.check_argument(given, policy, cwd)
+        given: access.control_refusal(given)
+        or access.glob_refusal(given, settings.max_glob_segments, cwd)
+        or access.check_argument(given, policy, cwd)
         for given in files
     }
     allowed = [given for given in files if refused_arguments[given] is None]
@@ -143,7 +148,13 @@ def run_request(
         outcome = backend.run(
             request.command, request.selector, check.accepted, check.problems, check.warnings, cwd
         )
-    return relay(outcome)
+    if settings.json:
+        outcome = outcome._replace(stdout=cap_json_errors(outcome.stdout, settings.max_problems))
+    else:
+        outcome = outcome._replace(stderr=cap_problem_lines(outcome.stderr, settings.max_problems))
+    result = relay(outcome)
+    text, cut = cap_answer(result.text, settings.max_answer_chars, settings.json, request.command)
+    return ToolResult(text, result.is_error or (cut and settings.json))
 
 
 def internal_error(name: str, error: BaseException) -> ToolResult:
@@ -160,8 +171,9 @@ def run_tool(
     cwd: str | None = None,
 ) -> ToolResult:
     """One tools/call from start to finish. Never raises: every failure is a tool error."""
+    limits = ArgumentLimits(settings.max_entries, settings.max_entry_chars)
     try:
-        request = parse_arguments(name, arguments)
+        request = parse_arguments(name, arguments, limits)
     except ArgumentError as error:
         return ToolResult(f"{error}\n", True)
     try:
@@ -267,7 +279,7 @@ async def serve(settings: Settings, backend: Backend | None = None) -> None:
     from mdsel_claude.server.stdio import stdio_transport
 
     server = build_server(settings, backend)
-    async with stdio_transport() as (read_stream, write_stream):
+    async with stdio_transport(settings.max_request_bytes) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

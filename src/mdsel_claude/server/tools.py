@@ -117,6 +117,19 @@ class ArgumentError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class ArgumentLimits:
+    """How much one call may ask for; the defaults are the server's (see config.py)."""
+
+    max_entries: int = 100
+    """Entries in `files` (MDSEL_MAX_ENTRIES)."""
+    max_chars: int = 4096
+    """Characters in one `files` entry (MDSEL_MAX_ENTRY_CHARS)."""
+
+
+DEFAULT_LIMITS = ArgumentLimits()
+
+
+@dataclass(frozen=True, slots=True)
 class ToolRequest:
     """A validated tool call: which mdsel command, on which selector and file arguments."""
 
@@ -142,7 +155,7 @@ def _json_type(value: object) -> str:
     return type(value).__name__
 
 
-def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
+def _files(tool: str, arguments: dict[str, Any], limits: ArgumentLimits) -> tuple[str, ...]:
     if "files" not in arguments:
         raise ArgumentError(
             f"{tool}: missing required argument 'files' (an array of Markdown file paths)"
@@ -154,6 +167,11 @@ def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
         )
     if not files:
         raise ArgumentError(f"{tool}: argument 'files' must list at least one file path")
+    if len(files) > limits.max_entries:
+        raise ArgumentError(
+            f"{tool}: argument 'files' has {len(files)} entries; the limit is "
+            f"{limits.max_entries} (MDSEL_MAX_ENTRIES): name a directory or a glob instead"
+        )
     for position, item in enumerate(files):
         if not isinstance(item, str):
             raise ArgumentError(
@@ -161,6 +179,11 @@ def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
             )
         if not item.strip():
             raise ArgumentError(f"{tool}: argument 'files[{position}]' is an empty path")
+        if len(item) > limits.max_chars:
+            raise ArgumentError(
+                f"{tool}: argument 'files[{position}]' has {len(item)} characters; the limit is "
+                f"{limits.max_chars} (MDSEL_MAX_ENTRY_CHARS)"
+            )
         # The OS refuses NUL in paths with an exception; refuse it here with the field's name.
         if "\x00" in item:
             raise ArgumentError(f"{tool}: argument 'files[{position}]' contains a NUL character")
@@ -168,6 +191,7 @@ def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _selector(tool: str, arguments: dict[str, Any]) -> str:
+    # No length check here: the engine's selector parser has its own limit and says so.
     if "selector" not in arguments:
         raise ArgumentError(f"{tool}: missing required argument 'selector' (e.g. 'h2.0')")
     selector = arguments["selector"]
@@ -185,7 +209,9 @@ def _selector(tool: str, arguments: dict[str, Any]) -> str:
     return selector
 
 
-def parse_arguments(name: str, arguments: dict[str, Any] | None) -> ToolRequest:
+def parse_arguments(
+    name: str, arguments: dict[str, Any] | None, limits: ArgumentLimits = DEFAULT_LIMITS
+) -> ToolRequest:
     """Check a tools/call against the tool's schema and the stricter rules the schema cannot say.
 
     Raises ArgumentError naming the tool and the offending field. Unknown extra arguments are
@@ -197,4 +223,4 @@ def parse_arguments(name: str, arguments: dict[str, Any] | None) -> ToolRequest:
         raise ArgumentError(f"unknown tool {name!r}; this server has: {known}")
     args = {} if arguments is None else arguments
     selector = _selector(name, args) if tool.command == "select" else None
-    return ToolRequest(tool.command, selector, _files(name, args))
+    return ToolRequest(tool.command, selector, _files(name, args, limits))
