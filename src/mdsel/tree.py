@@ -10,7 +10,7 @@ for: indexing needs only counts, so it never pays for the spans of thousands of 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from mdsel._record import NamedTuple
 from mdsel.parse import CODE, LIST, PARA, QUOTE, TABLE, Block, RawHeading, scan
@@ -178,13 +178,16 @@ class Source(NamedTuple):
     document: Document
 
 
-def parse_document(raw: bytes) -> Document:
-    """Parse a file's bytes. Raises errors.ParseError for invalid UTF-8 or a NUL byte."""
+def parse_document(raw: bytes, checkpoint: Callable[[], object] | None = None) -> Document:
+    """Parse a file's bytes. Raises errors.ParseError for invalid UTF-8 or a NUL byte.
+
+    `checkpoint` is called every few milliseconds of parsing; what it raises passes through.
+    """
     data, bom = strip_bom(raw)
     full_text = decode(data, bom)
     fm = front_matter_end(data)
     text = full_text[len(data[:fm].decode("utf-8")) :] if fm else full_text
-    found = scan(text, fm)
+    found = scan(text, fm, checkpoint)
     lines = line_table(data)
     blocks = tuple(found.blocks)
     top: dict[str, list[int]] = {kind: [] for kind in BLOCK_KINDS}

@@ -6,15 +6,18 @@ import functools
 import logging
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mdsel.results import Outcome
 from mdsel_claude.server import access
-from mdsel_claude.server.backend import Backend, make_backend, report_only
+from mdsel_claude.server.backend import Backend, make_backend, report_only, stop_if_set
 from mdsel_claude.server.bounds import cap_answer, cap_json_errors, cap_problem_lines
 from mdsel_claude.server.config import ConfigError, Settings, load_settings
+from mdsel_claude.server.reader import Cancelled
+from mdsel_claude.server.session import InFlight, exit_now, not_initialized
 from mdsel_claude.server.tools import (
     ANNOTATIONS,
     TOOLS,
@@ -26,7 +29,6 @@ from mdsel_claude.server.tools import (
 
 if TYPE_CHECKING:
     from mcp.server import Server, ServerRequestContext
-    from mcp.server.context import CallNext, HandlerResult
 
     from mdsel import Problem
 
@@ -96,7 +98,12 @@ class FileCheck:
     """Ready-printed lines naming what the per-call caps left out."""
 
 
-def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None) -> FileCheck:
+def check_files(
+    files: Sequence[str],
+    settings: Settings,
+    cwd: str | None = None,
+    cancel: threading.Event | None = None,
+) -> FileCheck:
     """Expand the `files` argument with the engine's own file module, then apply the read policy."""
     from mdsel import FileLimits, expand_paths
 
@@ -116,7 +123,8 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
         for given in files
     }
     allowed = [given for given in files if refused_arguments[given] is None]
-    expansion = expand_paths(allowed, limits, cwd=cwd)
+    checkpoint = None if cancel is None else functools.partial(stop_if_set, cancel)
+    expansion = expand_paths(allowed, limits, cwd=cwd, checkpoint=checkpoint)
     accepted, refusals = access.partition(expansion.paths, policy, cwd)
     # Problems with the arguments themselves (refused, missing, no match) in argument order,
     # then those with the files they expanded to, in file order.
@@ -131,14 +139,18 @@ def check_files(files: Sequence[str], settings: Settings, cwd: str | None = None
 
 
 def run_request(
-    request: ToolRequest, settings: Settings, backend: Backend, cwd: str | None = None
+    request: ToolRequest,
+    settings: Settings,
+    backend: Backend,
+    cwd: str | None = None,
+    cancel: threading.Event | None = None,
 ) -> ToolResult:
     """Expand and check the files, run the backend on those accepted, relay what it printed.
 
     The server's own findings travel with the call, so each backend prints them where mdsel
     prints file problems; both backends therefore give the same text for the same call.
     """
-    check = check_files(request.files, settings, cwd)
+    check = check_files(request.files, settings, cwd, cancel)
     if not check.accepted:
         # Nothing may be read, so nothing is run: the engine's renderer only reports why.
         outcome = report_only(
@@ -146,7 +158,13 @@ def run_request(
         )
     else:
         outcome = backend.run(
-            request.command, request.selector, check.accepted, check.problems, check.warnings, cwd
+            request.command,
+            request.selector,
+            check.accepted,
+            check.problems,
+            check.warnings,
+            cwd,
+            cancel=cancel,
         )
     if settings.json:
         outcome = outcome._replace(stdout=cap_json_errors(outcome.stdout, settings.max_problems))
@@ -169,15 +187,23 @@ def run_tool(
     settings: Settings,
     backend: Backend,
     cwd: str | None = None,
+    cancel: threading.Event | None = None,
 ) -> ToolResult:
-    """One tools/call from start to finish. Never raises: every failure is a tool error."""
+    """One tools/call from start to finish. Never raises: every failure is a tool error.
+
+    Once `cancel` is set the work stops at its next checkpoint (between directories listed,
+    between files, every few milliseconds of parsing) and the answer, which nobody waits for
+    any more, says so.
+    """
     limits = ArgumentLimits(settings.max_entries, settings.max_entry_chars)
     try:
         request = parse_arguments(name, arguments, limits)
     except ArgumentError as error:
         return ToolResult(f"{error}\n", True)
     try:
-        return run_request(request, settings, backend, cwd)
+        return run_request(request, settings, backend, cwd, cancel)
+    except Cancelled:
+        return ToolResult(f"mdsel-claude: {name} was cancelled\n", True)
     except Exception as error:
         # A protocol error would read to the client as a broken server; the model can act on a
         # tool error instead, and the log keeps the traceback.
@@ -186,7 +212,10 @@ def run_tool(
 
 
 def build_server(
-    settings: Settings | None = None, backend: Backend | None = None, cwd: str | None = None
+    settings: Settings | None = None,
+    backend: Backend | None = None,
+    cwd: str | None = None,
+    in_flight: InFlight | None = None,
 ) -> Server[Any]:
     """The SDK server with its two tools; the SDK is imported here, not when this module is."""
     import anyio.to_thread
@@ -195,6 +224,7 @@ def build_server(
 
     config = Settings() if settings is None else settings
     engine = make_backend(config) if backend is None else backend
+    calls = InFlight() if in_flight is None else in_flight
     listing = types.ListToolsResult(
         tools=[
             types.Tool(
@@ -219,12 +249,22 @@ def build_server(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         # In a worker thread: reading and parsing must not stall the other requests.
-        work = functools.partial(run_tool, params.name, params.arguments, config, engine, cwd)
+        cancel = calls.start()
+        work = functools.partial(
+            run_tool, params.name, params.arguments, config, engine, cwd, cancel
+        )
         try:
             result = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            # notifications/cancelled, or the session ending: the thread is abandoned, and the
+            # flag makes the work in it stop at its next checkpoint instead of running on.
+            cancel.set()
+            raise
         except Exception as error:  # run_tool never raises; this guards the thread hop itself
             logger.exception("tools/call %s failed", params.name)
             result = internal_error(params.name, error)
+        finally:
+            calls.finish(cancel)
         # Text only, never structuredContent: a client that prefers it would show the model a
         # JSON string instead of the verbatim text (SPEC §5).
         return types.CallToolResult(
@@ -237,32 +277,8 @@ def build_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
-    server.middleware.append(_not_initialized)
+    server.middleware.append(not_initialized)
     return server
-
-
-NOT_INITIALIZED = (
-    "Invalid Request: this session is not initialized; send 'initialize' first, then "
-    "'notifications/initialized', then {method}"
-)
-"""The answer to a request sent before `initialize`: the SDK's own gate says only "Invalid
-request parameters", which sends a client looking for a fault in its arguments."""
-
-
-async def _not_initialized(ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
-    from mcp import MCPError
-    from mcp.types import INVALID_PARAMS, INVALID_REQUEST
-
-    try:
-        return await call_next(ctx)
-    except MCPError as error:
-        # The MCP lifecycle says a client SHOULD NOT send anything but ping before its
-        # initialize is answered, and names no error for it; JSON-RPC's Invalid Request fits.
-        early = ctx.request_id is not None and ctx.session.client_params is None
-        if early and error.code == INVALID_PARAMS and ctx.method not in ("initialize", "ping"):
-            message = NOT_INITIALIZED.format(method=ctx.method)
-            raise MCPError(INVALID_REQUEST, message) from None
-        raise
 
 
 def _version() -> str:
@@ -278,9 +294,13 @@ async def serve(settings: Settings, backend: Backend | None = None) -> None:
     """Serve one client on this process's stdin and stdout until it closes them."""
     from mdsel_claude.server.stdio import stdio_transport
 
-    server = build_server(settings, backend)
-    async with stdio_transport(settings.max_request_bytes) as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    in_flight = InFlight()
+    server = build_server(settings, backend, in_flight=in_flight)
+    try:
+        async with stdio_transport(settings.max_request_bytes) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        in_flight.cancel_all()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -307,4 +327,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         anyio.run(serve, settings)
     except KeyboardInterrupt:
         return 130
-    return 0
+    exit_now()

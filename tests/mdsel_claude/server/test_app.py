@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,13 +38,14 @@ class Spy:
         problems: Sequence[Problem],
         warnings: Sequence[str],
         cwd: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> Outcome:
         self.calls.append((command, selector, tuple(paths), len(problems), len(warnings)))
         return self.outcome
 
 
 class Exploding:
-    def run(self, *args: object) -> Outcome:
+    def run(self, *args: object, **kwargs: object) -> Outcome:
         raise RuntimeError("engine bug")
 
 
@@ -285,11 +287,12 @@ class Growing:
         problems: Sequence[Problem],
         warnings: Sequence[str],
         cwd: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> Outcome:
         for path, data in self.grow.items():
             with path.open("ab") as handle:
                 handle.write(data)
-        return self.engine.run(command, selector, paths, problems, warnings, cwd)
+        return self.engine.run(command, selector, paths, problems, warnings, cwd, cancel)
 
 
 def test_files_that_grow_after_expansion_stay_within_the_call_budget(tmp_path: Path) -> None:
@@ -304,3 +307,13 @@ def test_files_that_grow_after_expansion_stay_within_the_call_budget(tmp_path: P
         "!b.md PROCESSING_ERROR: grew past the 1000 bytes a call may read "
         "(MDSEL_MAX_TOTAL_BYTES) after it was listed; left out"
     ) in result.text
+
+
+def test_a_cancelled_call_stops_and_says_so(docs: Path) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    settings = Settings()
+    result = run_tool(
+        "mdsel_index", {"files": ["."]}, settings, EmbeddedBackend(settings), str(docs), cancel
+    )
+    assert result == ToolResult("mdsel-claude: mdsel_index was cancelled\n", True)
