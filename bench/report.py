@@ -154,6 +154,7 @@ def collect(reuse: bool) -> dict[str, Any]:
         "engine": lambda: json_script("bench_engine.py", "--json"),
         "server": lambda: text_script("bench_server.py", parse_server),
         "hook": lambda: text_script("bench_hook.py", parse_hook),
+        "caps": lambda: json_script("bench_caps.py", "--json"),
     }
     results: dict[str, Any] = {}
     for name, step in steps.items():
@@ -441,6 +442,41 @@ def performance_section(results: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+def caps_section(c: dict[str, Any]) -> list[str]:
+    """The worst case of each request cap of the server, against the issue's bounds."""
+    if "error" in c:
+        return ["## Request caps", "", f"Not measured: {c['error']}", ""]
+    seconds, memory = c["limits"]
+    rows = [
+        [
+            f"`{row['cap']}`" if row["cap"] != "baseline" else "baseline",
+            row["case"],
+            f"{row['seconds']:.2f} s",
+            f"{row['cpu_seconds']:.2f} s",
+            f"{row['peak_bytes'] / 2**20:.0f} MB",
+            "yes" if row["within"] else "**no**",
+        ]
+        for row in c["cases"]
+    ]
+    shutdown = c["shutdown"]
+    return [
+        "## Request caps",
+        "",
+        "The most one call can cost at each cap of the server, with the default configuration: "
+        "one fresh server per case, the request sent over stdio, time until its answer (wall "
+        "and the server's CPU), and the server's peak resident memory. "
+        f"Bound for every case: {seconds:g} s and {memory / 2**30:g} GB.",
+        "",
+        *table(["Cap", "Worst case", "Time", "CPU", "Peak RSS", "Within"], rows),
+        "",
+        "After `notifications/cancelled` for a call with seconds of parsing ahead, the server "
+        f"spent {shutdown['cpu_in_1s_after_cancel']:.2f} s of CPU in the following second; with "
+        f"such a call in flight it exited {shutdown['exit_after_stdin_closed']:.2f} s after stdin "
+        "closed.",
+        "",
+    ]
+
+
 def page(results: dict[str, Any]) -> str:
     lines = [
         "# Benchmarks",
@@ -451,6 +487,7 @@ def page(results: dict[str, Any]) -> str:
         *machine_section(results["machine"]),
         *token_section(results["tokens"]),
         *performance_section(results),
+        *(caps_section(results["caps"]) if "caps" in results else []),
         "## Reproduce",
         "",
         "```sh",
@@ -459,7 +496,7 @@ def page(results: dict[str, Any]) -> str:
         "```",
         "",
         "The scripts also run alone: `bench/token_economy.py`, `bench/bench_engine.py`, "
-        "`bench/bench_server.py`, `bench/bench_hook.py`.",
+        "`bench/bench_server.py`, `bench/bench_hook.py`, `bench/bench_caps.py`.",
         "",
     ]
     return "\n".join(wrap(lines))

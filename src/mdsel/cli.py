@@ -21,6 +21,7 @@ from mdsel.settings import (
     DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_FILES,
     DEFAULT_MAX_HEADINGS,
+    DEFAULT_MAX_NAMES,
     DEFAULT_MAX_TOTAL_BYTES,
     DEFAULT_PAGE_WORDS,
     ConfigError,
@@ -92,6 +93,8 @@ ENVIRONMENT_HELP = (
     f"  MDSEL_MAX_TOTAL_BYTES     bytes read per call (default {DEFAULT_MAX_TOTAL_BYTES})\n"
     "  MDSEL_MAX_DEPTH           directory levels searched below a directory or glob "
     f"(default {DEFAULT_MAX_DEPTH})\n"
+    "  MDSEL_MAX_NAMES           names examined per call by directory and glob expansion "
+    f"(default {DEFAULT_MAX_NAMES})\n"
     "\n"
     "exit status: 0 all resolved, 1 anything unresolved or unreadable "
     "(the rest is still printed),\n2 usage error.\n"
@@ -169,7 +172,11 @@ def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None)
     except ConfigError as exc:
         return Outcome("", f"mdsel: {exc}\n", 2)
     limits = FileLimits(
-        settings.max_files, settings.max_bytes, settings.max_total_bytes, settings.max_depth
+        settings.max_files,
+        settings.max_bytes,
+        settings.max_total_bytes,
+        settings.max_depth,
+        settings.max_names,
     )
     options = Options(args.json, args.full, settings.page_words, settings.max_headings)
     expansion = expand_paths(args.files, limits, cwd)

@@ -13,13 +13,14 @@ import os
 from collections.abc import Callable, Sequence
 
 from mdsel._record import NamedTuple
-from mdsel.errors import FILE_NOT_FOUND, Problem
+from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
 from mdsel.names import is_glob
 from mdsel.read import missing
 from mdsel.settings import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_FILES,
+    DEFAULT_MAX_NAMES,
     DEFAULT_MAX_TOTAL_BYTES,
 )
 from mdsel.walk import SKIPPED_DIRS, Lister, glob, walk
@@ -36,6 +37,8 @@ class FileLimits(NamedTuple):
     """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
     max_depth: int = DEFAULT_MAX_DEPTH
     """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
+    max_names: int = DEFAULT_MAX_NAMES
+    """Names examined per call by directory and glob expansion (MDSEL_MAX_NAMES)."""
 
 
 class Expansion(NamedTuple):
@@ -64,15 +67,26 @@ def expand_paths(
     base = os.getcwd() if cwd is None else cwd
     found: list[str] = []
     problems: list[Problem] = []
-    lister = Lister(limits.max_depth, checkpoint)
+    lister = Lister(limits.max_depth, checkpoint, limits.max_names)
     # The same argument twice is expanded once: 500 copies of a directory are one walk.
     for given in dict.fromkeys(paths):
         files = _expand(given, base, lister)
+        if isinstance(files, Problem) and lister.exhausted and files.code != "ENOENT":
+            # "No match" would be a guess: the walk stopped before it could tell.
+            reason = f"not searched to the end: MDSEL_MAX_NAMES ({limits.max_names}) ran out"
+            files = Problem(PROCESSING_ERROR, "NOT_SEARCHED", reason, file=given)
         if isinstance(files, Problem):
             problems.append(files)
         else:
             found.extend(files)
     kept, warnings = _within_limits(list(dict.fromkeys(found)), limits, base)
+    if lister.exhausted:
+        warnings.insert(
+            0,
+            f"warning: stopped listing after examining {limits.max_names} names "
+            "(MDSEL_MAX_NAMES); files further on were not searched: name a narrower directory "
+            "or pattern",
+        )
     if lister.too_deep:
         warnings.insert(
             0,

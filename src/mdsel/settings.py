@@ -7,6 +7,8 @@
     MDSEL_MAX_TOTAL_BYTES     bytes read per call                      104857600 (100 MiB)
     MDSEL_MAX_DEPTH           directory levels searched below a        64
                               directory or a glob's fixed part
+    MDSEL_MAX_NAMES           names examined per call by directory     200000
+                              and glob expansion
     MDSEL_MIN_WORDS           the hook's word threshold                200
 
 A number is ASCII digits only, surrounding whitespace ignored: `int()` would also take `+5`,
@@ -30,6 +32,7 @@ DEFAULT_MAX_FILES = 500
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_TOTAL_BYTES = 100 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 64
+DEFAULT_MAX_NAMES = 200_000
 DEFAULT_MIN_WORDS = 200
 
 MAX_DIGITS = 18
@@ -62,6 +65,8 @@ class Settings(NamedTuple):
     """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
     max_depth: int = DEFAULT_MAX_DEPTH
     """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
+    max_names: int = DEFAULT_MAX_NAMES
+    """Names examined per call by directory and glob expansion (MDSEL_MAX_NAMES)."""
 
 
 def raw_value(environ: Mapping[str, str], name: str) -> str | None:
@@ -102,6 +107,7 @@ def read_settings(environ: Mapping[str, str]) -> Settings:
         max_bytes=read_positive(environ, "MDSEL_MAX_BYTES", DEFAULT_MAX_BYTES),
         max_total_bytes=read_positive(environ, "MDSEL_MAX_TOTAL_BYTES", DEFAULT_MAX_TOTAL_BYTES),
         max_depth=read_positive(environ, "MDSEL_MAX_DEPTH", DEFAULT_MAX_DEPTH),
+        max_names=read_positive(environ, "MDSEL_MAX_NAMES", DEFAULT_MAX_NAMES),
     )
 
 

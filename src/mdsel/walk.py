@@ -24,12 +24,33 @@ class Lister:
     warning, not a RecursionError.
     """
 
-    def __init__(self, max_depth: int, checkpoint: Callable[[], object] | None = None) -> None:
+    def __init__(
+        self,
+        max_depth: int,
+        checkpoint: Callable[[], object] | None = None,
+        max_names: int | None = None,
+    ) -> None:
         self.max_depth = max_depth
         self._checkpoint = checkpoint
         self.too_deep: dict[str, None] = {}
         """Arguments whose walk stopped at the depth limit, in order."""
         self._seen: dict[str, tuple[list[str], list[str]]] = {}
+        self.names_left = max_names
+        """Names the walks of this expansion may still examine; None: no limit."""
+        self.exhausted = False
+        """Whether some walk stopped because no name was left to examine."""
+
+    def spend(self, names: int) -> bool:
+        """Count `names` examined; False (and every walk stops) once the budget is gone.
+
+        Every argument examines the names again (a glob matches each one), so the budget is
+        what bounds a call's work in a large tree, whatever the arguments."""
+        if self.names_left is None:
+            return True
+        self.names_left -= names
+        if self.names_left < 0:
+            self.exhausted = True
+        return not self.exhausted
 
     def entries(self, directory: str) -> tuple[list[str], list[str]]:
         """Sorted subdirectories to descend into and sorted file names, hidden entries left out.
@@ -75,6 +96,8 @@ def walk(given: str, full: str, lister: Lister) -> list[str]:
     while stack:
         directory, parts, depth = stack.pop()
         dirs, files = lister.entries(directory)
+        if not lister.spend(len(dirs) + len(files)):
+            break
         result.extend(os.path.join(given, *parts, name) for name in files if is_markdown_name(name))
         if depth >= lister.max_depth:
             if dirs:
@@ -86,26 +109,70 @@ def walk(given: str, full: str, lister: Lister) -> list[str]:
     return result
 
 
+_ANY = True
+"""A `*` segment: matches every (non-empty) name without a regex."""
+
+
+def _matchers(parts: list[str]) -> list[re.Pattern[str] | bool | None]:
+    """Per pattern segment: None for `**`, _ANY for `*`, else its compiled fnmatch regex."""
+    from fnmatch import translate
+
+    matchers: list[re.Pattern[str] | bool | None] = []
+    for part in parts:
+        if part == "**":
+            if not matchers or matchers[-1] is not None:
+                matchers.append(None)  # `**/**` matches what `**` does: one state, not thousands
+        else:
+            matchers.append(_ANY if part == "*" else re.compile(translate(part)))
+    return matchers
+
+
+class _Automaton:
+    """A glob's segments as an NFA over path segments: a set of states, no backtracking.
+
+    Each directory carries the states its path reached, so a name costs one step from its
+    directory's states (not a run from the root), and a directory no state survives is never
+    listed at all.
+    """
+
+    def __init__(self, matchers: list[re.Pattern[str] | bool | None]) -> None:
+        self.matchers = matchers
+        self.accept = len(matchers)
+        self.start = self._closure({0})
+
+    def _closure(self, states: set[int]) -> frozenset[int]:
+        pending = list(states)
+        while pending:
+            state = pending.pop()
+            if state < self.accept and self.matchers[state] is None and state + 1 not in states:
+                states.add(state + 1)
+                pending.append(state + 1)
+        return frozenset(states)
+
+    def step(self, states: frozenset[int], name: str) -> frozenset[int]:
+        following: set[int] = set()
+        for state in states:
+            if state < self.accept:
+                matcher = self.matchers[state]
+                if matcher is None:
+                    following.add(state)
+                elif matcher is _ANY or matcher.match(name):  # type: ignore[union-attr]
+                    following.add(state + 1)
+        return self._closure(following) if following else frozenset()
+
+
 def glob(pattern: str, base: str, lister: Lister) -> list[str]:
     """Files (and directories, expanded) matching a glob, found by one walk that never follows
     directory symlinks: the standard glob's `**` does, and two links back to `.` make it explore
     2^40 paths. `*` and `?` stay within a path segment, `**` spans any number of them, and
     hidden entries, `node_modules` and `.git` are skipped as in directory expansion."""
-    from fnmatch import translate
-
     parts = pattern.replace(os.sep, "/").split("/")
     literal = 0
     while literal < len(parts) - 1 and not is_glob(parts[literal]):
         literal += 1
     prefix = "/".join(parts[:literal]) or ("/" if pattern.startswith("/") else "")
     root = os.path.join(base, prefix) if prefix else base
-    matchers: list[re.Pattern[str] | None] = []
-    for part in parts[literal:]:
-        if part != "**":
-            matchers.append(re.compile(translate(part)))
-        elif not matchers or matchers[-1] is not None:
-            matchers.append(None)  # `**/**` matches what `**` does: one state, not thousands
-    fixed_depth = None if None in matchers else len(matchers)
+    nfa = _Automaton(_matchers(parts[literal:]))
     # Like a directory, a wildcard stands for Markdown files only, unless the pattern spells out
     # another extension itself (`notes/*.txt`).
     last = parts[-1]
@@ -113,56 +180,27 @@ def glob(pattern: str, base: str, lister: Lister) -> list[str]:
     if not os.path.isdir(root):
         return []
     result: list[str] = []
-    stack: list[tuple[str, list[str]]] = [(root, [])]
+    stack: list[tuple[str, tuple[str, ...], frozenset[int]]] = [(root, (), nfa.start)]
     while stack:
-        directory, here = stack.pop()
+        directory, here, states = stack.pop()
         dirs, files = lister.entries(directory)
-        for name in dirs:
-            if glob_match(matchers, [*here, name]):
-                below = os.path.join(prefix, *here, name)
-                result.extend(walk(below, os.path.join(directory, name), lister))
+        if not lister.spend(len(dirs) + len(files)):
+            break
         for name in files:
             if markdown_only and not is_markdown_name(name):
                 continue
-            if glob_match(matchers, [*here, name]):
-                result.append(
-                    os.path.join(prefix, *here, name) if prefix else os.path.join(*here, name)
-                )
-        if fixed_depth is not None and len(here) + 1 >= fixed_depth:
-            continue  # without `**`, nothing deeper can match
-        if len(here) >= lister.max_depth:
-            if dirs:
+            if nfa.accept in nfa.step(states, name):
+                result.append(os.path.join(prefix, *here, name))
+        deeper = len(here) < lister.max_depth
+        for name in dirs:
+            reached = nfa.step(states, name)
+            if nfa.accept in reached:
+                below = os.path.join(prefix, *here, name)
+                result.extend(walk(below, os.path.join(directory, name), lister))
+            if not reached or reached == {nfa.accept}:
+                continue  # nothing below can match (a full match was walked whole)
+            if deeper:
+                stack.append((os.path.join(directory, name), (*here, name), reached))
+            else:
                 lister.too_deep[pattern] = None
-            continue
-        stack.extend((os.path.join(directory, name), [*here, name]) for name in dirs)
     return sorted(dict.fromkeys(result))
-
-
-def glob_match(matchers: list[re.Pattern[str] | None], segments: list[str]) -> bool:
-    """Whether path segments match the pattern's (None = `**`): a set of NFA states, no
-    backtracking, so the cost is segments x pattern parts."""
-    count = len(matchers)
-
-    def closure(states: set[int]) -> set[int]:
-        pending = list(states)
-        while pending:
-            state = pending.pop()
-            if state < count and matchers[state] is None and state + 1 not in states:
-                states.add(state + 1)
-                pending.append(state + 1)
-        return states
-
-    states = closure({0})
-    for segment in segments:
-        following: set[int] = set()
-        for state in states:
-            if state < count:
-                matcher = matchers[state]
-                if matcher is None:
-                    following.add(state)
-                elif matcher.match(segment):
-                    following.add(state + 1)
-        states = closure(following)
-        if not states:
-            return False
-    return count in states

@@ -162,3 +162,44 @@ def test_directory_links_are_not_walked_and_unreadable_directories_are_empty(
     if os.geteuid() == 0:  # root reads anything
         return
     assert found == (os.path.join("docs", "a.md"),)
+
+
+def test_the_names_budget_stops_walks_with_a_warning(tmp_path: Path) -> None:
+    for folder in ("a", "b", "c"):
+        (tmp_path / "docs" / folder).mkdir(parents=True)
+        for number in range(10):
+            (tmp_path / "docs" / folder / f"n{number}.md").write_text("# N\n")
+    everything = expand_paths(["docs", "docs/**/*.md"], cwd=str(tmp_path))
+    assert len(everything.paths) == 30 and everything.warnings == ()
+    limited = expand_paths(["docs", "docs/**/*.md"], FileLimits(max_names=15), cwd=str(tmp_path))
+    assert 0 < len(limited.paths) < 30
+    assert limited.paths == everything.paths[: len(limited.paths)]  # the same order, cut short
+    assert "stopped listing after examining 15 names (MDSEL_MAX_NAMES)" in limited.warnings[0]
+
+
+def test_globs_match_as_before_when_segments_are_stars(tmp_path: Path) -> None:
+    for path in ("x/a/b.md", "x/a/c/d.md", "x/e.md", "y/a/b.md"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("# T\n")
+
+    def found(pattern: str) -> list[str]:
+        paths = expand_paths([pattern], cwd=str(tmp_path)).paths
+        return [p.replace(os.sep, "/") for p in paths]
+
+    assert found("*/a/*.md") == ["x/a/b.md", "y/a/b.md"]
+    assert found("x/*") == ["x/a/b.md", "x/a/c/d.md", "x/e.md"]  # a matched directory, expanded
+    assert found("**/c/*.md") == ["x/a/c/d.md"]
+    assert found("x/**/**/*.md") == ["x/a/b.md", "x/a/c/d.md", "x/e.md"]
+
+
+def test_arguments_the_budget_never_reached_say_so(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    for number in range(20):
+        (tmp_path / "docs" / f"n{number}.md").write_text("# N\n")
+    limited = expand_paths(
+        ["docs/*.txt", "docs/*.rst"], FileLimits(max_names=25), cwd=str(tmp_path)
+    )
+    assert [(p.file, p.code) for p in limited.problems] == [
+        ("docs/*.txt", "NO_MATCH"),
+        ("docs/*.rst", "NOT_SEARCHED"),
+    ]

@@ -112,6 +112,7 @@ def check_files(
         max_bytes=settings.max_bytes,
         max_total_bytes=settings.max_total_bytes,
         max_depth=settings.max_depth,
+        max_names=settings.max_names,
     )
     policy = access.Policy(roots=settings.roots, max_bytes=settings.max_bytes)
     # Arguments reaching outside MDSEL_ROOTS are refused before expansion could list anything,

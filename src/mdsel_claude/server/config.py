@@ -20,7 +20,7 @@ __all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "Settings", "load_settings"]
 DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
 """Parsed documents kept by the server, counted in source bytes (SPEC §5)."""
 DEFAULT_MAX_ENTRIES = 100
-DEFAULT_MAX_ENTRY_CHARS = 4096
+DEFAULT_MAX_ENTRY_CHARS = 1024
 DEFAULT_MAX_GLOB_SEGMENTS = 32
 DEFAULT_MAX_PROBLEMS = 50
 DEFAULT_MAX_ANSWER_CHARS = 1024 * 1024
@@ -51,6 +51,8 @@ class Settings:
     """Budget of the parse cache in source bytes; 0 turns it off."""
     max_depth: int = engine.DEFAULT_MAX_DEPTH
     """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
+    max_names: int = engine.DEFAULT_MAX_NAMES
+    """Names examined per call by directory and glob expansion (MDSEL_MAX_NAMES)."""
     max_entries: int = DEFAULT_MAX_ENTRIES
     """Entries in one call's `files` argument (MDSEL_MAX_ENTRIES)."""
     max_entry_chars: int = DEFAULT_MAX_ENTRY_CHARS
@@ -126,6 +128,7 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: str | None = No
         roots=_roots(env, here),
         bin=_bin(env, here),
         max_depth=read.max_depth,
+        max_names=read.max_names,
         max_entries=read_positive(env, "MDSEL_MAX_ENTRIES", DEFAULT_MAX_ENTRIES),
         max_entry_chars=read_positive(env, "MDSEL_MAX_ENTRY_CHARS", DEFAULT_MAX_ENTRY_CHARS),
         max_glob_segments=read_positive(env, "MDSEL_MAX_GLOB_SEGMENTS", DEFAULT_MAX_GLOB_SEGMENTS),

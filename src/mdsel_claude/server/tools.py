@@ -122,7 +122,7 @@ class ArgumentLimits:
 
     max_entries: int = 100
     """Entries in `files` (MDSEL_MAX_ENTRIES)."""
-    max_chars: int = 4096
+    max_chars: int = 1024
     """Characters in one `files` entry (MDSEL_MAX_ENTRY_CHARS)."""
 
 

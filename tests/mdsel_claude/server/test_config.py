@@ -132,6 +132,7 @@ ENGINE_VARIABLES = {
     "MDSEL_MAX_BYTES": "max_bytes",
     "MDSEL_MAX_TOTAL_BYTES": "max_total_bytes",
     "MDSEL_MAX_DEPTH": "max_depth",
+    "MDSEL_MAX_NAMES": "max_names",
 }
 
 # Value → what both readers make of it: a number, None for the default, or "error".
@@ -183,7 +184,7 @@ def test_the_cli_and_the_server_read_numbers_alike(
 
 def test_request_caps_have_documented_defaults() -> None:
     settings = Settings()
-    assert (settings.max_depth, settings.max_entries, settings.max_entry_chars) == (64, 100, 4096)
+    assert (settings.max_depth, settings.max_entries, settings.max_entry_chars) == (64, 100, 1024)
     assert (settings.max_glob_segments, settings.max_problems) == (32, 50)
     assert settings.max_answer_chars == settings.max_request_bytes == 1024 * 1024
 
