@@ -465,9 +465,14 @@ def caps_section(c: dict[str, Any]) -> list[str]:
         "The most one call can cost at each cap of the server, with the default configuration: "
         "one fresh server per case, the request sent over stdio, time until its answer (wall "
         "and the server's CPU), and the server's peak resident memory. "
-        f"Bound for every case: {seconds:g} s and {memory / 2**30:g} GB.",
+        f"Bound for every case: {seconds:g} s and {memory / 2**30:g} GB. Load average when the "
+        f"run started: {c.get('load_average', 0):.1f} (other work shared the cores).",
         "",
         *table(["Cap", "Worst case", "Time", "CPU", "Peak RSS", "Within"], rows),
+        "",
+        "`MDSEL_MAX_TOTAL_BYTES` is the one cap whose worst case is the engine's own work: "
+        "reading and parsing that many bytes of dense Markdown. Its time and memory grow in "
+        "proportion to the cap, so a smaller value bounds them in proportion.",
         "",
         "After `notifications/cancelled` for a call with seconds of parsing ahead, the server "
         f"spent {shutdown['cpu_in_1s_after_cancel']:.2f} s of CPU in the following second; with "
