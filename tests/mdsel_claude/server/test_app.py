@@ -302,7 +302,7 @@ def test_files_that_grow_after_expansion_stay_within_the_call_budget(tmp_path: P
     backend = Growing(settings, {tmp_path / "b.md": b"more " * 140})
     result = run_tool("mdsel_index", {"files": ["a.md", "b.md"]}, settings, backend, str(tmp_path))
     assert result.is_error
-    assert "a  a.md" in result.text and "b  b.md" not in result.text
+    assert "a::h1.0 A" in result.text and "b::h1.0" not in result.text
     assert (
         "!b.md PROCESSING_ERROR: grew past the 1000 bytes a call may read "
         "(MDSEL_MAX_TOTAL_BYTES) after it was listed; left out"
