@@ -12,7 +12,7 @@
   with modules byte-compiled first as an install would (set-up here sets PYTHONDONTWRITEBYTECODE);
 - pathological documents: wall time and peak RSS of `mdsel index` + selecting every heading.
 
-Documents are the shared real-world corpus concatenated and cut at a line boundary.
+Documents are the real-world test corpus (tests/corpus) concatenated and cut at a line boundary.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from mdsel import render_text
 from mdsel.parse import OPTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "corpus"
 SIZES = [10_000, 100_000, 500_000, 1_000_000, 5_000_000]
 
 

@@ -95,7 +95,25 @@ def parse_hook(text: str) -> dict[str, Any]:
     ]
     if not rows:
         raise ValueError("no hook rows")
-    return {"baseline_ms": number(r"^baseline: .*?\s([\d.]+) ms", text), "rows": rows}
+    result: dict[str, Any] = {
+        "baseline_ms": number(r"^baseline: .*?\s([\d.]+) ms", text),
+        "rows": rows,
+    }
+    outline = re.search(
+        r"^outline mode, (\d+) KB Markdown:\s+([\d.]+) ms\s+ratio ([\d.]+) over "
+        r"`mdsel index` of it: ([\d.]+) ms",
+        text,
+        re.MULTILINE,
+    )
+    if outline is not None:
+        kb, hook_ms, ratio, index_ms = outline.groups()
+        result["outline"] = {
+            "kb": int(kb),
+            "ms": float(hook_ms),
+            "ratio": float(ratio),
+            "index_ms": float(index_ms),
+        }
+    return result
 
 
 def first_line(path: str, prefix: str) -> str:
@@ -150,8 +168,11 @@ def collect(reuse: bool) -> dict[str, Any]:
     steps: dict[str, Callable[[], dict[str, Any]]] = {
         "machine": machine,
         "tokens": lambda: json_script("token_economy.py", "--json", "--plot", str(PLOT)),
+        "workflow": lambda: json_script("workflow.py", "--json"),
         # bench_engine.py: cold index by size over the bare parser loop, warm select, CLI start.
         "engine": lambda: json_script("bench_engine.py", "--json"),
+        # bench_memory.py: peak memory and time of a cold index over the bare parser loop.
+        "memory": lambda: json_script("bench_memory.py", "--json"),
         "server": lambda: text_script("bench_server.py", parse_server),
         "hook": lambda: text_script("bench_hook.py", parse_hook),
         "caps": lambda: json_script("bench_caps.py", "--json"),
@@ -346,6 +367,78 @@ def _peer_result(s: dict[str, Any]) -> str:
     )
 
 
+WORKFLOW_ROUTES = [
+    ("read", "(a) Claude Code Read from the top, 2,000-line pages, up to the line"),
+    ("docg", "(b) docgraphical `toc` + numbered Read of the section"),
+    ("index_select", "(c) `mdsel_index` + `mdsel_select` of the section"),
+    ("line_select", "(d) `mdsel_select` of `L<line>` alone"),
+    ("outline_select", "(e) outline mode's replaced Read + `mdsel_select` of the section"),
+]
+
+
+def workflow_section(w: dict[str, Any]) -> list[str]:
+    title = "## Reaching the section that holds a line"
+    if "error" in w:
+        return [title, "", f"Not measured: {w['error']}", ""]
+    s = w["summary"]
+    yes = {True: "met", False: "**missed**", None: "not measured"}
+    rows = []
+    for key, label in WORKFLOW_ROUTES:
+        tokens = s["median_tokens"][key]
+        share = s["median_share_of_document"][key]
+        if tokens is None:
+            rows.append([label, "not available", "—"])
+        else:
+            rows.append([label, f"{tokens:,.0f}", pct(share)])
+    d_over_b, c_over_b = s["line_select_over_docg"], s["index_select_over_docg"]
+    targets = [
+        [
+            "median (d) ≤ 0.5 × median (b)",
+            "not available" if d_over_b is None else f"{d_over_b:.2f} ×",
+            yes[s["targets"]["line_select_at_most_half_of_docg"]],
+        ],
+        [
+            "median (c) ≤ median (b)",
+            "—" if c_over_b is None else f"{c_over_b:.2f} ×",
+            yes[s["targets"]["index_select_at_most_docg"]],
+        ],
+    ]
+    lines = [
+        title,
+        "",
+        "An agent often knows a line of a large document before it knows its section: Grep "
+        "found it, a link or an error message named it. `bench/workflow.py` counts the tokens "
+        "the model reads to see the section holding such a line, along five routes, on the "
+        f"documents of the token economy above ({s['documents']} documents, "
+        f"{w['lines_per_document']} non-blank lines each picked at random with seed "
+        f"{w['seed']}: {s['samples']} lines). Claude Code shows a Read's lines numbered "
+        "(`812<TAB>text`), so the Read routes count those numbers too. docgraphical "
+        f"{w['docgraphical']} is a peer on PyPI: its `toc` lists the ATX headings with their "
+        "lines, and the section is then read from its heading to the next heading of the same "
+        "or a higher level (one 2,000-line page at most: the one with the line). Each answer is "
+        "checked to hold the line.",
+        "",
+        *table(["Route", "Median tokens", "Median share of the document"], rows),
+        "",
+        *table(["Target", "Result", ""], targets),
+        "",
+        f"Median document: {s['median_tokens_whole']:,.0f} tokens; its docgraphical `toc` "
+        f"{s['median_tokens_toc']:,.0f}, its mdsel index {s['median_tokens_index']:,.0f}. "
+        "Route (e) is what the hook's outline mode costs: the index in place of the file "
+        "(numbered by Claude Code like any Read, and followed by the reminder), then one "
+        "select.",
+        "",
+    ]
+    if not s["line_selector_available"]:
+        refusal = w["line_selector"].partition(": ")[2]
+        lines += [
+            "Route (d) was not measured: this checkout's `mdsel select` has no `L<line>` "
+            f"selector (`mdsel select L1` answers `{refusal}`).",
+            "",
+        ]
+    return lines
+
+
 def performance_section(results: dict[str, Any]) -> list[str]:
     engine, server, hook = results["engine"], results["server"], results["hook"]
     rows: list[list[str]] = []
@@ -398,6 +491,14 @@ def performance_section(results: dict[str, Any]) -> list[str]:
                 ms(row["ms"]),
                 f"`python -c \"import json\"`: {ms(hook['baseline_ms'])}",
                 f"{row['ratio']:.2f}",
+            ])  # fmt: skip
+        if "outline" in hook:
+            outline = hook["outline"]
+            rows.append([
+                f"`mdsel-claude hook --mode outline`, Read of {outline['kb']} KB replaced",
+                ms(outline["ms"]),
+                f"`mdsel index` of that file: {ms(outline['index_ms'])}",
+                f"{outline['ratio']:.2f}",
             ])  # fmt: skip
     lines = [
         "## Speed",
@@ -482,6 +583,45 @@ def caps_section(c: dict[str, Any]) -> list[str]:
     ]
 
 
+def memory_section(memory: dict[str, Any]) -> list[str]:
+    lines = ["## Memory", ""]
+    if "error" in memory:
+        return [*lines, f"Not measured: {memory['error']}.", ""]
+    lines += [
+        "Peak resident memory of a cold index (read, parse, tree, text render) in a fresh "
+        "process, against a fresh process that only iterates the parser's events on the same "
+        "text (pyromark holds all of a document's events until the loop ends). Target: at most "
+        "1.5 × the parser loop's peak + 30 MB. Times are CPU times measured inside each process "
+        "(interpreter start excluded; on shared cores wall time mostly measures the neighbours); "
+        "target: at most 2 × the parser loop. Bytes per node: "
+        "what the parsed document keeps per block or heading, as `Document.resident_bytes()` "
+        "counts it for the server's cache (its columns, plus the line table and block ordinals "
+        "that selecting builds, 8 bytes per line and 4 per block), the file's bytes and their "
+        "word mask (2 bytes per byte of source) excluded.",
+        "",
+    ]
+    rows = []
+    for r in memory["rows"]:
+        if "error" in r:
+            rows.append([r["case"], size(r["bytes"]), "failed: " + r["error"], *["—"] * 6])
+            continue
+        nodes = r["blocks"] + r["headings"]
+        timed = r["bytes"] >= 900_000  # smaller files take milliseconds: see Speed instead
+        rows.append([
+            r["case"], size(r["bytes"]), f"{nodes:,}",
+            f"{r['floor_peak_mb']:.0f} MB", f"{r['index_peak_mb']:.0f} MB",
+            f"{r['peak_ratio']:.2f} ({'met' if r['peak_ok'] else 'NOT met'})",
+            f"{r['bytes_per_node']:.0f}" if nodes >= 1000 else "—",
+            f"{r['floor_s']:.2f} s / {r['index_s']:.2f} s" if timed else "—",
+            (f"{r['time_ratio']:.2f} ({'met' if r['time_ok'] else 'NOT met'})" if timed else "—"),
+        ])  # fmt: skip
+    header = [
+        "Document", "Size", "Blocks + headings", "Parser loop peak", "mdsel peak", "Peak ratio",
+        "Bytes per node", "Parser loop / mdsel time", "Time ratio",
+    ]  # fmt: skip
+    return [*lines, *table(header, rows), ""]
+
+
 def page(results: dict[str, Any]) -> str:
     lines = [
         "# Benchmarks",
@@ -491,7 +631,9 @@ def page(results: dict[str, Any]) -> str:
         "",
         *machine_section(results["machine"]),
         *token_section(results["tokens"]),
+        *workflow_section(results["workflow"]),
         *performance_section(results),
+        *memory_section(results.get("memory", {"error": "not run"})),
         *(caps_section(results["caps"]) if "caps" in results else []),
         "## Reproduce",
         "",
@@ -500,8 +642,9 @@ def page(results: dict[str, Any]) -> str:
         ".venv/bin/python bench/report.py",
         "```",
         "",
-        "The scripts also run alone: `bench/token_economy.py`, `bench/bench_engine.py`, "
-        "`bench/bench_server.py`, `bench/bench_hook.py`, `bench/bench_caps.py`.",
+        "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
+        "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
+        "`bench/bench_hook.py`, `bench/bench_caps.py`.",
         "",
     ]
     return "\n".join(wrap(lines))

@@ -1,28 +1,47 @@
-"""Shared test inputs: the real-world corpus, the CommonMark spec (fetched once), our fixtures."""
+"""Shared test inputs: the vendored real-world corpus, the CommonMark spec, our fixtures."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
-import subprocess
 import sys
-import tarfile
-import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-CACHE = ROOT / "tests" / ".cache"
-MDIT_VERSION = "4.3.0"
+CORPUS = ROOT / "tests" / "corpus"
+FIXTURES = ROOT / "tests" / "fixtures"
+COMMONMARK = ROOT / "tests" / "commonmark"
+# Beside a checkout there may be a larger collection of real documents; it only adds cases.
+SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+# The e2e suite runs the executables in this directory: the dev venv's by default, an installed
+# wheel's when scripts/test.sh points MDSEL_TEST_BIN_DIR at it.
+BIN = Path(os.environ.get("MDSEL_TEST_BIN_DIR") or Path(sys.executable).parent)
+
+
+def corpus_manifest() -> list[dict[str, str]]:
+    """The rows of tests/corpus/MANIFEST.tsv: name, repo, path, commit, license, bytes, ..."""
+    with (CORPUS / "MANIFEST.tsv").open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def _shared_extras() -> list[Path]:
+    if not SHARED_CORPUS.is_dir():
+        return []
+    ours = {row["name"] for row in corpus_manifest()}
+    return sorted(
+        p
+        for p in SHARED_CORPUS.iterdir()
+        if p.suffix in MARKDOWN_SUFFIXES and p.name != "README.md" and p.name not in ours
+    )
 
 
 def corpus_files() -> list[Path]:
-    return sorted(
-        p for p in CORPUS.glob("*") if p.suffix in (".md", ".markdown") and p.name != "README.md"
-    )
+    """The vendored documents named in the manifest, plus any extra ones beside the checkout."""
+    return [CORPUS / row["name"] for row in corpus_manifest()] + _shared_extras()
 
 
 def fixture_files() -> list[Path]:
@@ -30,43 +49,17 @@ def fixture_files() -> list[Path]:
 
 
 def real_documents() -> list[Path]:
-    """Every document of the fixture set: the shared corpus and our own fixtures."""
+    """Every document of the fixture set: the corpus and our own fixtures."""
     return corpus_files() + fixture_files()
-
-
-def _cmark_dir() -> Path:
-    """The CommonMark spec files from markdown-it-py's source distribution (downloaded once)."""
-    target = CACHE / f"markdown-it-py-{MDIT_VERSION}"
-    done = target / "commonmark.json"
-    if done.exists():
-        return target
-    target.mkdir(parents=True, exist_ok=True)
-    # Parallel test workers may race here: each downloads into its own folder, and files land
-    # by atomic rename, commonmark.json (the "done" marker) last.
-    download = Path(tempfile.mkdtemp(dir=target))
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-binary", ":all:", "--no-deps",
-         f"markdown-it-py=={MDIT_VERSION}", "-d", str(download)],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
-    archive = next(download.glob("markdown_it_py-*.tar.gz"))
-    with tarfile.open(archive) as tar:
-        for name in ("spec.md", "commonmark.json"):
-            member = tar.getmember(f"markdown_it_py-{MDIT_VERSION}/tests/test_cmark_spec/{name}")
-            extracted = tar.extractfile(member)
-            assert extracted is not None
-            (download / name).write_bytes(extracted.read())
-            os.replace(download / name, target / name)
-    return target
 
 
 @pytest.fixture(scope="session")
 def cmark_examples() -> list[dict[str, object]]:
-    examples: list[dict[str, object]] = json.loads((_cmark_dir() / "commonmark.json").read_text())
+    text = (COMMONMARK / "commonmark.json").read_text(encoding="utf-8")
+    examples: list[dict[str, object]] = json.loads(text)
     return examples
 
 
 @pytest.fixture(scope="session")
 def cmark_spec_path() -> Path:
-    return _cmark_dir() / "spec.md"
+    return COMMONMARK / "spec.md"

@@ -11,6 +11,8 @@ the hook and the server's read policy import the leaf `mdsel.names` without load
 
 from __future__ import annotations
 
+from mdsel._version import __version__
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mdsel.api import index, load, run_command, select
@@ -18,9 +20,8 @@ if TYPE_CHECKING:
     from mdsel.files import Expansion, FileLimits, expand_paths
     from mdsel.parse import Block
     from mdsel.results import Child, IndexResult, Match, Options, Outcome, SelectResult
-    from mdsel.tree import Document, Heading, Source, parse_document
-
-__version__ = "0.1.0"
+    from mdsel.sections import Heading
+    from mdsel.tree import Document, Source, parse_document
 
 _EXPORTS = {
     "Block": "mdsel.parse",
@@ -28,7 +29,7 @@ _EXPORTS = {
     "Document": "mdsel.tree",
     "Expansion": "mdsel.files",
     "FileLimits": "mdsel.files",
-    "Heading": "mdsel.tree",
+    "Heading": "mdsel.sections",
     "IndexResult": "mdsel.results",
     "Match": "mdsel.results",
     "Options": "mdsel.results",

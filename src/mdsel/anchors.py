@@ -45,8 +45,9 @@ def anchors(document: Document) -> list[str]:
     """anchors[k] = the anchor of document.headings[k], numbered as GitHub numbers repeats."""
     taken: dict[str, int] = {}
     result = []
-    for heading in document.headings:
-        base = slug(heading.title)
+    headings = document.headings
+    for index in range(len(headings)):
+        base = slug(headings.title(index))  # the title alone: no Heading value per heading
         anchor = base
         while anchor in taken:
             taken[base] += 1

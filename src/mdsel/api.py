@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from mdsel.errors import PARSE_ERROR, ParseError, Problem
+from mdsel.errors import PARSE_ERROR, NodeLimitError, ParseError, Problem
 from mdsel.names import namespaces
 from mdsel.read import FileReadError, read_bytes
 from mdsel.results import DEFAULT_OPTIONS, IndexResult, Options, Outcome, SelectResult
@@ -54,6 +54,13 @@ def load(
                     file=path,
                 )
             )
+            continue
+        except NodeLimitError as exc:
+            message = (
+                f"more than {exc.limit:,} blocks and headings (the limit, passed at byte offset "
+                f"{exc.offset}); set MDSEL_MAX_BLOCKS higher to read this file"
+            )
+            problems.append(Problem(PARSE_ERROR, "TOO_MANY_BLOCKS", message, file=path))
             continue
         loaded.append((path, document))
     # Namespaces are numbered over every path named, in input order, so a file that fails to

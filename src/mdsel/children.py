@@ -26,7 +26,7 @@ def direct_subsections(document: Document, node: Node) -> list[int]:
     """Indices into document.headings of the sections directly inside a heading (or the root)."""
     headings = document.headings
     if node.kind == ROOT:
-        return [i for i, h in enumerate(headings) if h.parent == -1]
+        return [i for i, parent in enumerate(headings.parents) if parent == -1]
     result = []
     i = node.ref + 1
     last = headings[node.ref].last
@@ -79,24 +79,26 @@ def children_counts(document: Document) -> tuple[list[int], int]:
     """How many children `children` would list (before the cap) for each heading, and for the
     root, in one linear merge: the outermost blocks between a heading and the next heading,
     plus its direct subsections."""
-    headings = document.headings
-    blocks = document.blocks
+    # Columns, not Heading and Block values: this runs over every heading and block.
+    parents, heading_starts = document.headings.parents, document.headings.starts
+    block_starts = document.blocks.starts
     top = sorted(i for indices in document.top_blocks.values() for i in indices)
-    counts = [0] * len(headings)
+    counts = [0] * len(parents)
     position = 0
-    for index, heading in enumerate(headings):
-        if heading.parent >= 0:
-            counts[heading.parent] += 1
-        end = headings[index + 1].start if index + 1 < len(headings) else len(document.data)
-        while position < len(top) and blocks[top[position]].start < heading.start:
+    for index, parent in enumerate(parents):
+        if parent >= 0:
+            counts[parent] += 1
+        start = heading_starts[index]
+        end = heading_starts[index + 1] if index + 1 < len(parents) else len(document.data)
+        while position < len(top) and block_starts[top[position]] < start:
             position += 1
         count_start = position
-        while position < len(top) and blocks[top[position]].start < end:
+        while position < len(top) and block_starts[top[position]] < end:
             position += 1
         counts[index] += position - count_start
-    first_heading = headings[0].start if headings else len(document.data)
-    root = sum(1 for h in headings if h.parent == -1)
-    root += sum(1 for i in top if blocks[i].start < first_heading)
+    first_heading = heading_starts[0] if len(parents) else len(document.data)
+    root = parents.count(-1)
+    root += sum(1 for i in top if block_starts[i] < first_heading)
     return counts, root
 
 

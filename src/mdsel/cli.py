@@ -12,11 +12,12 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from mdsel import __version__
+from mdsel._version import __version__
 from mdsel.api import run_command
 from mdsel.files import FileLimits, expand_paths
 from mdsel.results import Options, Outcome
 from mdsel.settings import (
+    DEFAULT_MAX_BLOCKS,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_FILES,
@@ -27,6 +28,7 @@ from mdsel.settings import (
     ConfigError,
     read_settings,
 )
+from mdsel.tree import parse_document
 
 SELECTOR_HELP = """\
 selectors:
@@ -81,6 +83,7 @@ examples:
   mdsel index README.md
   mdsel index docs/ --json
   mdsel index 'docs/**/*.md'
+  git show HEAD:README.md | mdsel index -
 """
 
 ENVIRONMENT_HELP = (
@@ -95,6 +98,7 @@ ENVIRONMENT_HELP = (
     f"(default {DEFAULT_MAX_DEPTH})\n"
     "  MDSEL_MAX_NAMES           names examined per call by directory and glob expansion "
     f"(default {DEFAULT_MAX_NAMES})\n"
+    f"  MDSEL_MAX_BLOCKS          blocks and headings per document (default {DEFAULT_MAX_BLOCKS})\n"
     "\n"
     "exit status: 0 all resolved, 1 anything unresolved or unreadable "
     "(the rest is still printed),\n2 usage error.\n"
@@ -111,6 +115,9 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         except (OSError, ValueError):
             width = 100
         super().__init__(prog, width=max(40, min(width, 120)) - 2)
+
+
+FILES_HELP = "Markdown files, directories or glob patterns; - reads standard input"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -133,9 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=INDEX_HELP + "\n" + ENVIRONMENT_HELP,
         formatter_class=_Formatter,
     )
-    index.add_argument(
-        "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
-    )
+    index.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
     _common(index)
 
     select = commands.add_parser(
@@ -148,9 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     select.add_argument(
         "selector", metavar="SELECTOR", help="e.g. h2.1, 'h2.1/code.0', readme::para.3"
     )
-    select.add_argument(
-        "files", nargs="+", metavar="FILE", help="Markdown files, directories or glob patterns"
-    )
+    select.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
     _common(select)
     return parser
 
@@ -180,11 +183,13 @@ def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None)
     )
     options = Options(args.json, args.full, settings.page_words, settings.max_headings)
     expansion = expand_paths(args.files, limits, cwd)
+    max_nodes = settings.max_blocks
     return run_command(
         args.command,
         getattr(args, "selector", None),
         expansion.paths,
         options,
+        parse=lambda raw: parse_document(raw, max_nodes),
         max_bytes=limits.max_bytes,
         problems=expansion.problems,
         warnings=expansion.warnings,

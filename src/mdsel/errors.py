@@ -3,7 +3,8 @@
 The six types of the JSON envelope:
 
     FILE_NOT_FOUND       a path that does not exist, or a pattern that matched nothing
-    PARSE_ERROR          not Markdown text: invalid UTF-8 or a NUL byte (with its byte offset)
+    PARSE_ERROR          not Markdown text: invalid UTF-8 or a NUL byte (with its byte offset),
+                         or more blocks and headings than MDSEL_MAX_BLOCKS
     INVALID_SELECTOR     a selector that does not parse (with its 1-based column); fails it all
     SELECTOR_NOT_FOUND   a selector item that matched nothing in any document
     NAMESPACE_NOT_FOUND  a namespace that names none of the documents of the call
@@ -73,6 +74,16 @@ class ParseError(Exception):
         self.offset = offset
         """0-based byte offset in the file (a leading BOM counts)."""
         self.reason = reason
+
+
+class NodeLimitError(Exception):
+    """The document has more blocks and headings than the caller allows."""
+
+    def __init__(self, limit: int, offset: int) -> None:
+        super().__init__(f"more than {limit} blocks and headings (reached at byte offset {offset})")
+        self.limit = limit
+        self.offset = offset
+        """0-based byte offset in the document (after a BOM) where the limit was passed."""
 
 
 class SelectorSyntaxError(Exception):

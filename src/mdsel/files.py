@@ -4,7 +4,8 @@ per-call limits.
 An existing path is taken literally; otherwise it is a glob (`docs/**/*.md`). Directories expand
 to the Markdown files below them, sorted, skipping hidden entries, `node_modules` and `.git`, and
 not following directory symlinks, at most MDSEL_MAX_DEPTH levels deep (`mdsel.walk`). Nothing
-is opened here: reading is `mdsel.read`'s.
+is opened here: reading is `mdsel.read`'s. `-` names standard input (namespace `stdin`); a file
+called `-` is reached as `./-`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
-from mdsel.names import is_glob
+from mdsel.names import STDIN, is_glob
 from mdsel.read import missing
 from mdsel.settings import (
     DEFAULT_MAX_BYTES,
@@ -98,6 +99,8 @@ def expand_paths(
 
 def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:
     """The files one argument names, or why it names none."""
+    if given == STDIN:
+        return [given]
     full = os.path.join(base, given)
     if os.path.lexists(full):
         if not os.path.isdir(full):

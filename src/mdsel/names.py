@@ -23,6 +23,11 @@ _GLOB_MAGIC = re.compile(r"[*?[]")
 _NOT_NAMESPACE = re.compile(r"[^a-z0-9_-]")
 
 
+STDIN = "-"
+"""The file argument that names standard input."""
+STDIN_NAMESPACE = "stdin"
+
+
 def is_markdown_name(path: str) -> bool:
     """Whether the last component of `path` has a Markdown extension (any letter case).
 
@@ -46,7 +51,10 @@ def heading_selector(level: int, ordinal: int) -> str:
 
 def namespace_of(path: str) -> str:
     """A path's namespace before collisions are numbered: its base name without the last
-    extension, lowercased, other characters than [a-z0-9_-] as `_`, `doc` if nothing is left."""
+    extension, lowercased, other characters than [a-z0-9_-] as `_`, `doc` if nothing is left;
+    `stdin` for standard input (`-`)."""
+    if path == STDIN:
+        return STDIN_NAMESPACE
     base = os.path.basename(path.rstrip("/\\"))
     stem = (base.rpartition(".")[0] if "." in base else base).lower()
     return _NOT_NAMESPACE.sub("_", stem) or "doc"

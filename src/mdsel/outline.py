@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel.names import heading_selector
+from mdsel.titles import shown_title
 from mdsel.tree import BLOCK_KINDS, Document
 
 
@@ -23,7 +24,7 @@ def heading_line(document: Document, index: int, depth: int, prefix: str, hidden
     heading = document.headings[index]
     words = document.section_words(index)
     more = f" +{hidden}" if hidden else ""
-    title = " ".join(heading.title.split())
+    title = shown_title(heading.title)
     return (
         f"{'  ' * depth}{prefix}{heading_selector(heading.level, heading.ordinal)} {title} "
         f"{heading.line_start} {words}{more}"
@@ -43,38 +44,39 @@ def outline(
 
     `expand_hint` completes the closing line: how to see everything (`--full`, `&full=true`).
     """
+    # Columns, not Heading values: these loops may run over a million headings.
     headings = document.headings
+    depths, parents, lasts = headings.depths, headings.parents, headings.lasts
     if last < first:
         return []
-    base = headings[first].depth
+    base = depths[first]
     total = last - first + 1
     if budget is None or total <= budget:
         return [
-            heading_line(document, i, headings[i].depth - base, prefix, 0)
-            for i in range(first, last + 1)
+            heading_line(document, i, depths[i] - base, prefix, 0) for i in range(first, last + 1)
         ]
 
     shown, rest = _within_budget(document, first, last, budget)
     shown_below: dict[int, int] = {}
     for i in shown:
-        ancestor = headings[i].parent
+        ancestor = parents[i]
         while ancestor >= first:
             shown_below[ancestor] = shown_below.get(ancestor, 0) + 1
-            ancestor = headings[ancestor].parent
+            ancestor = parents[ancestor]
     lines: list[str] = []
     example = -1  # the deepest shown heading that hides something: expanding it adds lines
     for i in shown:
-        hidden = headings[i].last - i - shown_below.get(i, 0)
-        if hidden and (example < 0 or headings[i].depth > headings[example].depth):
+        hidden = lasts[i] - i - shown_below.get(i, 0)
+        if hidden and (example < 0 or depths[i] > depths[example]):
             example = i
-        lines.append(heading_line(document, i, headings[i].depth - base, prefix, hidden))
+        lines.append(heading_line(document, i, depths[i] - base, prefix, hidden))
     if rest:
         lines.append(f"… +{len(rest)} more: {prefix}{ranges(document, rest)}")
     if example < 0:
         example = rest[0] if rest else first
     lines.append(
         f"[showing {len(shown)} of {total} headings; expand one with "
-        f"{prefix}{heading_selector(headings[example].level, headings[example].ordinal)}"
+        f"{prefix}{heading_selector(headings.levels[example], headings.ordinals[example])}"
         f"?toc=true, or {expand_hint}]"
     )
     return lines
@@ -85,12 +87,11 @@ def _within_budget(
 ) -> tuple[list[int], list[int]]:
     """The headings first..last shown under `budget`, and those of the next depth left out:
     the shallowest depths that fit whole, then the next depth's first headings in the room left."""
-    headings = document.headings
-    base = headings[first].depth
+    depths = document.headings.depths
+    base = depths[first]
     per_depth: dict[int, int] = {}
-    for i in range(first, last + 1):
-        depth = headings[i].depth - base
-        per_depth[depth] = per_depth.get(depth, 0) + 1
+    for depth in depths[first : last + 1]:
+        per_depth[depth - base] = per_depth.get(depth - base, 0) + 1
     shown_depth = -1
     running = 0
     for depth in sorted(per_depth):
@@ -105,7 +106,7 @@ def _within_budget(
     shown: list[int] = []
     rest: list[int] = []
     for i in range(first, last + 1):
-        depth = headings[i].depth - base
+        depth = depths[i] - base
         if depth <= shown_depth:
             shown.append(i)
         elif depth == shown_depth + 1:
@@ -120,12 +121,13 @@ def _within_budget(
 def ranges(document: Document, indices: Sequence[int], limit: int = 12) -> str:
     """Compact selectors for many headings: `h1.250-298 h2.3-9`, per level, consecutive runs."""
     runs: list[list[int]] = []  # level, first ordinal, last ordinal
+    levels, ordinals = document.headings.levels, document.headings.ordinals
     for i in indices:
-        heading = document.headings[i]
-        if runs and runs[-1][0] == heading.level and runs[-1][2] + 1 == heading.ordinal:
-            runs[-1][2] = heading.ordinal
+        level, ordinal = levels[i], ordinals[i]
+        if runs and runs[-1][0] == level and runs[-1][2] + 1 == ordinal:
+            runs[-1][2] = ordinal
         else:
-            runs.append([heading.level, heading.ordinal, heading.ordinal])
+            runs.append([level, ordinal, ordinal])
     parts = [f"h{lv}.{a}" if a == b else f"h{lv}.{a}-{b}" for lv, a, b in runs[:limit]]
     if len(runs) > limit:
         parts.append("…")

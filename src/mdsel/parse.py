@@ -1,19 +1,28 @@
-"""The only module that imports pyromark: Markdown text → flat block records with byte ranges.
+"""The only module that imports pyromark: Markdown text → block and heading columns with byte
+ranges.
 
 This loop is the engine's overhead over the parser's own iteration, so it is kept tight: an
 inline or End event costs one dict look-up. Containers are closed by their byte ranges (a
 Start event already carries the node's whole range), so End events need no handling at all,
 and a heading's inline events are consumed by an inner loop.
+
+Nothing here creates an object per block: every field goes into a column (`array`, `bytearray`,
+one string for all titles), a few bytes per block, so a document of millions of blocks costs a
+fraction of what the parser's own event list does.
 """
 
 from __future__ import annotations
 
+import re
+from array import array
 from collections.abc import Callable, Iterator
+from io import StringIO
 from itertools import islice
 
 import pyromark
 
 from mdsel._record import NamedTuple
+from mdsel.errors import NodeLimitError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,9 +37,15 @@ LIST = "list"
 TABLE = "table"
 QUOTE = "quote"
 
-# pulldown-cmark tags that become nodes. Items, HTML blocks, rules, table parts and inline tags
-# create none.
-_KINDS = {"Paragraph": PARA, "CodeBlock": CODE, "Table": TABLE, "List": LIST, "BlockQuote": QUOTE}
+KINDS = (PARA, CODE, LIST, TABLE, QUOTE)
+"""Block kinds by their code in Scan.kinds."""
+_LIST_CODE = KINDS.index(LIST)
+_QUOTE_CODE = KINDS.index(QUOTE)
+
+# pulldown-cmark tags that become nodes → kind codes. Items, HTML blocks, rules, table parts and
+# inline tags create none.
+_CODES = {"Paragraph": 0, "CodeBlock": 1, "List": 2, "Table": 3, "BlockQuote": 4}
+_LEVELS = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
 
 
 class Block(NamedTuple):
@@ -45,19 +60,31 @@ class Block(NamedTuple):
     """Index of the enclosing list or blockquote in Document.blocks; -1 at top level."""
 
 
-class RawHeading(NamedTuple):
-    level: int
-    start: int
-    end: int
-    title: str
+def offset_typecode(size: int) -> str:
+    """The smallest signed `array` type that holds every offset (and -1) of `size` bytes."""
+    return "i" if size < 2**31 else "q"
 
 
 class Scan(NamedTuple):
-    blocks: list[Block]
-    last: list[int]
-    """last[i] = index of block i's last descendant in blocks (i itself when it has none)."""
-    headings: list[RawHeading]
-    """Top-level headings only (not inside a list or blockquote)."""
+    """Blocks in document (pre)order and top-level headings, as parallel columns."""
+
+    kinds: bytearray
+    """Index into KINDS."""
+    starts: array[int]
+    ends: array[int]
+    parents: array[int]
+    """Index of the enclosing list or blockquote; -1 at top level."""
+    last: array[int]
+    """last[i] = index of block i's last descendant (i itself when it has none)."""
+    top: tuple[array[int], ...]
+    """top[code] = indices of the top-level blocks of kind KINDS[code], in document order."""
+    levels: bytearray
+    """Top-level headings only (not inside a list or blockquote): level 1–6."""
+    heading_starts: array[int]
+    heading_ends: array[int]
+    titles: str
+    """Every title, one after the other; title k is titles[title_ends[k-1]:title_ends[k]]."""
+    title_ends: array[int]
 
 
 CHECK_EVERY = 4096
@@ -71,20 +98,36 @@ def _checked(events: Iterator[Any], checkpoint: Callable[[], object]) -> Iterato
         yield from chunk
 
 
-def scan(text: str, shift: int = 0, checkpoint: Callable[[], object] | None = None) -> Scan:
+def scan(
+    text: str,
+    data: bytes,
+    shift: int = 0,
+    max_nodes: int = 2**62,
+    checkpoint: Callable[[], object] | None = None,
+) -> Scan:
     """One pass over the events of `text` with a stack of open containers; ranges + shift.
 
-    `checkpoint`, when given, is called every CHECK_EVERY events; whatever it raises ends the
-    scan (a caller that can be cancelled stops a long parse this way).
+    `data` is the document `text` sits in at `shift` (read for ATX closing sequences).
+    NodeLimitError past `max_nodes` blocks and headings. `checkpoint`, when given, is called
+    every CHECK_EVERY events; whatever it raises ends the scan (a caller that can be cancelled
+    stops a long parse this way).
+
+    Longer than our functions usually are, on purpose: this loop runs once per parser event
+    (tens of millions in some files), and a function call per event or per block would cost
+    about as much as the parser's own iteration.
     """
-    blocks: list[Block] = []
-    last: list[int] = []
-    headings: list[RawHeading] = []
+    code = offset_typecode(len(data) + 1)
+    kinds = bytearray()
+    starts, ends, parents, last = array(code), array(code), array(code), array(code)
+    top = tuple(array(code) for _ in KINDS)
+    levels = bytearray()
+    heading_starts, heading_ends, title_ends = array(code), array(code), array(code)
+    titles = StringIO()
+    title_length = 0
     open_ends: list[int] = []  # byte end of each open container, innermost last
     open_index: list[int] = []
-    kinds = _KINDS
-    # tuple.__new__ builds a NamedTuple in C, skipping its Python-level __new__ (4x faster).
-    new = tuple.__new__
+    codes = _CODES
+    count = 0  # blocks and headings so far
     events: Iterator[tuple[Any, Any]] = iter(pyromark.events_with_range(text, options=OPTIONS))
     if checkpoint is not None:
         events = _checked(events, checkpoint)
@@ -93,58 +136,92 @@ def scan(text: str, shift: int = 0, checkpoint: Callable[[], object] | None = No
             continue
         tag = event["Start"]
         if tag.__class__ is str:
-            kind = kinds.get(tag)
+            kind = codes.get(tag)
             if kind is None:
                 continue
+        elif "Heading" in tag:
+            start = span["start"]
+            while open_ends and open_ends[-1] <= start:
+                open_ends.pop()
+                last[open_index.pop()] = len(kinds) - 1
+            if not open_ends:
+                count += 1
+                if count > max_nodes:
+                    raise NodeLimitError(max_nodes, start + shift)
+                end = span["end"] + shift
+                # The inline events up to the heading's End (the only End holding a dict
+                # there), inlined: this runs once per heading, a million times in some files.
+                title = ""
+                for inline, _span in events:
+                    if "Text" in inline:
+                        title += inline["Text"]
+                    elif "End" in inline and inline["End"].__class__ is dict:
+                        break
+                    elif "Code" in inline:
+                        title += inline["Code"]
+                    elif inline == "SoftBreak" or inline == "HardBreak":
+                        title += " "
+                if title and title[-1] in "#\t ":  # a closing sequence pulldown-cmark kept
+                    title = without_closing_sequence(data[start + shift : end], title)
+                levels.append(_LEVELS[tag["Heading"]["level"]])
+                heading_starts.append(start + shift)
+                heading_ends.append(end)
+                titles.write(title)
+                title_length += len(title)
+                title_ends.append(title_length)
+            continue
         else:
-            name = next(iter(tag))
-            kind = kinds.get(name)
+            kind = codes.get(next(iter(tag)))
             if kind is None:
-                if name != "Heading":
-                    continue
-                start = span["start"]
-                while open_ends and open_ends[-1] <= start:
-                    open_ends.pop()
-                    last[open_index.pop()] = len(blocks) - 1
-                if not open_ends:
-                    level = int(tag["Heading"]["level"][1])
-                    title = _heading_title(events)
-                    end = span["end"]
-                    headings.append(new(RawHeading, (level, start + shift, end + shift, title)))
                 continue
         start = span["start"]
         end = span["end"]
         if open_ends:
             while open_ends and open_ends[-1] <= start:
                 open_ends.pop()
-                last[open_index.pop()] = len(blocks) - 1
+                last[open_index.pop()] = len(kinds) - 1
             parent = open_index[-1] if open_index else -1
         else:
             parent = -1
-        index = len(blocks)
+        index = len(kinds)
+        count += 1
+        if count > max_nodes:
+            raise NodeLimitError(max_nodes, start + shift)
         if end <= start:
             end = start + 1
-        blocks.append(new(Block, (kind, start + shift, end + shift, parent)))
+        kinds.append(kind)
+        starts.append(start + shift)
+        ends.append(end + shift)
+        parents.append(parent)
         last.append(index)
-        if kind is LIST or kind is QUOTE:
+        if parent < 0:
+            top[kind].append(index)
+        if kind == _LIST_CODE or kind == _QUOTE_CODE:  # noqa: SIM109 (no tuple per block)
             open_ends.append(end)
             open_index.append(index)
     while open_ends:
         open_ends.pop()
-        last[open_index.pop()] = len(blocks) - 1
-    return Scan(blocks, last, headings)
+        last[open_index.pop()] = len(kinds) - 1
+    return Scan(
+        kinds, starts, ends, parents, last, top,
+        levels, heading_starts, heading_ends, titles.getvalue(), title_ends,
+    )  # fmt: skip
 
 
-def _heading_title(events: Iterator[tuple[Any, Any]]) -> str:
-    """Consume a heading's inline events up to its End; their text on one line."""
-    parts: list[str] = []
-    for event, _span in events:
-        if "Text" in event:
-            parts.append(event["Text"])
-        elif "Code" in event:
-            parts.append(event["Code"])
-        elif event == "SoftBreak" or event == "HardBreak":
-            parts.append(" ")
-        elif "End" in event and event["End"].__class__ is dict and "Heading" in event["End"]:
-            break
-    return "".join(parts)
+_ATX_OPENING = re.compile(rb" {0,3}#{1,6}[ \t]")
+
+
+def without_closing_sequence(raw: bytes, title: str) -> str:
+    """`title` without an ATX closing sequence that follows a tab.
+
+    CommonMark lets spaces or tabs precede the closing `#`s; pulldown-cmark strips them only
+    after a space, so `## Title<tab>##` would keep `<tab>##`. `raw` is the heading's source.
+    """
+    line = raw.rstrip(b" \t\r\n")
+    run = len(line) - len(line.rstrip(b"#"))
+    if not run or line[-run - 1 : -run] != b"\t" or not _ATX_OPENING.match(line):
+        return title
+    body = title.rstrip(" \t")
+    if not body.endswith("#" * run):
+        return title  # the `#`s came from somewhere else (an escape, an entity)
+    return body[:-run].rstrip(" \t")

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
+from mdsel.names import STDIN
 
 
 class FileReadError(Exception):
@@ -23,8 +25,10 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
     """The file's bytes, or FileReadError: missing, not a regular file, too large, unreadable.
 
     Opened non-blocking and checked with fstat on the open descriptor, so a FIFO swapped in after
-    any earlier check still cannot block the read.
+    any earlier check still cannot block the read. `-` is standard input, read once.
     """
+    if path == STDIN:
+        return _read_stdin(max_bytes)
     full = path if cwd is None else os.path.join(cwd, path)
     try:
         info = os.stat(full)
@@ -53,6 +57,25 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
         os.close(fd)
     if len(data) > max_bytes:  # grew since stat
         raise FileReadError(too_large(path, len(data), max_bytes))
+    return data
+
+
+def _read_stdin(max_bytes: int) -> bytes:
+    """Standard input to its end, refused past `max_bytes` (read one byte more to tell)."""
+    stream = sys.stdin.buffer if sys.stdin is not None else None
+    try:
+        data = stream.read(max_bytes + 1) if stream is not None else None
+    except OSError as exc:
+        raise FileReadError(os_problem(STDIN, exc)) from None
+    if data is None:
+        reason = "standard input is closed; pipe the document in or name a file"
+        raise FileReadError(Problem(PROCESSING_ERROR, "NO_STDIN", reason, file=STDIN))
+    if len(data) > max_bytes:
+        reason = (
+            f"standard input is over {max_bytes} bytes, the limit (MDSEL_MAX_BYTES); "
+            "raise it or select from a file"
+        )
+        raise FileReadError(Problem(PROCESSING_ERROR, "TOO_LARGE", reason, file=STDIN))
     return data
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from mdsel.errors import Problem
 from mdsel.outline import block_counts, outline
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
+from mdsel.titles import shown_title
 
 MAX_LISTED = 12
 """Subsections named in a page trailer; the index lists them all."""
@@ -53,7 +54,7 @@ def _suggestion_line(problem: Problem, qualify: bool) -> str | None:
     parts = []
     for s in problem.suggestions:
         selector = f"{s.namespace}::{s.selector}" if qualify and s.namespace else s.selector
-        parts.append(f"~{selector} ({s.title})" if s.title else f"~{selector}")
+        parts.append(f"~{selector} ({shown_title(s.title)})" if s.title else f"~{selector}")
     return " ".join(parts)
 
 

@@ -9,6 +9,7 @@
                               directory or a glob's fixed part
     MDSEL_MAX_NAMES           names examined per call by directory     200000
                               and glob expansion
+    MDSEL_MAX_BLOCKS          blocks and headings per document         4000000
     MDSEL_MIN_WORDS           the hook's word threshold                200
 
 A number is ASCII digits only, surrounding whitespace ignored: `int()` would also take `+5`,
@@ -34,6 +35,9 @@ DEFAULT_MAX_TOTAL_BYTES = 100 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 64
 DEFAULT_MAX_NAMES = 200_000
 DEFAULT_MIN_WORDS = 200
+DEFAULT_MAX_BLOCKS = 4_000_000
+"""Far above any real file (the largest we know of has tens of thousands of blocks), low enough
+that a generated one is refused in seconds rather than indexed for a minute."""
 
 MAX_DIGITS = 18
 """Longest number read: every value fits a 64-bit integer, and `int()` of a few thousand digits
@@ -63,6 +67,8 @@ class Settings(NamedTuple):
     """Largest single file read, in bytes (MDSEL_MAX_BYTES)."""
     max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES
     """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
+    max_blocks: int = DEFAULT_MAX_BLOCKS
+    """Blocks and headings per document (MDSEL_MAX_BLOCKS); more is a PARSE_ERROR."""
     max_depth: int = DEFAULT_MAX_DEPTH
     """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
     max_names: int = DEFAULT_MAX_NAMES
@@ -106,6 +112,7 @@ def read_settings(environ: Mapping[str, str]) -> Settings:
         max_files=read_positive(environ, "MDSEL_MAX_FILES", DEFAULT_MAX_FILES),
         max_bytes=read_positive(environ, "MDSEL_MAX_BYTES", DEFAULT_MAX_BYTES),
         max_total_bytes=read_positive(environ, "MDSEL_MAX_TOTAL_BYTES", DEFAULT_MAX_TOTAL_BYTES),
+        max_blocks=read_positive(environ, "MDSEL_MAX_BLOCKS", DEFAULT_MAX_BLOCKS),
         max_depth=read_positive(environ, "MDSEL_MAX_DEPTH", DEFAULT_MAX_DEPTH),
         max_names=read_positive(environ, "MDSEL_MAX_NAMES", DEFAULT_MAX_NAMES),
     )

@@ -8,7 +8,9 @@ line break is whitespace, counts over consecutive lines add up to the whole-file
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
+from collections.abc import Iterator
 from itertools import accumulate
 
 from mdsel.errors import ParseError
@@ -39,6 +41,19 @@ _WORD_MASK = bytes(0x20 if byte in b" \t\n\x0b\x0c\r" else 0x78 for byte in rang
 
 
 _LONE_CR = re.compile(rb"\r(?!\n)")
+_LONE_CR_TEXT = re.compile("\r(?!\n)")
+
+
+def lone_cr_to_lf(text: str) -> str:
+    """Each CR not followed by LF replaced by LF: the same length, so byte ranges are unchanged.
+
+    pulldown-cmark does not end a line at a lone CR inside indented code, fenced code and HTML
+    blocks, so headings after them vanish or phantom ones appear; with LF it sees the lines
+    every CommonMark implementation sees.
+    """
+    if "\r" not in text:
+        return text
+    return _LONE_CR_TEXT.sub("\n", text)
 
 
 class LineTable:
@@ -55,16 +70,15 @@ class LineTable:
         self.mask = data.translate(_WORD_MASK)
         """The data with whitespace as b" " and every other byte as b"x": a word starts at each
         b" x" pair (or at an b"x" at the range start), so counting never creates word objects."""
-        self._starts: tuple[int, ...] | None = None
+        self._starts: array[int] | None = None
         self._lf_endings: bool | None = None
 
     @property
-    def starts(self) -> tuple[int, ...]:
+    def starts(self) -> array[int]:
         """starts[i] = byte offset of line i+1 (0-based i); starts[-1] = len(data)."""
         if self._starts is None:
-            # bytes.splitlines breaks on \n, \r\n and \r only: CommonMark's line endings.
-            lengths = map(len, self.data.splitlines(keepends=True))
-            self._starts = tuple(accumulate(lengths, initial=0))
+            lengths = map(len, _lines(self.data))
+            self._starts = array("q", accumulate(lengths, initial=0))
         return self._starts
 
     @property
@@ -99,8 +113,33 @@ class LineTable:
             return 0
         return self.words_between(self.starts[first - 1], self.starts[last])
 
-    def is_blank(self, line: int) -> bool:
-        return self.mask.find(b"x", self.starts[line - 1], self.starts[line]) < 0
+    def content_end(self, start: int, end: int) -> int:
+        """Offset of the last byte in [start, end) that makes its line non-blank, or -1.
+
+        Blank means spaces and tabs only (CommonMark): a vertical tab or form feed separates
+        words yet is content, so the word mask alone would call its line blank.
+        """
+        mask = self.mask
+        last = mask.rfind(b"x", start, end)
+        for other in (b"\x0b", b"\x0c"):
+            last = max(last, self.data.rfind(other, max(start, last + 1), end))
+        return last
+
+
+def _lines(data: bytes, chunk: int = 1 << 20) -> Iterator[bytes]:
+    """The lines of `data` with their endings, a chunk at a time: a list of every line of a
+    large file would cost some 40 bytes per line at once.
+
+    bytes.splitlines breaks on \\n, \\r\\n and \\r only: CommonMark's line endings. Chunks end
+    just after a \\n, so no CRLF is split."""
+    pos = 0
+    size = len(data)
+    while pos < size:
+        cut = data.rfind(b"\n", pos, pos + chunk) + 1
+        if cut <= pos:  # no LF in this chunk: up to the next one, or the end
+            cut = data.find(b"\n", pos + chunk) + 1 or size
+        yield from data[pos:cut].splitlines(keepends=True)
+        pos = cut
 
 
 def line_table(data: bytes) -> LineTable:
@@ -115,25 +154,40 @@ def word_count(raw: bytes) -> int:
 
 
 def front_matter_end(data: bytes) -> int:
-    """Byte length of a YAML (`---`) or TOML (`+++`) front matter block at the very start, or 0.
+    """Byte length of a YAML or TOML front matter block at the very start (line ending of its
+    closing line included), or 0.
 
-    Found by hand because pulldown-cmark's metadata options also swallow a mid-document
-    `---\\nTitle\\n---` (a setext heading).
+    YAML opens with a `---` line immediately followed by a non-blank line and closes on the
+    first `---` or `...` line (YAML's document end); TOML is `+++` … `+++`. An opening line
+    followed by a blank line is a thematic break, not front matter; `---` right after `---` is
+    empty front matter. Trailing spaces or tabs are allowed on the delimiter lines. Found by hand
+    because pulldown-cmark's metadata options also swallow a mid-document `---\nTitle\n---` (a
+    setext heading).
     """
-    for fence in (b"---", b"+++"):
-        if not data.startswith(fence):
-            continue
-        first_end = _line_end(data, 0)
-        if data[:first_end].rstrip(b"\r\n").rstrip(b" \t") != fence:
-            return 0
-        pos = first_end
-        while pos < len(data):
-            end = _line_end(data, pos)
-            if data[pos:end].rstrip(b"\r\n").rstrip(b" \t") == fence:
-                return end
-            pos = end
+    fence = data[:3]
+    if fence == b"---":
+        closers: tuple[bytes, ...] = (b"---", b"...")
+    elif fence == b"+++":
+        closers = (b"+++",)
+    else:
         return 0
+    pos = _line_end(data, 0)
+    if _bare_line(data, 0, pos) != fence:
+        return 0
+    following = _line_end(data, pos)
+    if not data[pos:following].strip(b" \t\r\n"):
+        return 0  # end of file or a blank line (spaces and tabs only, as CommonMark defines it)
+    while pos < len(data):
+        end = _line_end(data, pos)
+        if _bare_line(data, pos, end) in closers:
+            return end
+        pos = end
     return 0
+
+
+def _bare_line(data: bytes, start: int, end: int) -> bytes:
+    """The line in [start, end) without its line ending and trailing spaces or tabs."""
+    return data[start:end].rstrip(b"\r\n").rstrip(b" \t")
 
 
 def _line_end(data: bytes, pos: int) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 USAGE = """\
 usage: mdsel-claude [serve | hook | install | uninstall | doctor] [options]
+       mdsel-claude --version
 
   serve       run the MCP stdio server (the default with no command)
   hook        Claude Code Read hook: reads the hook JSON on stdin
@@ -41,6 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] in (["-h"], ["--help"]):
         sys.stdout.write(USAGE)
+        return 0
+    if args[:1] in (["-V"], ["--version"]):
+        # Only here: importing the engine costs time the hook must not pay.
+        from mdsel import __version__
+
+        sys.stdout.write(f"mdsel-claude {__version__}\n")
         return 0
     command = args.pop(0) if args and not args[0].startswith("-") else "serve"
     if command == "hook":

@@ -6,6 +6,10 @@ two leaves of the engine that use only the standard library, `mdsel.names` and `
 exits 0 on every input. It stops reading a file as soon as the answer is known: once the word
 threshold is passed, at the first NUL byte, or after `MAX_BYTES`, so a huge file costs no more
 than a small one.
+
+In outline mode (`--mode outline` or `MDSEL_HOOK_MODE=outline`), a whole-file Read of a large
+Markdown file seen at PostToolUse has its result replaced by the document's index; only then,
+once the threshold is passed, is the rest of the engine imported (see `hook_outline`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,12 @@ REMINDER = (
 EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 """Hook events the reminder is given for; any other event is answered with silence."""
 
+MODES = ("reminder", "outline")
+"""`--mode` / `MDSEL_HOOK_MODE` values; the first is the default."""
+
+REPLACING_EVENT = "PostToolUse"
+"""The only event at which a tool's result exists and can be replaced (outline mode)."""
+
 CHUNK_BYTES = 64 * 1024
 """Bytes per read: large enough that a typical 200-word file is one read."""
 
@@ -46,11 +56,14 @@ _ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
 """The separators of `bytes.split()`: the word rule of SPEC §2."""
 
 USAGE = f"""\
-usage: mdsel-claude hook [--min-words N]
+usage: mdsel-claude hook [--min-words N] [--mode reminder|outline]
 
 Reads a Claude Code PreToolUse/PostToolUse payload on stdin. For Read on a Markdown
 file with more than N words (default: MDSEL_MIN_WORDS, else {DEFAULT_MIN_WORDS}) it prints the
 reminder to use mdsel_index and mdsel_select; otherwise it prints nothing.
+With --mode outline (default: MDSEL_HOOK_MODE, else reminder), at PostToolUse the
+result of a whole-file Read is replaced by the document's index and the reminder;
+a Read with offset or limit is left alone.
 It always exits 0 and never blocks the Read.
 """
 
@@ -75,7 +88,10 @@ def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
         if arg.startswith("--min-words="):
             raw = arg.partition("=")[2]
             source = "--min-words"
-        else:
+        elif arg == "--mode":
+            i += 2  # read by parse_mode
+            continue
+        elif not arg.startswith("--mode="):
             sys.stderr.write(f"mdsel-claude hook: ignoring unknown argument {arg!r}\n")
         i += 1
     # --min-words, else MDSEL_MIN_WORDS, else the default: an unusable value at one step is
@@ -95,6 +111,33 @@ def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
     for note in notes:
         sys.stderr.write(f"mdsel-claude hook: {note}; using {threshold}\n")
     return threshold
+
+
+def parse_mode(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """Return the mode: `--mode M`, else `MDSEL_HOOK_MODE`, else "reminder".
+
+    An unknown value is noted on stderr and the next source is tried, as for the threshold.
+    """
+    candidates: list[tuple[str, str]] = []
+    args = list(argv)
+    for i, arg in enumerate(args):
+        if arg == "--mode":
+            candidates = [("--mode", args[i + 1] if i + 1 < len(args) else "")]
+        elif arg.startswith("--mode="):
+            candidates = [("--mode", arg.partition("=")[2])]
+    from_env = raw_value(environ, "MDSEL_HOOK_MODE")
+    if from_env is not None:
+        candidates.append(("MDSEL_HOOK_MODE", from_env))
+    mode = MODES[0]
+    notes: list[str] = []
+    for name, value in candidates:
+        if value.strip().lower() in MODES:
+            mode = value.strip().lower()
+            break
+        notes.append(f"{name}={value!r} is not one of {', '.join(MODES)}")
+    for note in notes:
+        sys.stderr.write(f"mdsel-claude hook: {note}; using {mode}\n")
+    return mode
 
 
 def target_path(payload: object) -> str | None:
@@ -185,6 +228,44 @@ def reminder_for(payload: object, threshold: int) -> str | None:
     return json.dumps(output) + "\n"
 
 
+def is_partial_read(payload: dict[str, object]) -> bool:
+    """True when the Read asked for a slice (`offset` or `limit`): a deliberate choice of lines."""
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return False
+    return tool_input.get("offset") is not None or tool_input.get("limit") is not None
+
+
+def answer_for(payload: object, threshold: int, mode: str) -> str | None:
+    """The hook's stdout in `mode`: the reminder, the replaced Read result, or None for silence.
+
+    Outline mode changes only PostToolUse, where a result exists to replace; elsewhere, and
+    whenever the outline cannot be made, the answer is the reminder, as in the default mode.
+    """
+    if mode != "outline" or not isinstance(payload, dict):
+        return reminder_for(payload, threshold)
+    replacing = payload.get("hook_event_name") == REPLACING_EVENT
+    if replacing and is_partial_read(payload):
+        return None
+    reminder = reminder_for(payload, threshold)
+    path = target_path(payload)
+    if reminder is None or not replacing or path is None:
+        return reminder
+    try:
+        from mdsel_claude.hook_outline import replaced_read
+
+        replaced = replaced_read(payload, path, REMINDER)
+    except Exception:
+        # The outline is a bonus: any failure (engine, file changed since) keeps the reminder.
+        return reminder
+    if replaced is None:
+        return reminder
+    output = {
+        "hookSpecificOutput": {"hookEventName": REPLACING_EVENT, "updatedToolOutput": replaced}
+    }
+    return json.dumps(output) + "\n"
+
+
 MAX_PAYLOAD = 16 * 1024 * 1024
 
 
@@ -196,12 +277,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         threshold = parse_threshold(args, os.environ)
+        mode = parse_mode(args, os.environ)
         # A hook payload is a few hundred bytes; past MAX_PAYLOAD the answer is silence rather
         # than holding whatever a broken caller pipes in.
         raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)
         if not raw.strip() or len(raw) > MAX_PAYLOAD:
             return 0
-        output = reminder_for(json.loads(raw), threshold)
+        output = answer_for(json.loads(raw), threshold, mode)
         if output is not None:
             # One unbuffered write: nothing is left for the exit-time flush to fail on (a reader
             # that has gone away would otherwise turn exit 0 into an error).

@@ -1,8 +1,9 @@
 """A stand-in for the Messages API, so that a real `claude -p` session runs offline.
 
-Its first answer asks for one `Read` of a given file; once a request carries that tool's
-result it ends the turn. Every request body is kept, so a test can see what Claude Code sent
-the model after the Read — including the context a hook added to it.
+Its first answer asks for one `Read` of a given file (with `offset`/`limit` if given; with no
+file it answers text at once); once a request carries that tool's result it ends the turn.
+Every request body is kept, so a test can see what Claude Code sent the model after the Read —
+the Read's result as the model sees it, and the context a hook added to it.
 """
 
 from __future__ import annotations
@@ -50,15 +51,29 @@ def _events(content: list[dict[str, Any]], stop: str, model: str) -> list[dict[s
 
 
 class Stub:
-    def __init__(self, read_path: str) -> None:
+    def __init__(self, read_path: str | None, read_options: dict[str, Any]) -> None:
         self.read_path = read_path
+        self.read_options = read_options
         self.requests: list[dict[str, Any]] = []
 
     def answer(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-        if "tool_result" in json.dumps(body.get("messages", [])):
+        if self.read_path is None or "tool_result" in json.dumps(body.get("messages", [])):
             return [{"type": "text", "text": "done"}], "end_turn"
-        read = {"file_path": self.read_path}
+        read = {"file_path": self.read_path, **self.read_options}
         return [{"type": "tool_use", "id": "toolu_stub", "name": "Read", "input": read}], "tool_use"
+
+    def read_result(self) -> str:
+        """The text of the Read's tool_result, as the model was shown it."""
+        for body in self.requests:
+            for message in body.get("messages", []):
+                content = message.get("content")
+                for block in content if isinstance(content, list) else []:
+                    if block.get("type") == "tool_result" and block["tool_use_id"] == "toolu_stub":
+                        inner = block.get("content")
+                        if isinstance(inner, list):
+                            return "".join(part.get("text", "") for part in inner)
+                        return str(inner)
+        return ""
 
     def after_read(self) -> str:
         """What Claude Code sent with the Read's result (the messages, as JSON text)."""
@@ -110,9 +125,9 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def messages_api(read_path: str) -> Iterator[tuple[str, Stub]]:
+def messages_api(read_path: str | None, **read_options: Any) -> Iterator[tuple[str, Stub]]:
     """A running stub on a free local port: its base URL and the recorder."""
-    stub = Stub(read_path)
+    stub = Stub(read_path, read_options)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(stub))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import BIN
 from tests.e2e.anthropic_stub import messages_api
 
 REPO = Path(__file__).resolve().parents[2]
@@ -94,7 +95,7 @@ def sandbox(tmp_path: Path, claude_cli: str) -> Iterator[Sandbox]:
 
 def installed(sandbox: Sandbox) -> str:
     """Put mdsel-claude on the sandbox's PATH (as `pip install` would); its path."""
-    scripts = Path(sys.executable).parent
+    scripts = BIN
     if not (scripts / "mdsel-claude").exists():
         pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
     sandbox.env["PATH"] = os.pathsep.join([str(scripts), sandbox.env["PATH"]])
@@ -159,7 +160,7 @@ def test_local_scope_is_the_default_and_connects(sandbox: Sandbox) -> None:
 def test_project_scope_writes_portable_entries_at_the_root(sandbox: Sandbox) -> None:
     docs = sandbox.project / "docs"
     docs.mkdir()
-    exe = str(Path(sys.executable).parent / "mdsel-claude")
+    exe = str(BIN / "mdsel-claude")
     refused = sandbox.run(exe, "install", "--scope", "project", cwd=docs)
     assert refused.returncode == 1 and "not on your PATH" in refused.stderr
     installed(sandbox)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import BIN
+
 REMINDER = (
     "This is a Markdown file over the configured size threshold.\n"
     "Use mdsel_index and mdsel_select instead of Read."
@@ -19,7 +21,7 @@ REMINDER = (
 
 def script() -> str:
     """The installed console script, as install writes it into the hook command."""
-    beside = Path(sys.executable).parent / "mdsel-claude"
+    beside = BIN / "mdsel-claude"
     found = str(beside) if beside.exists() else shutil.which("mdsel-claude")
     if found is None:
         pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
@@ -90,12 +92,13 @@ def test_other_tools_and_small_files(tmp_path: Path) -> None:
     assert status == 0 and json.loads(out)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
 
 
-def imported_modules(argv: list[str], stdin: bytes) -> set[str]:
+def imported_modules(argv: list[str], stdin: bytes, env: dict[str, str] | None = None) -> set[str]:
     result = subprocess.run(
-        [sys.executable, "-X", "importtime", *argv],
+        [str(BIN / "python"), "-X", "importtime", *argv],
         input=stdin,
         capture_output=True,
         timeout=30,
+        env={**os.environ, **(env or {})},
         check=True,
     )
     names = set()
@@ -118,8 +121,46 @@ def test_hook_imports_only_the_standard_library(tmp_path: Path) -> None:
         assert forbidden not in top_level, forbidden
     # Of the engine, only the leaves that use the standard library alone.
     engine = {name for name in modules if name.split(".")[0] == "mdsel"}
-    assert engine == {"mdsel", "mdsel.names", "mdsel.settings", "mdsel._record"}
+    assert engine == {"mdsel", "mdsel._version", "mdsel.names", "mdsel.settings", "mdsel._record"}
     # Beyond what the interpreter loads at startup, only the standard library and us.
     startup = {name.split(".")[0] for name in imported_modules(["-c", "pass"], b"")}
     extra = top_level - startup - set(sys.stdlib_module_names) - {"mdsel_claude", "mdsel"}
     assert extra == set()
+
+
+def test_outline_mode_replaces_a_whole_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_text("# Title\n\n" + "word " * 500 + "\n\n## Next\n\nmore words\n")
+    for args, env in (((), {"MDSEL_HOOK_MODE": "outline"}), (("--mode", "outline"), None)):
+        status, out = run(payload(big, event="PostToolUse"), *args, env=env)
+        assert status == 0
+        result = json.loads(out)["hookSpecificOutput"]["updatedToolOutput"]
+        assert result["type"] == "text"
+        assert result["file"]["content"].endswith("\n" + REMINDER)
+        assert "h2.0 Next" in result["file"]["content"]
+        assert "word word" not in result["file"]["content"]
+    # Before the Read there is nothing to replace: the reminder, as in the default mode.
+    status, out = run(payload(big), "--mode", "outline")
+    assert json.loads(out)["hookSpecificOutput"]["additionalContext"] == REMINDER
+
+
+def test_outline_mode_imports_the_engine_only_for_a_replaced_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.md"
+    big.write_text("word " * 500)
+    small = tmp_path / "small.md"
+    small.write_text("word " * 5)
+    outline = {"MDSEL_HOOK_MODE": "outline"}
+
+    def modules(path: Path, event: str) -> set[str]:
+        stdin = json.dumps(payload(path, event=event)).encode()
+        return imported_modules([script(), "hook"], stdin, outline)
+
+    # Without a Read to replace, outline mode loads what the default mode loads: no parser.
+    leaves = {"mdsel", "mdsel._version", "mdsel.names", "mdsel.settings", "mdsel._record"}
+    for quiet in (modules(small, "PostToolUse"), modules(big, "PreToolUse")):
+        assert "mdsel_claude.hook" in quiet
+        assert {name for name in quiet if name.split(".")[0] == "mdsel"} <= leaves
+        assert "pyromark" not in quiet and "mdsel_claude.hook_outline" not in quiet
+    replacing = modules(big, "PostToolUse")
+    assert {"pyromark", "mdsel_claude.hook_outline"} <= replacing
+    assert not {"mcp", "pydantic", "anyio"} & {name.split(".")[0] for name in replacing}

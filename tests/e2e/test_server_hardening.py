@@ -8,7 +8,6 @@ import queue
 import random
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -20,11 +19,9 @@ import pytest
 
 from mdsel.cli import run as cli_run
 from mdsel_claude.server.app import join_output
+from tests.conftest import BIN, FIXTURES, corpus_files
 
-SERVER = Path(sys.executable).parent / "mdsel-claude"
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO / "tests" / "fixtures"
-CORPUS = REPO.parent / "shared" / "corpus"
+SERVER = BIN / "mdsel-claude"
 
 DEADLINE_SECONDS = 60.0
 """The whole session, start to exit; a hang fails the test here, well inside pytest's timeout."""
@@ -194,10 +191,8 @@ def docs(tmp_path: Path) -> Path:
     (root / "link.md").symlink_to(root / "notes.txt")
     for path in sorted(FIXTURES.glob("*.md")):
         shutil.copy(path, root / path.name)
-    if CORPUS.is_dir():
-        for path in sorted(CORPUS.iterdir()):
-            if path.suffix in (".md", ".markdown") and path.name != "README.md":
-                shutil.copy(path, root / path.name)
+    for path in corpus_files():
+        shutil.copy(path, root / path.name)
     return root
 
 

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,14 +17,12 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
 from mdsel_claude.server.app import join_output
-from mdsel_claude.server.tools import ANNOTATIONS, TOOLS
+from mdsel_claude.server.tools import ANNOTATIONS, INSTRUCTIONS, TOOLS
+from tests.conftest import BIN, ROOT, corpus_files
 
-BIN = Path(sys.executable).parent
 SERVER = BIN / "mdsel-claude"
 MDSEL = BIN / "mdsel"
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "corpus"
-SEED = REPO.parent / "shared" / "seeds" / "002_033d7565e1c0fbce.txt"
+SEED = ROOT / "tests" / "cases" / "tool_descriptions.md"
 TIMESTAMP = re.compile(r'"timestamp": "[^"]*"')
 
 GUIDE = """\
@@ -151,6 +148,9 @@ async def test_initialize_and_list_tools(docs: Path, args: tuple[str, ...]) -> N
         assert info is not None and info.name == "mdsel-claude"
         capabilities = session.server_capabilities
         assert capabilities is not None and capabilities.tools is not None
+        # The instructions travel in the initialize result, whole and under 2 KB.
+        assert session.instructions == INSTRUCTIONS
+        assert 0 < len(session.instructions.encode("utf-8")) < 2048
         listing = await session.list_tools()
     normative = seed_tools()
     assert [tool.name for tool in listing.tools] == ["mdsel_index", "mdsel_select"]
@@ -222,14 +222,7 @@ async def test_index_and_select_relay_exactly_what_mdsel_prints(docs: Path) -> N
             assert await call(session, name, arguments) == cli(docs, *argv), argv
 
 
-def corpus_files() -> list[Path]:
-    if not CORPUS.is_dir():
-        return []
-    return sorted(p for p in CORPUS.iterdir() if p.suffix.lower() in (".md", ".markdown"))
-
-
 @pytest.mark.anyio
-@pytest.mark.skipif(not corpus_files(), reason="shared corpus not present")
 async def test_real_world_corpus(docs: Path) -> None:
     async with connect(docs) as session:
         for path in corpus_files():
@@ -340,6 +333,17 @@ async def test_access_policy_refusals_do_not_stop_other_files(docs: Path) -> Non
         "!x.md PROCESSING_ERROR: not a regular file (a FIFO); refused",
         refusals[0],
     ]
+
+
+@pytest.mark.anyio
+async def test_dash_never_reads_the_servers_own_stdin(docs: Path) -> None:
+    # For the CLI `-` is standard input; for the server that is the MCP channel itself.
+    async with connect(docs) as session:
+        text, is_error = await call(session, "mdsel_index", {"files": ["-", "guide.md"]})
+        again, _ = await call(session, "mdsel_index", {"files": ["guide.md"]})
+    assert is_error
+    assert text.splitlines()[-1].startswith("!- PROCESSING_ERROR: not a Markdown file name")
+    assert text.startswith(again)
 
 
 @pytest.mark.anyio

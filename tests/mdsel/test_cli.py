@@ -14,9 +14,10 @@ import pytest
 
 from mdsel.cli import main, run
 from mdsel.results import Outcome
-from tests.conftest import CORPUS, FIXTURES, ROOT
+from mdsel.schema import load_schema
+from tests.conftest import FIXTURES, corpus_files
 
-SCHEMA = json.loads((ROOT / "schema" / "cli-response.schema.json").read_text())
+SCHEMA = load_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 STRUCTURE = str(FIXTURES / "structure.md")
 
@@ -329,7 +330,7 @@ def test_json_select_envelope_with_misses() -> None:
     assert body["errors"][0]["type"] == "SELECTOR_NOT_FOUND"
 
 
-@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.md")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_corpus_json_is_schema_valid(path: Path) -> None:
     cli("index", str(path), "--json")
     cli("select", "h2.0,code.0,root/para.1,h9", str(path), "--json") if False else None
@@ -348,6 +349,27 @@ def test_subprocess_smoke(tmp_path: Path) -> None:
         [sys.executable, "-m", "mdsel", "index"], capture_output=True, check=False
     )
     assert done.returncode == 2
+
+
+def test_dash_reads_standard_input() -> None:
+    def mdsel(*argv: str, stdin: bytes, env: dict[str, str] | None = None) -> tuple[int, str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "mdsel", *argv], input=stdin, capture_output=True,
+            env={**os.environ, **(env or {})}, timeout=60, check=False,
+        )  # fmt: skip
+        return done.returncode, (done.stdout + done.stderr).decode()
+
+    document = Path(STRUCTURE).read_bytes()
+    status, out = mdsel("index", "-", stdin=document)
+    assert status == 0 and out == cli("index", STRUCTURE).stdout
+    status, out = mdsel("index", "-", STRUCTURE, stdin=document)
+    assert status == 0 and out.startswith("stdin - ")
+    assert mdsel("select", "stdin::h1.1", "-", stdin=document) == (0, "# Appendix\n\nLast words.\n")
+    status, out = mdsel("index", "-", "--json", stdin=document)
+    jsonschema.validate(json.loads(out), SCHEMA)
+    assert json.loads(out)["data"]["documents"][0]["namespace"] == "stdin"
+    status, out = mdsel("index", "-", stdin=document, env={"MDSEL_MAX_BYTES": "100"})
+    assert status == 1 and out.startswith("!- PROCESSING_ERROR: standard input is over 100 bytes")
 
 
 def test_not_shown_matches_are_named_in_runs(tmp_path: Path) -> None:
@@ -497,3 +519,17 @@ def test_json_lines_match_and_anchors_are_schema_valid() -> None:
         "guide", "install", "usage", "details", "deep", "setext-title", "install-1", "appendix",
     ]  # fmt: skip
     assert "anchor" not in index["root"]
+
+
+def test_block_limit_is_a_parse_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "many.md"
+    path.write_bytes(b"para\n\n" * 20)
+    out = cli("index", str(path), env={"MDSEL_MAX_BLOCKS": "10"})
+    assert out.exit_code == 1 and out.stdout == ""
+    assert out.stderr == (
+        f"!{path} PARSE_ERROR: more than 10 blocks and headings (the limit, passed at byte "
+        "offset 60); set MDSEL_MAX_BLOCKS higher to read this file\n"
+    )
+    body = json.loads(cli("index", str(path), "--json", env={"MDSEL_MAX_BLOCKS": "10"}).stdout)
+    assert body["errors"][0]["code"] == "TOO_MANY_BLOCKS"
+    assert cli("index", str(path), env={"MDSEL_MAX_BLOCKS": "20"}).exit_code == 0

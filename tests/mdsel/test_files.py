@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 
 import pytest
 
 from mdsel.files import FileLimits, expand_paths
-from tests.conftest import corpus_files
-
-
-def test_the_shared_corpus_is_present() -> None:
-    # The real-world documents are part of the fixture set: their absence must not pass silently.
-    assert len(corpus_files()) >= 16
+from mdsel.names import namespaces
+from mdsel.read import FileReadError, read_bytes
 
 
 def test_literal_existing_path_wins_over_glob(tmp_path: Path) -> None:
@@ -203,3 +200,42 @@ def test_arguments_the_budget_never_reached_say_so(tmp_path: Path) -> None:
         ("docs/*.txt", "NO_MATCH"),
         ("docs/*.rst", "NOT_SEARCHED"),
     ]
+
+
+# --- `-`: standard input -------------------------------------------------------------------------
+
+
+class _Stdin:
+    """Stands in for sys.stdin: what read_bytes touches is `.buffer`."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def test_dash_is_standard_input_even_beside_a_file_called_dash(tmp_path: Path) -> None:
+    (tmp_path / "-").write_text("# a file called dash\n")
+    expansion = expand_paths(["-", "-"], cwd=str(tmp_path))
+    assert expansion == (("-",), (), ())
+    assert namespaces(["README.md", "-", "stdin.md"]) == ["readme", "stdin", "stdin-2"]
+    assert expand_paths(["./-"], cwd=str(tmp_path)).paths == ("./-",)
+
+
+def test_standard_input_is_read_whole_and_under_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", _Stdin(b"# Piped\n\ntext\n"))
+    assert read_bytes("-", 100) == b"# Piped\n\ntext\n"
+    monkeypatch.setattr("sys.stdin", _Stdin(b"x" * 11))
+    with pytest.raises(FileReadError) as caught:
+        read_bytes("-", 10)
+    problem = caught.value.problem
+    assert (problem.file, problem.code) == ("-", "TOO_LARGE")
+    assert "standard input" in problem.message and "MDSEL_MAX_BYTES" in problem.message
+    monkeypatch.setattr("sys.stdin", _Stdin(b"x" * 10))
+    assert read_bytes("-", 10) == b"x" * 10
+
+
+def test_closed_standard_input_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", None)
+    with pytest.raises(FileReadError) as caught:
+        read_bytes("-", 10)
+    assert caught.value.problem.code == "NO_STDIN"
+    assert "standard input is closed" in caught.value.problem.message

@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdsel.errors import ParseError
-from mdsel.source import LineTable, decode, front_matter_end, strip_bom, word_count
+from mdsel.source import (
+    LineTable,
+    decode,
+    front_matter_end,
+    lone_cr_to_lf,
+    strip_bom,
+    word_count,
+)
 from tests.conftest import ROOT
 
 CASES = json.loads((ROOT / "tests" / "cases" / "word_counts.json").read_text(encoding="utf-8"))
@@ -52,18 +59,123 @@ def test_decode_errors_carry_offsets_past_the_bom() -> None:
     assert info.value.offset == 5
 
 
+# Front matter where pulldown-cmark's own metadata blocks (both options on) agree with the rule:
+# YAML `---` followed by a non-blank line, closed by `---` or `...`; TOML `+++` … `+++`.
+FRONT_MATTER_AS_PULLDOWN = [
+    b"---\na: 1\n---\n# T\n",
+    b"---\r\na: 1\r\n---\r\n# T\r\n",
+    b"+++\na = 1\n+++\nrest\n",
+    b"---  \na: 1\n---\n",
+    b"--- \na\n--- \nx",
+    b"---\na\n...  \nx\n",
+    b"---\ntitle: x\n...\n\n# One\n\n## Two\n\n---\n\n# Three\n",
+    b"---\n\n# Intro\n\n## Part\n\n---\n\n# After\n",
+    b"---\n \na\n---\n",
+    b"+++\n\na = 1\n+++\nrest\n",
+    b"+++\na\n...\n+++\n",
+    b"---\n\ta\n---\n",
+    b"---\na\n---x\n---\n",
+    b"---\na\n.....\n---\n",
+    b"---\na\n\n---\n",
+    b"---\na\n---",
+    b"---\na\n...",
+    b"---\na: 1\n",
+    b"--- x\na\n---\n",
+    b"----\na\n----\n",
+    b" ---\na\n---\n",
+    b"---\na\n+++\n",
+    b"---\na\n ---\n",
+    b"# T\n---\na\n---\n",
+    b"---\r\n\r\n---\r\n",
+    b"",
+]
+
+
+def _pulldown_front_matter_lines(data: bytes) -> int:
+    """Lines of the metadata block pulldown-cmark itself finds at the start (0 if none)."""
+    import pyromark
+
+    options = (
+        pyromark.Options.ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | pyromark.Options.ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+    )
+    for event, span in pyromark.events_with_range(data.decode(), options=options):
+        start = event.get("Start") if isinstance(event, dict) else None
+        if isinstance(start, dict) and "MetadataBlock" in start and span["start"] == 0:
+            return len(data[: span["end"]].splitlines())
+        return 0
+    return 0
+
+
+def _our_front_matter_lines(data: bytes) -> int:
+    return len(data[: front_matter_end(data)].splitlines())
+
+
+@pytest.mark.parametrize("data", FRONT_MATTER_AS_PULLDOWN)
+def test_front_matter_as_pulldown_cmark_metadata_blocks(data: bytes) -> None:
+    assert _our_front_matter_lines(data) == _pulldown_front_matter_lines(data)
+
+
 @pytest.mark.parametrize(
-    ("data", "end"),
+    ("data", "lines", "reference"),
     [
-        (b"---\na: 1\n---\n# T\n", 13),
-        (b"---\r\na: 1\r\n---\r\n# T\r\n", 16),
-        (b"+++\na = 1\n+++\nrest\n", 14),
-        (b"---  \na: 1\n---\n", 15),
-        (b"---\na: 1\n", 0),
-        (b"----\na\n----\n", 0),
-        (b"# T\n---\na\n---\n", 0),
-        (b"---\n---\n", 8),
+        # pulldown-cmark reads two thematic breaks; pandoc and Jekyll empty front matter.
+        (b"---\n---\n# T\n", 2, "pandoc, Jekyll"),
+        # pulldown-cmark mis-reads lone CRs; the same lines with LF are front matter to it.
+        (b"---\ra\r---\r# T\r", 3, "the same document with LF endings"),
+        # A form feed line is not blank in CommonMark (spaces and tabs only).
+        (b"---\n\x0c\n---\n", 3, "CommonMark's blank line"),
     ],
 )
-def test_front_matter(data: bytes, end: int) -> None:
-    assert front_matter_end(data) == end
+def test_front_matter_where_pulldown_cmark_is_not_the_reference(
+    data: bytes, lines: int, reference: str
+) -> None:
+    assert _our_front_matter_lines(data) == lines, reference
+    if reference.startswith("the same document"):
+        lf = data.replace(b"\r", b"\n")
+        assert _our_front_matter_lines(lf) == _pulldown_front_matter_lines(lf) == lines
+
+
+def test_front_matter_end_includes_the_closing_line_ending() -> None:
+    assert front_matter_end(b"---\na: 1\n---\n# T\n") == 13
+    assert front_matter_end(b"---\r\na: 1\r\n...\r\n# T\r\n") == 16
+    assert front_matter_end(b"---\na\n---") == 9
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\rb", "a\nb"),
+        ("a\r\nb", "a\r\nb"),
+        ("a\r\r\nb\r", "a\n\r\nb\n"),
+        ("no breaks", "no breaks"),
+    ],
+)
+def test_lone_cr_becomes_lf_keeping_length(text: str, expected: str) -> None:
+    assert lone_cr_to_lf(text) == expected
+    assert len(expected.encode()) == len(text.encode())
+
+
+@pytest.mark.parametrize(
+    ("data", "last_line"),
+    [
+        (b"a\n \t\n", 1),
+        (b"a\n\x0c\n", 2),
+        (b"a\n\x0b \n\n", 2),
+        (b" \n\t\n", 0),
+    ],
+)
+def test_blank_lines_hold_only_spaces_and_tabs(data: bytes, last_line: int) -> None:
+    """CommonMark §4.9: a blank line holds only spaces and tabs; `\\v` and `\\f` are content
+    (even though `bytes.split` counts them as word separators)."""
+    table = LineTable(data)
+    end = table.content_end(0, len(data))
+    assert (table.line_of(end) if end >= 0 else 0) == last_line
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("ab\r\n", max_size=60).map(str.encode), st.integers(1, 8))
+def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> None:
+    from mdsel.source import _lines
+
+    assert list(_lines(data, chunk)) == data.splitlines(keepends=True)

@@ -3,6 +3,7 @@ them, block reachability, and inputs that must never crash."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,12 +37,12 @@ def _oracle_sections(raw: bytes) -> list[tuple[int, int, int]]:
     from markdown-it-py's token line maps: an independent CommonMark parser."""
     data = _body(raw)
     text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
     front = 0
-    if text.startswith(("---\n", "+++\n")):
-        fence = text[:3]
-        lines = text.split("\n")
+    if lines[0].rstrip(" \t") in ("---", "+++") and len(lines) > 1 and lines[1].strip(" \t"):
+        closers = ("---", "...") if lines[0].startswith("-") else ("+++",)
         for number, line in enumerate(lines[1:], start=1):
-            if line.rstrip(" \t") == fence:
+            if line.rstrip(" \t") in closers:
                 front = number + 1
                 break
         text = "\n".join(lines[front:])
@@ -59,7 +60,7 @@ def _oracle_sections(raw: bytes) -> list[tuple[int, int, int]]:
             if later_level <= level:
                 end = later_first - 1
                 break
-        while end > first and not all_lines[end - 1].strip():
+        while end > first and not all_lines[end - 1].strip(b" \t\r\n"):
             end -= 1
         result.append((level, first, end))
     return result
@@ -193,7 +194,7 @@ def test_undecodable_bytes_are_parse_errors_with_offsets(
 
 def test_empty_document() -> None:
     document = parse_document(b"")
-    assert document.headings == () and document.blocks == ()
+    assert len(document.headings) == 0 and len(document.blocks) == 0
     assert document.lines.count == 0
     (root,) = _select(document, "root")
     assert root.content == ""
@@ -219,3 +220,187 @@ def test_a_checkpoint_runs_through_long_parses_and_what_it_raises_stops_them() -
 
     with pytest.raises(Stop):
         parse_document(data, checkpoint=stop)
+
+
+def _shape(document: Document) -> tuple[object, ...]:
+    headings = [
+        (h.level, h.title, h.line_start, h.line_end, h.section_line_end) for h in document.headings
+    ]
+    blocks = [(b.kind, b.start, b.end, b.parent) for b in document.blocks]
+    spans = [document.block_lines(i) for i in range(len(document.blocks))]
+    return headings, blocks, spans
+
+
+LONE_CR_CASES = {
+    "indented code": b"# A\n\n    code\n    # not a heading\n\n# B\n",
+    "fenced code": b"# A\n\n```\n# not a heading\n```\n\n# B\n\ntext\n",
+    "tilde fence": b"# A\n\n~~~ py\nx\n~~~\n\n## B\n",
+    "HTML block": b"# A\ntext\n\n<div>\n</div>\n\n# B\n",
+    "HTML comment": b"# A\n\n<!--\n# hidden\n-->\n\n# B\n",
+    "paragraphs": b"one\ntwo\n\nthree\n\n# H\n",
+    "ATX and setext headings": b"# A\n\nSetext\n======\n\nTwo\n---\n\n### C ###\n",
+    "list": b"- a\n- b\n\n  more\n\n1. x\n\n# H\n",
+    "blockquote": b"> # q\n> text\n>\n> more\n\n# H\n",
+    "table": b"| a | b |\n|---|---|\n| 1 | 2 |\n\n# H\n",
+    "front matter": b"---\ntitle: x\n...\n\n# A\n\n---\n\n# B\n",
+}
+
+
+@pytest.mark.parametrize("markdown", LONE_CR_CASES.values(), ids=LONE_CR_CASES.keys())
+def test_lone_cr_documents_read_as_their_lf_twins(markdown: bytes) -> None:
+    """Reference: the same document with LF endings (same length, so the same byte ranges)."""
+    lf = parse_document(markdown)
+    cr = parse_document(markdown.replace(b"\n", b"\r"))
+    assert _shape(cr) == _shape(lf)
+    assert lf.headings or lf.blocks
+
+
+def test_lone_cr_after_an_html_block_keeps_the_next_heading() -> None:
+    document = parse_document(b"# A\rtext\r\r<div>\r</div>\r\r# B\r")
+    assert [(h.title, h.line_start) for h in document.headings] == [("A", 1), ("B", 7)]
+
+
+ATX_TITLES = [
+    b"## Tab (right)\t##\n",
+    b"## Tab (right)\t##\t\n",
+    b"## a \t## \n",
+    b"# a\t#\n",
+    b"## a\t\t#  \n",
+    b"## `x`\t##\n",
+    b"## a\t\\##\n",
+    b"## a ##b\n",
+    b"# a\t##x\n",
+    b"#\ta\t#\n",
+    b"## Closed ##\n",
+    b"### a#\n",
+    b"# a\t#\t#\n",
+]
+
+
+@pytest.mark.parametrize("markdown", ATX_TITLES)
+def test_atx_titles_as_commonmark_reads_them(markdown: bytes) -> None:
+    """Reference: markdown-it-py (CommonMark 0.31): the closing `#`s may follow a tab."""
+    tokens = MarkdownIt("commonmark").parse(markdown.decode())
+    inline = tokens[1]
+    assert inline.type == "inline" and inline.children is not None
+    expected = "".join(t.content for t in inline.children if t.type in ("text", "code_inline"))
+    (heading,) = parse_document(markdown).headings
+    assert heading.title == expected
+
+
+@pytest.mark.parametrize(
+    ("markdown", "last_line"),
+    [
+        (b"# A\n\ntext\n\x0c\n\n# B\n", 4),
+        (b"# A\n\ntext\n\x0b\n\n# B\n", 4),
+        (b"# A\n\ntext\n \t\n\n# B\n", 3),
+        (b"# A\n\x0c\n", 2),
+    ],
+)
+def test_sections_trim_only_space_and_tab_lines(markdown: bytes, last_line: int) -> None:
+    """Reference: CommonMark §4.9 — a blank line holds only spaces and tabs."""
+    heading = parse_document(markdown).headings[0]
+    assert heading.section_line_end == last_line
+    (match,) = _select(parse_document(markdown), "h1.0")
+    assert match.line_end == last_line
+
+
+def test_front_matter_closed_by_yaml_document_end() -> None:
+    """The CommonMark spec file opens this way; pulldown-cmark, pandoc and Jekyll end the
+    front matter at `...`."""
+    document = parse_document(b"---\ntitle: x\n...\n\n# One\n\n## Two\n\n---\n\n# Three\n")
+    assert document.front_matter_lines == 3
+    assert [h.title for h in document.headings] == ["One", "Two", "Three"]
+
+
+def test_opening_thematic_break_is_not_front_matter() -> None:
+    document = parse_document(b"---\n\n# Intro\n\n## Part\n\n---\n\n# After\n")
+    assert document.front_matter_lines == 0
+    assert [h.title for h in document.headings] == ["Intro", "Part", "After"]
+
+
+def test_blocks_and_headings_are_sequences_of_values() -> None:
+    raw = b"# A\n\npara\n\n## B\n\n- x\n\n  y\n\n> q\n\n# C\n\n```\nc\n```\n"
+    document = parse_document(raw)
+    blocks, headings = document.blocks, document.headings
+    assert list(blocks) == [blocks[i] for i in range(len(blocks))] == blocks[:]
+    assert list(headings) == [headings[i] for i in range(len(headings))] == headings[:]
+    assert blocks[-1] == blocks[len(blocks) - 1] and headings[-1] == headings[2]
+    assert [h.title for h in headings[1:]] == ["B", "C"]
+    assert [(b.kind, b.parent) for b in blocks] == [
+        ("para", -1), ("list", -1), ("para", 1), ("para", 1), ("quote", -1), ("para", 4),
+        ("code", -1),
+    ]  # fmt: skip
+    with pytest.raises(IndexError):
+        headings[3]
+    with pytest.raises(IndexError):
+        blocks[7]
+    # Same bytes, equal columns; other bytes, not.
+    again = parse_document(raw)
+    assert again.blocks == blocks and again.headings == headings
+    other = parse_document(raw.replace(b"# C", b"# D"))
+    assert other.blocks == blocks and other.headings != headings
+
+
+@pytest.mark.parametrize("path", DOCS[:6], ids=lambda p: p.name)
+def test_resident_bytes_counts_the_tree(path: Path) -> None:
+    """A few dozen bytes per block and heading on top of the bytes and their word mask."""
+    document = parse_document(path.read_bytes())
+    nodes = len(document.blocks) + len(document.headings)
+    size = document.resident_bytes()
+    assert 2 * len(document.data) < size < 2 * len(document.data) + 120 * nodes + 8192
+
+
+def test_block_and_heading_limit() -> None:
+    from mdsel.parse import NodeLimitError
+
+    raw = b"".join(b"# H%d\n\ntext\n\n" % i for i in range(50))  # 50 headings, 50 blocks
+    assert len(parse_document(raw, max_nodes=100).headings) == 50
+    with pytest.raises(NodeLimitError) as info:
+        parse_document(raw, max_nodes=99)
+    assert info.value.limit == 99
+    with pytest.raises(NodeLimitError):
+        parse_document(b"para\n\n" * 10, max_nodes=9)
+
+
+def test_resident_bytes_is_what_the_tree_allocates() -> None:
+    """Reference: tracemalloc's count of what parsing allocated and the Document still holds,
+    plus what selecting builds later (line table, block ordinals)."""
+    import tracemalloc
+
+    raw = b"".join(b"## H%d\n\ntext\n\n- a\n- b\n\n" % i for i in range(3000))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        document = parse_document(raw)
+        source = mdsel.Source("doc", "doc.md", document)
+        mdsel.select("list.2999", [source])  # builds the line table
+        document.block_ordinal(0)  # and the ordinals
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # The bytes themselves were allocated before parsing (no BOM: the Document keeps them).
+    estimate = document.resident_bytes() - sys.getsizeof(raw)
+    assert 0.8 * held < estimate < 1.25 * held + 4096
+
+
+@pytest.mark.parametrize("form_feed", [b"\x0c", b""])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b"\r"])
+def test_heading_lines_counted_one_at_a_time_or_all_at_once_agree(
+    ending: bytes, form_feed: bytes
+) -> None:
+    """Past a thousand Heading values the line columns are counted for every heading at once;
+    both ways give the same lines."""
+    parts = [
+        b"# T%d\n\ntext\n\n \t\n\n" % i if i % 3 else b"Set %d\n===\n\n\x0c\n\n" % i
+        for i in range(1500)
+    ]
+    document = parse_document(b"".join(parts).replace(b"\x0c", form_feed).replace(b"\n", ending))
+    headings = document.headings
+    one_at_a_time = [
+        (headings.line_end(i), headings.section_line_end(i, headings.line_end(i)))
+        for i in range(len(headings))
+    ]
+    values = list(headings)  # the first thousand one at a time, then all at once
+    assert [(h.line_end, h.section_line_end) for h in values] == one_at_a_time
+    assert values[3].line_end == values[3].line_start + 1  # a setext heading

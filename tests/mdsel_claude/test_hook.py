@@ -46,6 +46,7 @@ def run_hook(
 ) -> Iterator[RunHook]:
     """Call `hook.main` with `stdin` bytes; return (exit status, stdout, stderr)."""
     monkeypatch.delenv("MDSEL_MIN_WORDS", raising=False)
+    monkeypatch.delenv("MDSEL_HOOK_MODE", raising=False)
 
     def run(stdin: bytes | str | object, *args: str) -> tuple[int, str, str]:
         if not isinstance(stdin, (bytes, str)):

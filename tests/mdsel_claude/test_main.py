@@ -1,4 +1,5 @@
-"""`mdsel-claude` dispatch: the hint when the server is started by hand on a terminal."""
+"""`mdsel-claude` dispatch: its own options, and the hint when the server is started by hand on a
+terminal."""
 
 from __future__ import annotations
 
@@ -7,13 +8,15 @@ import os
 import pty
 import select
 import subprocess
-import sys
 import tty
-from pathlib import Path
 
 import pytest
 
-SERVER = Path(sys.executable).parent / "mdsel-claude"
+from mdsel import __version__
+from mdsel_claude.__main__ import main
+from tests.conftest import BIN
+
+SERVER = BIN / "mdsel-claude"
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -76,3 +79,21 @@ def test_no_hint_when_a_client_pipes_to_it() -> None:
     )
     assert json.loads(done.stdout.splitlines()[0])["id"] == 1
     assert "this is an MCP server" not in done.stderr
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([flag]) == 0
+    assert capsys.readouterr() == (f"mdsel-claude {__version__}\n", "")
+
+
+def test_help_names_every_command_and_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for word in ("serve", "hook", "install", "uninstall", "doctor", "--version"):
+        assert word in out
+
+
+def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["frobnicate"]) == 2
+    assert "unknown command 'frobnicate'" in capsys.readouterr().err

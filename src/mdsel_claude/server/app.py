@@ -20,6 +20,7 @@ from mdsel_claude.server.reader import Cancelled
 from mdsel_claude.server.session import InFlight, exit_now, not_initialized
 from mdsel_claude.server.tools import (
     ANNOTATIONS,
+    INSTRUCTIONS,
     TOOLS,
     ArgumentError,
     ArgumentLimits,
@@ -275,6 +276,7 @@ def build_server(
     server: Server[Any] = Server(
         SERVER_INFO_NAME,
         version=_version(),
+        instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )

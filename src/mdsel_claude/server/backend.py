@@ -96,7 +96,12 @@ class EmbeddedBackend:
                 import mdsel
 
                 self._options = engine_options(self._settings)
-                self._cache = DigestCache(mdsel.parse_document, self._settings.cache_bytes)
+                max_blocks = self._settings.max_blocks
+
+                def parse(data: bytes) -> Document:
+                    return mdsel.parse_document(data, max_blocks)
+
+                self._cache = DigestCache(parse, self._settings.cache_bytes, _resident_bytes)
             return self._cache, self._options
 
     def run(
@@ -121,7 +126,9 @@ class EmbeddedBackend:
         parse: Callable[[bytes], Document] = cache
         if cancel is not None:
             checkpoint = functools.partial(stop_if_set, cancel)
-            parse_now = functools.partial(mdsel.parse_document, checkpoint=checkpoint)
+            parse_now = functools.partial(
+                mdsel.parse_document, max_nodes=settings.max_blocks, checkpoint=checkpoint
+            )
             parse = functools.partial(cache, parse=parse_now)
         return mdsel.run_command(
             command,
@@ -308,3 +315,7 @@ def make_backend(settings: Settings) -> Backend:
     if settings.bin is not None:
         return ExternalBackend(settings.bin, settings.json)
     return EmbeddedBackend(settings)
+
+
+def _resident_bytes(document: Document, _data: bytes) -> int:
+    return document.resident_bytes()

@@ -1,4 +1,9 @@
-"""Parse cache of the server: content digest → parsed document, least recently used first out."""
+"""Parse cache of the server: content digest → parsed document, least recently used first out.
+
+The budget counts what the kept documents cost in memory (their tree, as the `size` function
+given measures it), not their source bytes: a tree of many small blocks can weigh several times
+its source, so counting source bytes would let the cache hold far more than its budget.
+"""
 
 from __future__ import annotations
 
@@ -12,16 +17,23 @@ DocumentT = TypeVar("DocumentT")
 
 
 class DigestCache(Generic[DocumentT]):
-    """Memoise `parse(data)` by the SHA-256 of `data`, bounded by the bytes of source kept.
+    """Memoise `parse(data)` by the SHA-256 of `data`, bounded by `size(document)` summed over
+    the documents kept (default: their source bytes).
 
     Keyed by content alone, never by path, size or mtime: the same bytes always give the same
     tree, so a hit can never be stale however the file changed. Callable like the parse function
     it wraps, so it plugs in wherever one is expected. Safe to share between threads.
     """
 
-    def __init__(self, parse: Callable[[bytes], DocumentT], budget_bytes: int) -> None:
+    def __init__(
+        self,
+        parse: Callable[[bytes], DocumentT],
+        budget_bytes: int,
+        size: Callable[[DocumentT, bytes], int] | None = None,
+    ) -> None:
         self._parse = parse
         self._budget = budget_bytes
+        self._cost = size if size is not None else _source_bytes
         self._entries: OrderedDict[bytes, tuple[DocumentT, int]] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
@@ -30,7 +42,7 @@ class DigestCache(Generic[DocumentT]):
 
     @property
     def size_bytes(self) -> int:
-        """Source bytes of the documents currently kept."""
+        """What the documents currently kept cost, as `size` counts it."""
         return self._size
 
     @property
@@ -53,7 +65,7 @@ class DigestCache(Generic[DocumentT]):
         # Parse outside the lock: a large document must not hold up hits on other ones. Two
         # threads may parse the same new bytes at once; both results are equal, one is kept.
         document = (self._parse if parse is None else parse)(data)
-        cost = len(data)
+        cost = self._cost(document, data)
         if cost > self._budget:
             return document
         with self._lock:
@@ -70,3 +82,7 @@ class DigestCache(Generic[DocumentT]):
         with self._lock:
             self._entries.clear()
             self._size = 0
+
+
+def _source_bytes(_document: object, data: bytes) -> int:
+    return len(data)

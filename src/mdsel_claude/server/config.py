@@ -17,8 +17,9 @@ from mdsel.settings import ConfigError, raw_value, read_positive
 
 __all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "Settings", "load_settings"]
 
-DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
-"""Parsed documents kept by the server, counted in source bytes (SPEC §5)."""
+DEFAULT_CACHE_BYTES = 480 * 1024 * 1024
+"""Parsed documents kept by the server, counted as the memory their trees take (their bytes,
+word mask, columns and line table): under 512 MB resident in all."""
 DEFAULT_MAX_ENTRIES = 100
 DEFAULT_MAX_ENTRY_CHARS = 1024
 DEFAULT_MAX_GLOB_SEGMENTS = 32
@@ -48,7 +49,7 @@ class Settings:
     bin: str | None = None
     """Absolute path of an external `mdsel` executable (MDSEL_BIN); None means embedded."""
     cache_bytes: int = DEFAULT_CACHE_BYTES
-    """Budget of the parse cache in source bytes; 0 turns it off."""
+    """Budget of the parse cache in bytes of parsed documents kept; 0 turns it off."""
     max_depth: int = engine.DEFAULT_MAX_DEPTH
     """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
     max_names: int = engine.DEFAULT_MAX_NAMES
@@ -65,6 +66,8 @@ class Settings:
     """Characters in one answer's text (MDSEL_MAX_ANSWER_CHARS)."""
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     """Bytes in one JSON-RPC message read from stdin (MDSEL_MAX_REQUEST_BYTES)."""
+    max_blocks: int = engine.DEFAULT_MAX_BLOCKS
+    """Blocks and headings per document (MDSEL_MAX_BLOCKS); more is a PARSE_ERROR."""
 
 
 def _format(environ: Mapping[str, str]) -> bool:
@@ -125,6 +128,7 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: str | None = No
         max_files=read.max_files,
         max_bytes=read.max_bytes,
         max_total_bytes=read.max_total_bytes,
+        max_blocks=read.max_blocks,
         roots=_roots(env, here),
         bin=_bin(env, here),
         max_depth=read.max_depth,

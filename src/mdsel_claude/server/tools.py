@@ -81,6 +81,25 @@ SELECT_INPUT_SCHEMA: dict[str, Any] = {
     "required": ["selector", "files"],
 }
 
+# Sent once at initialize. Clients that defer tool definitions until a search (Claude Code does)
+# load only tool names and these instructions at the start, so they say when to reach for the
+# tools and the selector forms used most; every byte is paid in every session, hence the terse
+# notation. Tests keep it under INSTRUCTIONS_MAX_BYTES and run each quoted selector.
+INSTRUCTIONS = """\
+Read Markdown by structure: for any Markdown file over ~200 words, use mdsel_index and \
+mdsel_select instead of Read (Read costs the whole file).
+- Outline: mdsel_index. Each heading line: selector, title, start line, words.
+- Section: mdsel_select "h2.3"; a long one comes in pages: "h2.3?page=2".
+- Known line (Grep hit, error, diff): "L812" = the section holding line 812, no index \
+needed; "L800-850" = exactly those lines.
+- Link README.md#install-steps: "#install-steps".
+- Inside a section: "h2.1/code.0"; several: "h2.0,2" or "h2.1-3"; first lines: "h2.3?head=20".
+- Several files: prefix the document name: "readme::h2.0".
+Use Read for small files and before editing."""
+
+INSTRUCTIONS_MAX_BYTES = 2048
+"""Bound on INSTRUCTIONS (UTF-8): the whole text is in the model's context in every session."""
+
 ANNOTATIONS: dict[str, Any] = {"readOnlyHint": True, "openWorldHint": False}
 """Both tools only read local files: hints that let a client skip confirmation prompts."""
 

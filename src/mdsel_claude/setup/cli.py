@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shutil
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from mdsel.settings import DEFAULT_MIN_WORDS, ConfigError, parse_count, read_min_words
+from mdsel_claude.hook import MODES as HOOK_MODES
 from mdsel_claude.setup import clients, ledger
 from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.doctor import run_doctor
@@ -87,8 +87,16 @@ def _parser() -> argparse.ArgumentParser:
     install.add_argument(
         "--event",
         choices=HOOK_EVENTS,
-        default="PreToolUse",
-        help="hook event: before the Read, or after it (default: PreToolUse)",
+        help="hook event: before the Read, or after it "
+        "(default: PreToolUse; PostToolUse with --mode outline)",
+    )
+    install.add_argument(
+        "--mode",
+        choices=HOOK_MODES,
+        default=HOOK_MODES[0],
+        help="reminder: add the reminder to a large Markdown Read; outline: show the "
+        "document's index in place of a whole-file Read's result (PostToolUse only) "
+        "(default: reminder)",
     )
     commands.add_parser("doctor", help="report what is installed where and check that it works")
     return parser
@@ -113,9 +121,17 @@ def _exclusive(directory: Path) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`install|uninstall|doctor [options]`: exit 0 on success, 1 on failure, 2 on bad usage."""
-    args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    parser = _parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
+    if args.command == "install":
+        outline = args.mode == "outline"
+        if outline and args.event == "PreToolUse":
+            # Before the Read there is no result to replace: the hook would only ever remind.
+            parser.error("--mode outline needs --event PostToolUse (a result to replace)")
+        if args.event is None:
+            args.event = "PostToolUse" if outline else "PreToolUse"
     if args.command == "doctor":
-        return run_doctor(Path.cwd(), os.environ, shutil.which("claude"))
+        return run_doctor(Path.cwd(), os.environ)
     if args.client is not None:
         return _client_main(args)
     try:
@@ -134,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     executable = portable_executable(os.environ)
                 else:
                     executable = find_executable()
-                plan = plan_install(where, executable, min_words, args.event, state_file)
+                plan = plan_install(where, executable, min_words, args.event, state_file, args.mode)
             else:
                 plan = plan_uninstall(where, state_file)
             _carry_out(plan, args.dry_run)

@@ -28,8 +28,17 @@ from pathlib import Path
 from mdsel_claude.setup import entries, jsonfile, ledger
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
+from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.paths import SetupError, project_root
-from mdsel_claude.setup.planner import file_step, record_added, removal, with_dirs, without_dirs
+from mdsel_claude.setup.planner import (
+    file_step,
+    lookalike_notes,
+    record_added,
+    removal,
+    server_at,
+    with_dirs,
+    without_dirs,
+)
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
 
 
@@ -137,11 +146,19 @@ def plan_install(client: Client, path: Path, executable: str, state_file: Path) 
     state = ledger.load(state_file)
     steps, state = with_dirs(path, state)
     before = jsonfile.load(path)
-    added = entries.add_server(before or {}, client.entry(executable), path, (), client.container)
-    state = record_added(state, path, before, added)
+    entry = client.entry(executable)
+    at = server_at((), client.container)
+    mine = _ours(state.created(path), at, entry)
+    added = entries.add_server(before or {}, entry, path, mine, (), client.container)
+    state = record_added(state, path, before, added, Written(at, entry))
     what = f"{client.title} MCP server {SERVER_KEY!r} → {executable} serve"
     steps.append(file_step(path, before, added.value, what))
-    return Plan(tuple(steps), state, state_file, record_on_failure=True)
+    return Plan(tuple(steps), state, state_file)
+
+
+def _ours(created: Created, at: entries.KeyPath, entry: object) -> entries.Ours:
+    """Ours in a client's file: what the record says install wrote, or exactly `entry`."""
+    return lambda value: created.wrote(value, False, at) or ledger.same_value(value, entry)
 
 
 def plan_uninstall(client: Client, path: Path, state_file: Path) -> Plan:
@@ -152,11 +169,16 @@ def plan_uninstall(client: Client, path: Path, state_file: Path) -> Plan:
         return codex_toml.plan_uninstall(path, state_file)
     state = ledger.load(state_file)
     before = jsonfile.load(path)
-    after = entries.remove_server(before or {}, path, (), client.container)
+    at = server_at((), client.container)
+    mine = _ours(state.created(path), at, None)
+    after = entries.remove_server(before or {}, path, mine, (), client.container)
     what = f"remove {client.title} MCP server {SERVER_KEY!r}"
     state, step = removal(state, path, (before, after), what)
     steps: list[Step] = [step] if step else []
+    steps += lookalike_notes(
+        path, {"mcpServers": entries.servers_in(after, path, (), client.container)}
+    )
     state = without_dirs(path, steps, state)
     if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps):
         steps.append(Note(f"nothing of mdsel-claude is installed for {client.title} in {path}"))
-    return Plan(tuple(steps), state, state_file, record_on_failure=False)
+    return Plan(tuple(steps), state, state_file)

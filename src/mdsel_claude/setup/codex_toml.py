@@ -19,11 +19,13 @@ from tomlkit.items import Table
 from mdsel_claude.setup import entries, ledger
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
-from mdsel_claude.setup.ledger import Created
+from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.planner import with_dirs, without_dirs
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
 CONTAINER = "mcp_servers"
+AT = (CONTAINER, SERVER_KEY)
+"""Where our server sits, as the install record notes it."""
 
 
 def _read(path: Path) -> tuple[str | None, tomlkit.TOMLDocument]:
@@ -74,11 +76,14 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path) -> Plan:
         doc[CONTAINER] = servers
         created.append((CONTAINER,))
     current = servers.get(SERVER_KEY)
-    if current is not None and not entries.is_our_server(_unwrap(current)):
+    old = state.created(path)
+    if current is not None and not (
+        old.wrote(_unwrap(current), False, AT) or ledger.same_value(_unwrap(current), entry)
+    ):
         raise JsonFileError(
             path,
-            f"an MCP server named {SERVER_KEY!r} is already there and is not mdsel-claude's; "
-            "rename or remove it, then run install again",
+            f"an MCP server named {SERVER_KEY!r} is already there and install did not write "
+            "it; rename or remove it, then run install again",
         )
     expected = _plain(doc)
     table = tomlkit.table()
@@ -87,9 +92,9 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path) -> Plan:
     servers[SERVER_KEY] = table
     expected.setdefault(CONTAINER, {})[SERVER_KEY] = entry
     new = _checked(path, tomlkit.dumps(doc), expected)
-    old = state.created(path)
     keys = tuple(dict.fromkeys(old.keys + tuple(created)))
-    state = state.with_file(path, Created(old.file or text is None, keys))
+    wrote = (Written(AT, entry),)
+    state = state.with_file(path, Created(old.file or text is None, keys, wrote))
     what = f"Codex CLI MCP server {SERVER_KEY!r} → {entry['command']} serve"
     step: Step = (
         Note(f"unchanged {path}: {what}")
@@ -97,7 +102,7 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path) -> Plan:
         else WriteText(path, new, text is None, what)
     )
     steps, state = with_dirs(path, state)
-    return Plan((*steps, step), state, state_file, record_on_failure=True)
+    return Plan((*steps, step), state, state_file)
 
 
 def _unwrap(value: object) -> object:
@@ -115,10 +120,14 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
     if (
         text is None
         or servers is None
-        or not entries.is_our_server(_unwrap(servers.get(SERVER_KEY)))
+        or SERVER_KEY not in servers
+        or not created.wrote(_unwrap(servers.get(SERVER_KEY)), False, AT)
     ):
+        if servers is not None and SERVER_KEY in servers:
+            where = f"[{CONTAINER}.{SERVER_KEY}]"
+            steps.append(Note(f"left alone in {path}: {where} — install did not write it"))
         steps.append(Note(f"nothing of mdsel-claude is installed for Codex CLI in {path}"))
-        return Plan(tuple(steps), state, state_file, record_on_failure=False)
+        return Plan(tuple(steps), state, state_file)
     del servers[SERVER_KEY]
     if (CONTAINER,) in created.keys and not servers:
         del doc[CONTAINER]
@@ -131,4 +140,4 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
     else:
         steps.append(WriteText(path, new, False, f"remove Codex CLI MCP server {SERVER_KEY!r}"))
     state = without_dirs(path, steps, state)
-    return Plan(tuple(steps), state, state_file, record_on_failure=False)
+    return Plan(tuple(steps), state, state_file)

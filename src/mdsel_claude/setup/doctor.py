@@ -1,10 +1,10 @@
-"""`mdsel-claude doctor`: what is installed where, whether each command runs, and duplicates.
+"""`mdsel-claude doctor`: what is registered where, whether ours works, and what is doubled.
 
-Read-only: it reads the Claude Code files of every scope (local, project, user; see `paths`),
-then runs every command it found the way Claude Code would: each hook
-on a generated Markdown file just over and just at its threshold, each server up to an MCP
-`initialize` answer. Exit status 0 only when something is installed, everything works and
-nothing is registered twice.
+It reads every scope's files itself (see `survey`), says for each entry whether it is this
+installation's own (see `ours`) — anything else is reported as not ours and never run — and
+checks ours by running its own executable. It writes nothing and runs nothing a project file
+names. Exit status 0 only when our server and hook are registered, both work, Claude Code will
+use them (a project server approved), and nothing is registered twice.
 """
 
 from __future__ import annotations
@@ -13,151 +13,133 @@ import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import entries, jsonfile, paths
+from mdsel_claude.setup import ours, survey
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
-from mdsel_claude.setup.probes import (
-    HookFound,
-    Report,
-    ServerFound,
-    check_hook,
-    check_server,
-    fires_on_read,
-)
+from mdsel_claude.setup.ours import Installation, Verdict
+from mdsel_claude.setup.probes import Report, check_hook, check_server, fires_on_read
+from mdsel_claude.setup.survey import Hook, Server, Survey
 
-PLUGIN_NAME = "mdsel-claude"
-"""The plugin's name in `.claude-plugin/plugin.json`; enabled as `mdsel-claude@<marketplace>`."""
+SCOPE_ORDER = ("local", "project", "user")
+"""Which scope's server Claude Code uses when several have one by the same name."""
+
+APPROVE_HINT = "start `claude` in the project and approve it (or enable it in /mcp)"
 
 
-def _load(path: Path, report: Report) -> JSONObject | None:
-    try:
-        return jsonfile.load(path)
-    except JsonFileError as error:
-        report.say(f"  {path}: unreadable")
-        report.fail(error.problem)
-        return None
-
-
-def _hooks_in(path: Path, report: Report, scope: str) -> list[HookFound]:
-    settings = _load(path, report)
-    if settings is None:
-        return []
-    try:
-        found = entries.our_hooks(settings, path)
-    except JsonFileError as error:
-        report.fail(error.problem)
-        return []
-    label = f"{scope} scope ({path})"
-    return [HookFound(label, event, command, matcher) for event, matcher, command in found]
-
-
-def _plugin_enabled(settings: JSONObject | None) -> bool:
-    enabled = settings.get("enabledPlugins") if settings else None
-    if not isinstance(enabled, dict):
-        return False
-    return any(str(key).split("@")[0] == PLUGIN_NAME and on is True for key, on in enabled.items())
-
-
-def _server_in_mcp_config(where: paths.Locations, report: Report) -> ServerFound | None:
-    path = where.mcp_config
-    config = _load(path, report)
-    if config is None:
-        return None
-    try:
-        server = entries.servers_in(config, path, where.servers_at).get(SERVER_KEY)
-    except JsonFileError as error:
-        report.fail(error.problem)
-        return None
-    if not isinstance(server, dict):
-        return None
-    command = server.get("command")
-    args = server.get("args", [])
-    env = server.get("env", {})
-    if not isinstance(command, str) or not isinstance(args, list):
-        report.say(f"  server {SERVER_KEY!r} in {path}: not a stdio command")
-        report.fail("its `command` and `args` are not a string and a list")
-        return None
-    env_map = {str(k): str(v) for k, v in env.items()} if isinstance(env, dict) else {}
-    label = f"{where.scope} scope ({path})"
-    return ServerFound(label, (command, *(str(a) for a in args)), env_map)
-
-
-def run_doctor(project_dir: Path, environ: Mapping[str, str], claude: str | None) -> int:
+def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     """Check everything, print the report, return the exit status."""
     report = Report()
-    try:
-        report.say(f"{EXECUTABLE_NAME}: {paths.find_executable()}")
-    except paths.SetupError as error:
-        report.say(f"{EXECUTABLE_NAME}: not found")
-        report.fail(str(error))
-    hooks, servers, plugin_on = _find(project_dir, environ, claude, report)
+    me = ours.this_installation()
+    report.say(f"{EXECUTABLE_NAME}: {shlex.join(me.argv)} (the only program doctor runs)")
+    found = survey.survey(project_dir, environ)
+    report.say(f"project {found.project}")
+    for problem in found.problems:
+        report.fail(problem)
+    servers = [(s, ours.judge_server(s.value, me, environ)) for s in found.servers]
+    hooks = [(h, ours.judge_hook(h.command, me, environ)) for h in found.hooks]
+    report.say("found")
+    _list(servers, hooks, found, report)
     report.say("checks")
-    _check(hooks, servers, report)
-    _judge(hooks, servers, plugin_on, report)
+    _probe(me, servers, hooks, report)
+    _judge_servers(servers, found, report)
+    _judge_hooks(hooks, report)
     report.say("all good" if not report.failed else "problems found (see above)")
     print("\n".join(report.lines))
     return 1 if report.failed else 0
 
 
-def _find(
-    project_dir: Path, environ: Mapping[str, str], claude: str | None, report: Report
-) -> tuple[list[HookFound], list[ServerFound], bool]:
-    """Every hook and server of ours registered in the project, for the user, or by the plugin;
-    and whether the plugin is enabled."""
-    hooks: list[HookFound] = []
-    servers: list[ServerFound] = []
-    plugin_on = False
-
-    report.say(f"project {paths.project_root(project_dir)}")
-    for scope in paths.SCOPES:
-        where = paths.locations(scope, project_dir, environ)
-        server = _server_in_mcp_config(where, report)
-        servers += [server] if server else []
-        hooks += _hooks_in(where.settings, report, scope)
-        plugin_on |= _plugin_enabled(_load(where.settings, Report()))
-    if plugin_on:
-        hooks.append(HookFound(f"plugin {PLUGIN_NAME}", "PreToolUse", f"{EXECUTABLE_NAME} hook"))
-        servers.append(ServerFound(f"plugin {PLUGIN_NAME}", (EXECUTABLE_NAME, "serve")))
-    return hooks, servers, plugin_on
+def _where(scope: str, where: str) -> str:
+    return f"{scope} ({where})" if scope.startswith("plugin") else f"{scope} scope ({where})"
 
 
-def _check(hooks: list[HookFound], servers: list[ServerFound], report: Report) -> None:
-    """Run every server and hook found."""
-    for found in servers:
-        report.say(f"  MCP server {SERVER_KEY!r} in {found.where}: {shlex.join(found.argv)}")
-        check_server(found, report)
-    for found_hook in hooks:
-        report.say(f"  {found_hook.event} hook in {found_hook.where}: {found_hook.command}")
-        if not fires_on_read(found_hook):
-            report.say(
-                f"    FAIL: registered for {found_hook.event} with matcher "
-                f"{found_hook.matcher!r}, so it never runs when the agent uses Read "
+def _judged(verdict: Verdict) -> str:
+    return ("ours, " if verdict.args else "not ours, not run: ") + verdict.reason
+
+
+def _list(
+    servers: list[tuple[Server, Verdict]],
+    hooks: list[tuple[Hook, Verdict]],
+    found: Survey,
+    report: Report,
+) -> None:
+    if not servers and not hooks:
+        report.say("  nothing of mdsel-claude's in any scope")
+    for server, verdict in servers:
+        place = _where(server.scope, server.where)
+        report.say(f"  MCP server {server.name!r} {place}: {_judged(verdict)}")
+        if server.scope == "project":
+            report.say(f"    approval: {survey.approval_of(found, server.name)}")
+    for hook, verdict in hooks:
+        report.say(
+            f"  {hook.event} hook (matcher {hook.matcher!r}) {_where(hook.scope, hook.where)}: "
+            f"{_judged(verdict)}"
+        )
+
+
+def _probe(
+    me: Installation,
+    servers: list[tuple[Server, Verdict]],
+    hooks: list[tuple[Hook, Verdict]],
+    report: Report,
+) -> None:
+    """Run our executable once per distinct set of arguments that our entries use."""
+    runs = {v.args for _, v in servers if v.args} | {
+        v.args for h, v in hooks if v.args and fires_on_read(h.event, h.matcher)
+    }
+    for args in sorted(runs):
+        assert args is not None
+        report.say(f"  {shlex.join((*me.argv, *args))}")
+        if args[0] == "serve":
+            check_server((*me.argv, *args), report)
+        else:
+            check_hook((*me.argv, *args), report)
+
+
+def _judge_servers(servers: list[tuple[Server, Verdict]], found: Survey, report: Report) -> None:
+    """The server Claude Code will use for each name, duplicates, approval."""
+    in_scopes = [(s, v) for s, v in servers if s.scope in SCOPE_ORDER]
+    plugin = [(s, v) for s, v in servers if s.scope not in SCOPE_ORDER]
+    used: list[tuple[Server, Verdict]] = []
+    for name in dict.fromkeys(s.name for s, _ in in_scopes):
+        same = [(s, v) for s, v in in_scopes if s.name == name]
+        same.sort(key=lambda pair: SCOPE_ORDER.index(pair[0].scope))
+        used.append(same[0])
+        for shadowed, _ in same[1:]:
+            winner = same[0][0]
+            report.fail(
+                f"MCP server {name!r} is registered twice: "
+                f"{_where(shadowed.scope, shadowed.where)} is unused, "
+                f"{_where(winner.scope, winner.where)} wins; remove one"
+            )
+    active = [(s, v) for s, v in used if s.name == SERVER_KEY or v.args] + plugin
+    if len(active) > 1:
+        places = "; ".join(_where(s.scope, s.where) for s, _ in active)
+        report.fail(f"{len(active)} mdsel servers are active, so the tools appear twice: {places}")
+    for server, verdict in active:
+        if not verdict.args:
+            report.fail(
+                f"Claude Code will start MCP server {server.name!r} from "
+                f"{_where(server.scope, server.where)}, which is not this installation's "
+                f"({verdict.reason}); it was not run"
+            )
+        elif server.scope == "project":
+            state = survey.approval_of(found, server.name)
+            if state != "approved":
+                report.fail(f"project MCP server {server.name!r} is {state}: {APPROVE_HINT}")
+    if not any(verdict.args for _, verdict in active):
+        report.fail("no MCP server of this installation is registered: run `mdsel-claude install`")
+
+
+def _judge_hooks(hooks: list[tuple[Hook, Verdict]], report: Report) -> None:
+    on_read = [(h, v) for h, v in hooks if fires_on_read(h.event, h.matcher)]
+    for hook, verdict in hooks:
+        if verdict.args and not fires_on_read(hook.event, hook.matcher):
+            report.fail(
+                f"the hook in {hook.where} is registered for {hook.event} with matcher "
+                f"{hook.matcher!r}, so it never runs when the agent uses Read "
                 "(run `mdsel-claude install` again to put it back)"
             )
-            report.failed = True
-            continue
-        check_hook(found_hook.command, report)
-
-
-def _judge(
-    hooks: list[HookFound], servers: list[ServerFound], plugin_on: bool, report: Report
-) -> None:
-    """Fail when a part is missing or registered twice."""
-    if not servers and not hooks:
-        report.say("  nothing installed: run `mdsel-claude install` (see --help for scopes)")
-        report.failed = True
-    elif not servers or not hooks:
-        missing = "MCP server" if not servers else "Read hook"
-        report.say(f"  no {missing} registered anywhere: run `mdsel-claude install` again")
-        report.failed = True
-    if len(hooks) > 1:
-        report.say(f"  duplicate: {len(hooks)} Read hooks are registered; keep one")
-        report.failed = True
-    if len(servers) > 1:
-        report.say(f"  duplicate: {len(servers)} MCP servers are registered; keep one")
-        report.failed = True
-    if plugin_on and (len(hooks) > 1 or len(servers) > 1):
-        report.say(
-            f"  the {PLUGIN_NAME} plugin and `mdsel-claude install` are both active: remove one "
-            f"(`mdsel-claude uninstall [--scope user]`, or `/plugin uninstall {PLUGIN_NAME}@…`)"
-        )
+    if len(on_read) > 1:
+        places = "; ".join(dict.fromkeys(_where(h.scope, h.where) for h, _ in on_read))
+        report.fail(f"duplicate: {len(on_read)} Read hooks are registered (in {places}); keep one")
+    if not any(verdict.args for _, verdict in on_read):
+        report.fail("no Read hook of this installation is registered: run `mdsel-claude install`")

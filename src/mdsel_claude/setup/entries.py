@@ -3,7 +3,8 @@
 Two files matter. An MCP config (`.mcp.json`) holds `{"mcpServers": {name: server}}`; ours is the
 server named `mdsel`. A settings file (`.claude/settings.json`) holds
 `{"hooks": {event: [{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}]}}`; ours is
-any hook whose command runs `mdsel-claude hook`, wherever it sits. Everything here is a pure
+a hook object install wrote, wherever it sits. Which values are ours is the caller's to say (see
+`Ours`): what the install record lists, never a look-alike. Everything here is a pure
 function from a parsed file to a new value: nothing else in the value is changed or reordered.
 Each `add_*` also reports the containers it had to create, so that removal can take exactly
 those away again when they are left empty (an empty `"hooks": {}` the user wrote stays).
@@ -12,9 +13,8 @@ those away again when they are left empty (an empty `"hooks": {}` the user wrote
 from __future__ import annotations
 
 import copy
-import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,40 +52,49 @@ def server_entry(executable: str) -> JSONObject:
     return {"type": "stdio", "command": executable, "args": ["serve"]}
 
 
-def hook_command(executable: str, min_words: int) -> str:
-    """The shell command of our hook; the threshold travels with it as `--min-words N`."""
-    return f"{shlex.quote(executable)} hook --min-words {min_words}"
+def hook_command(executable: str, min_words: int, mode: str = "reminder") -> str:
+    """The shell command of our hook; the threshold travels with it as `--min-words N`, and a
+    mode other than the default as `--mode M` (so a default hook's command stays as it was)."""
+    command = f"{shlex.quote(executable)} hook --min-words {min_words}"
+    return command if mode == "reminder" else f"{command} --mode {shlex.quote(mode)}"
 
 
-def hook_entry(executable: str, min_words: int) -> JSONObject:
+def hook_entry(executable: str, min_words: int, mode: str = "reminder") -> JSONObject:
     """One hook object, as it sits in a matcher group's `hooks` list."""
-    return {"type": "command", "command": hook_command(executable, min_words)}
+    return {"type": "command", "command": hook_command(executable, min_words, mode)}
 
 
-def is_our_hook_command(command: object) -> bool:
-    """True for a command that runs `mdsel-claude hook …` (any path to the executable)."""
-    if not isinstance(command, str):
+Ours = Callable[[object], bool]
+"""Tells whether a server value or hook object is ours: one the install record says install
+wrote (compared as JSON values), or, when installing, exactly what this install writes."""
+
+
+def is_install_form(value: object, executable: str) -> bool:
+    """True for a server value or hook object exactly as install writes it with `executable`
+    (any threshold; a server also as `claude mcp add` writes it, with an empty `env`): an entry
+    install would only rewrite the same, so it may replace it."""
+    if value in (server_entry(executable), {**server_entry(executable), "env": {}}):
+        return True
+    if not isinstance(value, dict) or set(value) != {"type", "command"}:
         return False
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    return len(words) >= 2 and os.path.basename(words[0]) == EXECUTABLE_NAME and words[1] == "hook"
+    command = value.get("command")
+    prefix = f"{shlex.quote(executable)} hook --min-words "
+    command = command.removesuffix(" --mode outline") if isinstance(command, str) else command
+    return (
+        value.get("type") == "command"
+        and isinstance(command, str)
+        and command.startswith(prefix)
+        and command[len(prefix) :] == str(_digits(command[len(prefix) :]))
+    )
 
 
-def is_our_server(value: object) -> bool:
-    """True for an `mcpServers` value that runs mdsel-claude (any path to the executable): a
-    server the user named `mdsel` for something else is never ours to replace or remove.
-    The command is a string, or (OpenCode) a list whose first item is the program."""
-    command = value.get("command") if isinstance(value, dict) else None
-    if isinstance(command, list) and command:
-        command = command[0]
-    return isinstance(command, str) and os.path.basename(command) == EXECUTABLE_NAME
+def _digits(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
-def is_our_hook(hook: object) -> bool:
-    """True for a hook object (inside a matcher group) that is ours."""
-    return isinstance(hook, dict) and is_our_hook_command(hook.get("command"))
+def looks_like_ours(value: object) -> bool:
+    """True for a value that mentions mdsel-claude: worth a word when it is left alone."""
+    return EXECUTABLE_NAME in str(value)
 
 
 def _object_at(value: JSONObject, key: str, path: Path, where: str) -> JSONObject | None:
@@ -139,6 +148,7 @@ def add_server(
     config: JSONObject,
     entry: JSONObject,
     path: Path,
+    ours: Ours,
     at: KeyPath = (),
     container: str = "mcpServers",
 ) -> Added:
@@ -150,12 +160,12 @@ def add_server(
     if servers is None:
         servers = holder[container] = {}
         created.append((*at, container))
-    if SERVER_KEY in servers and not is_our_server(servers[SERVER_KEY]):
+    if SERVER_KEY in servers and not ours(servers[SERVER_KEY]):
         other = servers[SERVER_KEY]
         command = other.get("command") if isinstance(other, dict) else None
         raise JsonFileError(
             path,
-            f"an MCP server named {SERVER_KEY!r} is already there and is not mdsel-claude's "
+            f"an MCP server named {SERVER_KEY!r} is already there and install did not write it "
             f"(command: {command!r}); rename or remove it, then run install again",
         )
     servers[SERVER_KEY] = copy.deepcopy(entry)
@@ -163,13 +173,13 @@ def add_server(
 
 
 def remove_server(
-    config: JSONObject, path: Path, at: KeyPath = (), container: str = "mcpServers"
+    config: JSONObject, path: Path, ours: Ours, at: KeyPath = (), container: str = "mcpServers"
 ) -> JSONObject:
     """`config` without our server (nothing else changes; empty containers are left)."""
     result = copy.deepcopy(config)
     holder, _ = _nested(result, at, path, create=False)
     servers = _object_at(holder, container, path, _where(at, container)) if holder else None
-    if servers is not None and is_our_server(servers.get(SERVER_KEY)):
+    if servers is not None and SERVER_KEY in servers and ours(servers[SERVER_KEY]):
         del servers[SERVER_KEY]
     return result
 
@@ -188,24 +198,24 @@ def _event_groups(hooks: JSONObject, event: str, path: Path) -> list[object] | N
     return groups
 
 
-def our_hooks(settings: JSONObject, path: Path) -> list[tuple[str, object, str]]:
-    """Every hook of ours in a settings file, as (event, matcher, command), in file order."""
-    found: list[tuple[str, object, str]] = []
-    hooks = _object_at(settings, "hooks", path, '"hooks"')
-    for event, groups in (hooks or {}).items():
-        if not isinstance(groups, list):
-            continue
-        for group in groups:
-            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
-                continue
-            for hook in group["hooks"]:
-                if is_our_hook(hook):
-                    assert isinstance(hook, dict)
-                    found.append((event, group.get("matcher"), str(hook["command"])))
+def lookalikes(value: JSONObject) -> list[str]:
+    """Servers named `mdsel` and hooks that mention mdsel-claude, described in words."""
+    found: list[str] = []
+    servers = value.get("mcpServers")
+    if isinstance(servers, dict) and SERVER_KEY in servers:
+        found.append(f"MCP server {SERVER_KEY!r} ({servers[SERVER_KEY]})")
+    hooks = value.get("hooks")
+    for event, groups in (hooks if isinstance(hooks, dict) else {}).items():
+        for group in groups if isinstance(groups, list) else []:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            for hook in inner if isinstance(inner, list) else []:
+                if looks_like_ours(hook):
+                    command = hook.get("command") if isinstance(hook, dict) else hook
+                    found.append(f"{event} hook {command!r}")
     return found
 
 
-def remove_hooks(settings: JSONObject, path: Path) -> JSONObject:
+def remove_hooks(settings: JSONObject, path: Path, ours: Ours) -> JSONObject:
     """`settings` without any hook of ours, under every event.
 
     A matcher group that held only our hooks goes with them; a group shared with other hooks
@@ -225,7 +235,7 @@ def remove_hooks(settings: JSONObject, path: Path) -> JSONObject:
             if not isinstance(group, dict) or not isinstance(inner, list):
                 kept.append(group)
                 continue
-            others = [hook for hook in inner if not is_our_hook(hook)]
+            others = [hook for hook in inner if not ours(hook)]
             if len(others) == len(inner):
                 kept.append(group)
             elif others:
@@ -234,13 +244,13 @@ def remove_hooks(settings: JSONObject, path: Path) -> JSONObject:
     return result
 
 
-def add_hook(settings: JSONObject, event: str, entry: JSONObject, path: Path) -> Added:
+def add_hook(settings: JSONObject, event: str, entry: JSONObject, path: Path, ours: Ours) -> Added:
     """`settings` with our hook as its own `Read` matcher group at the end of `event`'s list.
 
     Any hook of ours already present (under any event) is removed first, so running install
     again replaces it instead of adding a second one.
     """
-    result = remove_hooks(settings, path)
+    result = remove_hooks(settings, path, ours)
     created: list[KeyPath] = []
     hooks = _object_at(result, "hooks", path, '"hooks"')
     if hooks is None:

@@ -1,23 +1,33 @@
-"""JSON settings files: strict loading (no duplicate keys), canonical dumping, atomic replacement.
+"""JSON settings files: bounded strict reading, text-keeping atomic writes.
 
-Every JSON object is loaded as a `dict` in file order, so a read → change → write round trip keeps
-every key, value and order it did not mean to change. Writes go to a temporary file beside the
-target and are moved over it with `os.replace`, so a reader never sees half a file; a symlink is
-followed and its target is written, and the target's permission bits are kept. (The standard
-library does this in a few lines; no maintained package is worth a dependency for it.)
+Every JSON object is loaded as a `dict` in file order. A file is read only if it is a regular
+file under `MAX_FILE_BYTES` and nested at most `MAX_DEPTH` deep: a repository may commit a
+settings file that is a FIFO, a device or a link to one, or a gigabyte of brackets, and setup
+and doctor must refuse it in one line instead of hanging or crashing. Writes keep the text of
+everything they do not change (see `jsonedit`), go to a temporary file beside the target and are
+moved over it with `os.replace`, so a reader never sees half a file; a symlink is followed and
+its target is written, and the target's permission bits are kept.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 
+from mdsel_claude.setup import jsonedit
+
 JSONObject = dict[str, object]
 """A parsed JSON object, keys in file order."""
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest settings file read (Claude Code's own, history included, stay far below)."""
+
+MAX_DEPTH = 100
+"""The deepest nesting accepted; real settings files are under ten levels deep."""
 
 
 class JsonFileError(Exception):
@@ -44,30 +54,38 @@ def _object_without_duplicates(pairs: list[tuple[str, object]]) -> JSONObject:
     return result
 
 
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        # 1e999 is valid JSON but would be written back as `Infinity`, which is not.
-        raise ValueError(f"number {text} is too large to keep exactly")
-    return value
-
-
 def _refuse_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
+
+
+def _too_deep(value: object) -> bool:
+    """Whether `value` nests deeper than MAX_DEPTH (walked without recursion)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def parse(data: bytes | str, path: Path) -> JSONObject:
     """Parse the text of a settings file whose top level must be an object.
 
     Raises JsonFileError naming the problem: invalid JSON (with line and column), a duplicate
-    key (JSON parsers disagree on which one wins, so we refuse to guess), NaN or Infinity, or a
-    top level that is not an object.
+    key (JSON parsers disagree on which one wins, so we refuse to guess), NaN or Infinity,
+    nesting deeper than MAX_DEPTH, or a top level that is not an object. Numbers keep their
+    literal text (`jsonedit.Int`, `jsonedit.Float`).
     """
+    text = _text(data, path) if isinstance(data, bytes) else data
     try:
         value = json.loads(
-            data,
+            text.removeprefix("\ufeff"),
             object_pairs_hook=_object_without_duplicates,
-            parse_float=_finite_float,
+            parse_float=jsonedit.Float,
+            parse_int=jsonedit.Int,
             parse_constant=_refuse_constant,
         )
     except _DuplicateKeyError as error:
@@ -75,11 +93,22 @@ def parse(data: bytes | str, path: Path) -> JSONObject:
     except json.JSONDecodeError as error:
         problem = f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         raise JsonFileError(path, problem) from None
-    except (ValueError, RecursionError) as error:
+    except RecursionError:
+        raise JsonFileError(path, f"nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as error:
         raise JsonFileError(path, f"not valid JSON ({error})") from None
     if not isinstance(value, dict):
         raise JsonFileError(path, f"expected a JSON object at the top, found {type_name(value)}")
+    if _too_deep(value):
+        raise JsonFileError(path, f"nested more than {MAX_DEPTH} levels deep")
     return value
+
+
+def _text(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise JsonFileError(path, f"not UTF-8 text (byte {error.start})") from None
 
 
 def type_name(value: object) -> str:
@@ -97,31 +126,84 @@ def type_name(value: object) -> str:
     return "an object"
 
 
-def load(path: Path) -> JSONObject | None:
-    """The object in the file at `path` (symlinks followed), or None if there is no file."""
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """The bytes of the regular file at `path` (symlinks followed), or None if nothing is there.
+
+    Anything else — a directory, FIFO, device or socket, a symlink to nothing, a file over
+    `limit` bytes, one that cannot be opened — is a JsonFileError. The kind is checked before
+    opening (a device is never opened) and again on the opened descriptor (in case it was
+    swapped); O_NONBLOCK keeps a FIFO swapped in between from blocking the open.
+    """
     try:
-        data = path.read_bytes()
+        info = os.stat(path)
     except FileNotFoundError:
+        if os.path.islink(path):
+            target = os.path.realpath(path)
+            raise JsonFileError(path, f"is a symlink to {target}, which does not exist") from None
         return None
-    except IsADirectoryError:
-        raise JsonFileError(path, "is a directory, not a file") from None
     except OSError as error:
         raise JsonFileError(path, f"cannot be read ({error.strerror or error})") from None
-    return parse(data, path)
+    if not stat.S_ISREG(info.st_mode):
+        raise JsonFileError(path, f"is {_kind(info.st_mode)}, not a regular file")
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        raise JsonFileError(path, f"cannot be read ({error.strerror or error})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise JsonFileError(path, f"is {_kind(info.st_mode)}, not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise JsonFileError(path, f"is larger than {limit} bytes; not read")
+        return b"".join(chunks)
+    except OSError as error:
+        raise JsonFileError(path, f"cannot be read ({error.strerror or error})") from None
+    finally:
+        os.close(fd)
+
+
+def load(path: Path) -> JSONObject | None:
+    """The object in the file at `path` (symlinks followed), or None if there is no file."""
+    data = read_bytes(path)
+    return None if data is None else parse(data, path)
 
 
 def dumps(value: JSONObject) -> str:
-    """The text we write: two-space indent, keys in their order, a final newline.
+    """The text of a new file: two-space indent, keys in their order, a final newline."""
+    return jsonedit.dumps(value) + "\n"
 
-    Non-ASCII text stays readable; only a lone surrogate (which UTF-8 cannot hold) makes the
-    whole file fall back to `\\u` escapes, which still mean the same value.
-    """
-    text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(value, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
-    return text
+
+def render(old: str | None, value: JSONObject, path: Path) -> str:
+    """The new text of a file that held `old` (None: no file), now holding `value`: the text
+    of everything unchanged is kept byte for byte (see `jsonedit`)."""
+    if old is None:
+        return dumps(value)
+    body = old.removeprefix("\ufeff")
+    start = len(old) - len(body) + len(body) - len(body.lstrip(" \t\r\n"))
+    end = len(old.rstrip(" \t\r\n"))
+    before = parse(old, path)
+    style = jsonedit.detect_style(old)
+    if old[start:end] == "{}":
+        style = jsonedit.Style(newline=style.newline)
+    return old[:start] + jsonedit.render(old, start, end, before, value, style) + old[end:]
 
 
 def write_target(path: Path) -> Path:
@@ -139,10 +221,14 @@ def _default_mode() -> int:
 def write_atomic(path: Path, value: JSONObject) -> None:
     """Replace the file at `path` (or its symlink target) with `value`, all at once.
 
+    The text of what `value` does not change is kept as it is in the file now (see `render`).
     A new file gets the usual permissions for the umask; an existing one keeps its mode bits
     (and its owner where we may set it). Parent directories must exist.
     """
-    write_bytes_atomic(path, dumps(value).encode("utf-8"))
+    target = write_target(path)
+    old = read_bytes(target)
+    data = render(None if old is None else _text(old, path), value, path).encode("utf-8")
+    write_bytes_atomic(path, data)
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:

@@ -1,19 +1,23 @@
-"""What install created — files, containers inside them, directories — kept for uninstall.
+"""What install wrote and created — entries, files, containers inside them, directories.
 
-Uninstall must take away exactly what install added. Our entries it can recognise, but not
-whether install also created the file around them, or an empty `"hooks"` object that the user
-might just as well have written. So install notes those in a small JSON file under the user's
-state directory (never in the project), keyed by the real path of each settings file.
+Uninstall must take away exactly what install added, and nothing that merely looks like it (a
+hand-written `mdsel` server, a hook piping `mdsel-claude hook` into a log). So install notes
+each entry it wrote, as the JSON value it wrote, and whether it also created the file around it
+or an empty `"hooks"` object the user might just as well have written; uninstall removes an
+entry only when its value is still the one noted. The record is a small JSON file under the
+user's state directory (never in the project), keyed by the real path of each settings file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mdsel_claude.setup import jsonfile
+from mdsel_claude.setup import entries, jsonfile
 from mdsel_claude.setup.entries import KeyPath
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
@@ -25,6 +29,23 @@ def state_path(environ: Mapping[str, str]) -> Path:
 
 
 @dataclass(frozen=True, slots=True)
+class Written:
+    """One entry install wrote into a file."""
+
+    at: KeyPath
+    """Where: `("mcpServers", "mdsel")` for a server; `("hooks", event)` for a hook, which sits
+    in one of the matcher groups of that list."""
+    value: object
+    """The JSON value written: the server, or the hook object."""
+    hook: bool = False
+
+
+def same_value(a: object, b: object) -> bool:
+    """Equal as JSON values: key order does not matter, but `1` is not `true`, nor `1.0`."""
+    return bool(a == b) and json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@dataclass(frozen=True, slots=True)
 class Created:
     """What install created in one file."""
 
@@ -32,6 +53,33 @@ class Created:
     """The file itself did not exist before."""
     keys: tuple[KeyPath, ...] = ()
     """Containers inside it that did not exist before."""
+    written: tuple[Written, ...] = ()
+    """The entries install wrote there."""
+    legacy: bool = False
+    """Noted by a version that recorded what it created but not the entries it wrote: there,
+    an entry exactly as install writes it (with any mdsel-claude) counts as written."""
+
+    def wrote(self, value: object, hook: bool, at: KeyPath | None = None) -> bool:
+        """Whether `value` is (still) exactly a server (or hook) install wrote here (at `at`,
+        when given: a shared file holds one server of ours per project)."""
+        for w in self.written:
+            if w.hook == hook and (at is None or w.at == at) and same_value(w.value, value):
+                return True
+        return self.legacy and entries.is_install_form(value, _executable_in(value, hook))
+
+
+def _executable_in(value: object, hook: bool) -> str:
+    """The program an entry runs (the first word of a hook's command), or "" if none."""
+    command = value.get("command") if isinstance(value, dict) else None
+    if not isinstance(command, str):
+        return ""
+    if not hook:
+        return command
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return ""
+    return words[0] if words else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +95,7 @@ class State:
     def with_file(self, path: Path, created: Created) -> State:
         files = dict(self.files)
         key = str(jsonfile.write_target(path))
-        if created.file or created.keys:
+        if created.file or created.keys or created.written or created.legacy:
             files[key] = created
         else:
             files.pop(key, None)
@@ -61,10 +109,17 @@ class State:
 
     def to_json(self) -> JSONObject:
         files: JSONObject = {
-            path: {"created_file": created.file, "created_keys": [list(k) for k in created.keys]}
+            path: {
+                **({"legacy": True} if created.legacy else {}),
+                "created_file": created.file,
+                "created_keys": [list(k) for k in created.keys],
+                "written": [
+                    {"at": list(w.at), "hook": w.hook, "value": w.value} for w in created.written
+                ],
+            }
             for path, created in self.files.items()
         }
-        return {"version": 1, "files": files, "dirs": list(self.dirs)}
+        return {"version": 2, "files": files, "dirs": list(self.dirs)}
 
 
 def load(path: Path) -> State:
@@ -86,10 +141,22 @@ def load(path: Path) -> State:
             for k in (keys if isinstance(keys, list) else [])
             if isinstance(k, list) and k and all(isinstance(part, str) for part in k)
         )
-        files[name] = Created(item.get("created_file") is True, key_paths)
+        legacy = raw.get("version") == 1 or item.get("legacy") is True
+        created = Created(item.get("created_file") is True, key_paths, _written(item), legacy)
+        files[name] = created
     dirs = raw.get("dirs")
     dir_names = tuple(d for d in (dirs if isinstance(dirs, list) else []) if isinstance(d, str))
     return State(files, dir_names)
+
+
+def _written(item: JSONObject) -> tuple[Written, ...]:
+    found = item.get("written")
+    result: list[Written] = []
+    for entry in found if isinstance(found, list) else []:
+        at = entry.get("at") if isinstance(entry, dict) else None
+        if isinstance(entry, dict) and isinstance(at, list) and all(isinstance(k, str) for k in at):
+            result.append(Written(tuple(at), entry.get("value"), entry.get("hook") is True))
+    return tuple(result)
 
 
 def save(state: State, path: Path) -> None:

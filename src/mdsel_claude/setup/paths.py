@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from mdsel_claude.setup import jsonfile, ours
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
 
 SCOPES = ("local", "project", "user")
@@ -93,9 +94,12 @@ def project_root(start: Path) -> Path:
 def is_own_checkout(root: Path) -> bool:
     """True when `root` is a checkout of mdsel-claude itself: its `.mcp.json` and hooks are
     the plugin's own files, which install must never change."""
+    # Read as strictly as a settings file (a regular file, bounded): the project's own
+    # `.claude-plugin/plugin.json` may be a FIFO or a link to /dev/zero.
+    data = jsonfile.read_bytes(root / ".claude-plugin" / "plugin.json")
     try:
-        manifest = json.loads((root / ".claude-plugin" / "plugin.json").read_text("utf-8"))
-    except (OSError, ValueError):
+        manifest = json.loads(data or b"")
+    except ValueError:
         return False
     return isinstance(manifest, dict) and manifest.get("name") == PLUGIN_NAME
 
@@ -139,9 +143,11 @@ def find_executable() -> str:
     for candidate in candidates:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
-    found = shutil.which(EXECUTABLE_NAME)
+    # Absolute PATH entries only: with `.` on PATH, a repository's own `mdsel-claude` would
+    # otherwise be written into the user's configuration as ours.
+    found = ours.resolve(EXECUTABLE_NAME, os.environ)
     if found:
-        return os.path.abspath(found)
+        return found
     raise SetupError(
         f"cannot find the {EXECUTABLE_NAME} executable (looked beside {sys.executable} and on "
         f"PATH); install the package with pip, then run this again"

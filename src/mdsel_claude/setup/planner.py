@@ -1,7 +1,8 @@
 """Work out what install and uninstall will do, as a `Plan` (see `steps`): nothing is touched.
 
-Only our own entries are ever added or removed (see `entries`). What install had to create is
-noted (see `ledger`), so that uninstall can take exactly that away again.
+Only our own entries are ever added or removed (see `entries`): what install wrote is noted (see
+`ledger`), with what it had to create for it, so that uninstall can take exactly that away again
+and leave look-alikes alone.
 
 The local- and user-scope servers live in Claude Code's `~/.claude.json`, which this module
 edits itself rather than through `claude mcp add`: that works without the `claude` command on
@@ -18,7 +19,7 @@ from pathlib import Path
 from mdsel_claude.setup import entries, jsonfile, ledger
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.jsonfile import JSONObject
-from mdsel_claude.setup.ledger import Created, State
+from mdsel_claude.setup.ledger import Created, State, Written
 from mdsel_claude.setup.paths import Locations, SetupError, is_own_checkout
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, RemoveDir, Step, WriteFile
 
@@ -60,7 +61,12 @@ def _make_dirs(where: Locations, state: State) -> tuple[list[Step], State]:
 
 
 def plan_install(
-    where: Locations, executable: str, min_words: int, event: str, state_file: Path
+    where: Locations,
+    executable: str,
+    min_words: int,
+    event: str,
+    state_file: Path,
+    mode: str = "reminder",
 ) -> Plan:
     """Work out an install: our server and hook in `where`, replacing earlier ones of ours."""
     refuse_own_checkout(where)
@@ -68,31 +74,72 @@ def plan_install(
     steps, state = _make_dirs(where, state)
 
     server = entries.server_entry(executable)
+    at = server_at(where.servers_at)
     before = jsonfile.load(where.mcp_config)
-    added = entries.add_server(before or {}, server, where.mcp_config, where.servers_at)
-    state = record_added(state, where.mcp_config, before, added)
+    mine = ours_in(state.created(where.mcp_config), False, at, executable)
+    added = entries.add_server(before or {}, server, where.mcp_config, mine, where.servers_at)
+    state = record_added(state, where.mcp_config, before, added, Written(at, server))
     what = f"{_server_what(where)} → {executable} serve"
     private = where.mcp_config.name == ".claude.json"
     steps.append(file_step(where.mcp_config, before, added.value, what, private))
 
     before = jsonfile.load(where.settings)
     old = state.created(where.settings)
-    cleared, kept = entries.prune(entries.remove_hooks(before or {}, where.settings), old.keys)
-    hook = entries.hook_entry(executable, min_words)
-    added = entries.add_hook(cleared, event, hook, where.settings)
-    created = Created(old.file or before is None, tuple(dict.fromkeys(kept + added.created)))
-    state = state.with_file(where.settings, created)
+    mine = ours_in(old, True, None, executable)
+    cleared, kept = entries.prune(
+        entries.remove_hooks(before or {}, where.settings, mine), old.keys
+    )
+    hook = entries.hook_entry(executable, min_words, mode)
+    added = entries.add_hook(cleared, event, hook, where.settings, mine)
+    keys = tuple(dict.fromkeys(kept + added.created))
+    wrote = (Written(("hooks", event), hook, hook=True),)
+    state = state.with_file(where.settings, Created(old.file or before is None, keys, wrote))
     what = f"{event} hook on Read → {hook['command']}"
     steps.append(file_step(where.settings, before, added.value, what))
-    return Plan(tuple(steps), state, state_file, record_on_failure=True)
+    steps += lookalike_notes(
+        where.settings, entries.remove_hooks(added.value, where.settings, mine)
+    )
+    return Plan(tuple(steps), state, state_file)
+
+
+def server_at(servers_at: KeyPath, container: str = "mcpServers") -> KeyPath:
+    """Where our server sits in its file: `("mcpServers", "mdsel")`, or deeper in a shared one."""
+    return (*servers_at, container, SERVER_KEY)
+
+
+def ours_in(
+    created: Created, hook: bool, at: KeyPath | None, executable: str | None
+) -> entries.Ours:
+    """What counts as ours in a file: what the record says install wrote there (at `at`, for a
+    server); when installing with `executable`, also an entry exactly as that install writes
+    it. Never a look-alike."""
+
+    def ours(value: object) -> bool:
+        return created.wrote(value, hook, at) or (
+            executable is not None and entries.is_install_form(value, executable)
+        )
+
+    return ours
+
+
+def lookalike_notes(path: Path, remaining: JSONObject) -> list[Step]:
+    """A note for each entry left in a file that looks like ours but that install did not
+    write: never removed, but worth knowing about."""
+    return [
+        Note(f"left alone in {path}: {found} — install did not write it")
+        for found in entries.lookalikes(remaining)
+    ]
 
 
 def record_added(
-    state: State, path: Path, before: JSONObject | None, added: entries.Added
+    state: State, path: Path, before: JSONObject | None, added: entries.Added, wrote: Written
 ) -> State:
+    """The record with `wrote` (replacing what was written at the same place) and the
+    containers `added` created."""
     old = state.created(path)
     keys = tuple(dict.fromkeys(old.keys + added.created))
-    return state.with_file(path, Created(old.file or before is None, keys))
+    written = (*(w for w in old.written if w.at != wrote.at), wrote)
+    return state.with_file(path, Created(old.file or before is None, keys, written, old.legacy))
 
 
 def removal(
@@ -113,9 +160,11 @@ def removal(
     created = state.created(path)
     mine: tuple[KeyPath, ...] = created.keys
     others: tuple[KeyPath, ...] = ()
+    written: tuple[Written, ...] = ()
     if chain is not None:
         mine = tuple(k for k in created.keys if chain[: len(k)] == k)
         others = tuple(k for k in created.keys if k not in mine)
+        written = tuple(w for w in created.written if w.at[: len(chain)] != chain)
     if before is None:
         return state.with_file(path, Created()), None
     pruned, remaining = entries.prune(after, mine)
@@ -123,10 +172,11 @@ def removal(
         return state.with_file(path, Created()), DeleteFile(path)
     if chain is None:
         state = state.with_file(path, Created())
-    else:  # the file and the other installs' containers stay on record
-        state = state.with_file(path, Created(created.file, (*others, *remaining)))
+    else:  # the file and the other installs' containers and entries stay on record
+        kept = Created(created.file, (*others, *remaining), written, created.legacy)
+        state = state.with_file(path, kept)
     if pruned == before:
-        return state, Note(f"nothing of mdsel-claude in {path}")
+        return state, Note(f"nothing of mdsel-claude's install in {path}")
     return state, WriteFile(path, pruned, False, what)
 
 
@@ -144,17 +194,22 @@ def plan_uninstall(where: Locations, state_file: Path) -> Plan:
     state = ledger.load(state_file)
     steps: list[Step] = []
     before = jsonfile.load(where.mcp_config)
-    after = entries.remove_server(before or {}, where.mcp_config, where.servers_at)
+    mine = ours_in(state.created(where.mcp_config), False, server_at(where.servers_at), None)
+    after = entries.remove_server(before or {}, where.mcp_config, mine, where.servers_at)
     what = f"remove {_server_what(where)}"
     chain = (*where.servers_at, "mcpServers")
     state, step = removal(state, where.mcp_config, (before, after), what, chain)
     steps.extend([step] if step else [])
+    mine_there = entries.servers_in(after, where.mcp_config, where.servers_at)
+    steps += lookalike_notes(where.mcp_config, {"mcpServers": mine_there})
 
     before = jsonfile.load(where.settings)
-    after = entries.remove_hooks(before or {}, where.settings)
+    mine = ours_in(state.created(where.settings), True, None, None)
+    after = entries.remove_hooks(before or {}, where.settings, mine)
     change = (before, after)
     state, step = removal(state, where.settings, change, "remove the mdsel-claude hook")
     steps.extend([step] if step else [])
+    steps += lookalike_notes(where.settings, after)
 
     deleted = {step.path for step in steps if isinstance(step, DeleteFile)}
     for folder in dict.fromkeys((where.settings_dir, where.mcp_config.parent)):
@@ -165,7 +220,7 @@ def plan_uninstall(where: Locations, state_file: Path) -> Plan:
             steps.append(RemoveDir(folder))
     if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps):
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
-    return Plan(tuple(steps), state, state_file, record_on_failure=False)
+    return Plan(tuple(steps), state, state_file)
 
 
 # -- directories made for a file (other clients' configuration folders) ---------------------

@@ -1,7 +1,8 @@
-"""Run a hook or server the way Claude Code would, and judge its answer (for `doctor`).
+"""Run this installation's hook and server the way Claude Code would, and judge the answers.
 
-A hook runs through the shell on generated Markdown files just over and just at its threshold;
-a server is started and must answer an MCP `initialize` request in time.
+Only our own executable is ever run (see `ours`), with the arguments of an entry that was
+recognised as ours, never through a shell and in a temporary directory: the hook on generated
+Markdown files just over and just at its threshold, the server up to an MCP `initialize` answer.
 """
 
 from __future__ import annotations
@@ -10,12 +11,10 @@ import json
 import os
 import re
 import selectors
-import shlex
-import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,23 +26,6 @@ RUN_TIMEOUT_SECONDS = 30.0
 
 HOOK_MAX_THRESHOLD = hook.MAX_BYTES // 2 - 1
 """The largest threshold a hook can ever pass: it counts 8 MiB at most, two bytes per word."""
-
-
-@dataclass(frozen=True, slots=True)
-class HookFound:
-    where: str
-    """The file (or plugin) it is registered in."""
-    event: str
-    command: str
-    matcher: object = "Read"
-    """The matcher of its group, as written in the settings file."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServerFound:
-    where: str
-    argv: tuple[str, ...]
-    env: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -61,12 +43,11 @@ class Report:
         self.failed = True
 
 
-def fires_on_read(found: HookFound) -> bool:
-    """Whether Claude Code would run this hook for the Read tool: a tool-use event, and a matcher
+def fires_on_read(event: str, matcher: object) -> bool:
+    """Whether Claude Code would run a hook for the Read tool: a tool-use event, and a matcher
     that is absent, empty, `*`, or a pattern matching `Read`."""
-    if found.event not in HOOK_EVENTS:
+    if event not in HOOK_EVENTS:
         return False
-    matcher = found.matcher
     if matcher is None or matcher in ("", "*"):
         return True
     if not isinstance(matcher, str):
@@ -77,15 +58,10 @@ def fires_on_read(found: HookFound) -> bool:
         return matcher == "Read"
 
 
-def check_hook(command: str, report: Report) -> None:
-    """Run a hook command through the shell, as Claude Code does, on a file over and at its
+def check_hook(argv: Sequence[str], report: Report) -> None:
+    """Run our hook (`argv`: our executable, `hook`, its options) on a file over and at its
     threshold; it must give the reminder for the first and nothing for the second."""
-    words = shlex.split(command)
-    executable = shutil.which(words[0]) if words else None
-    if executable is None:
-        report.fail(f"{words[0] if words else command!r} not found or not executable")
-        return
-    threshold = hook.parse_threshold(words[2:], os.environ)
+    threshold = hook.parse_threshold(list(argv[2:]), os.environ)
     if threshold > HOOK_MAX_THRESHOLD:
         report.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
         return
@@ -105,16 +81,19 @@ def check_hook(command: str, report: Report) -> None:
             }
             try:
                 result = subprocess.run(
-                    command,
-                    shell=True,
+                    list(argv),
                     input=json.dumps(payload),
                     capture_output=True,
                     text=True,
                     timeout=RUN_TIMEOUT_SECONDS,
                     check=False,
+                    cwd=temp,
                 )
             except subprocess.TimeoutExpired:
                 report.fail(f"no answer within {RUN_TIMEOUT_SECONDS:g} s")
+                return
+            except OSError as error:
+                report.fail(f"cannot start: {error}")
                 return
             expected = hook.reminder_for(payload, threshold) if fires else None
             if result.returncode != 0 or result.stdout != (expected or ""):
@@ -127,12 +106,9 @@ def check_hook(command: str, report: Report) -> None:
     report.say(f"    ok: reminder for {threshold + 1} words of Markdown, silence for {threshold}")
 
 
-def check_server(server: ServerFound, report: Report) -> None:
-    """Start a stdio server and wait for its answer to an MCP `initialize` request."""
-    executable = shutil.which(server.argv[0])
-    if executable is None:
-        report.fail(f"{server.argv[0]!r} not found or not executable")
-        return
+def check_server(argv: Sequence[str], report: Report) -> None:
+    """Start our stdio server (`argv`: our executable and `serve`) and wait for its answer to
+    an MCP `initialize` request."""
     request = {
         "jsonrpc": "2.0",
         "id": 1,
@@ -144,14 +120,14 @@ def check_server(server: ServerFound, report: Report) -> None:
         },
     }
     # stderr goes to a file: a pipe nobody reads could fill up and stall the server.
-    with tempfile.TemporaryFile() as stderr_file:
+    with tempfile.TemporaryFile() as stderr_file, tempfile.TemporaryDirectory() as temp:
         try:
             process = subprocess.Popen(
-                server.argv,
+                list(argv),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=stderr_file,
-                env={**os.environ, **server.env},
+                cwd=temp,
             )
         except OSError as error:
             report.fail(f"cannot start: {error}")

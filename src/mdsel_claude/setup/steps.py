@@ -6,9 +6,10 @@ here that changes files or directories.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,9 +80,6 @@ class Plan:
     state: State
     """The record of what install created, to keep once the steps are done."""
     state_file: Path
-    record_on_failure: bool
-    """Keep `state` even if a step fails: install's record of what it created must not be lost
-    once something may have been created; uninstall's is only dropped when it succeeded."""
 
 
 def describe(step: Step, done: bool) -> str:
@@ -130,28 +128,56 @@ def preflight(steps: Sequence[Step]) -> None:
 
 
 def apply(plan: Plan, out: list[str]) -> None:
-    """Carry out a plan's steps in order, then keep its state record; messages go to `out`."""
+    """Carry out a plan's steps in order; messages go to `out`.
+
+    The record of what the plan writes is saved first: if it cannot be, nothing is changed.
+    If a step then fails, every step done so far is undone and the old record put back, so a
+    failed run leaves the files as they were.
+    """
     preflight(plan.steps)
+    previous = ledger.load(plan.state_file)
     try:
-        _apply_steps(plan.steps, out)
+        ledger.save(plan.state, plan.state_file)
+    except OSError as error:
+        raise CannotWrite(
+            f"cannot write the install record {plan.state_file} "
+            f"({error.strerror or error}); nothing was changed"
+        ) from None
+    undo: list[Callable[[], object]] = []
+    try:
+        _apply_steps(plan.steps, out, undo)
     except BaseException:
-        if plan.record_on_failure:
-            ledger.save(plan.state, plan.state_file)
+        for action in reversed(undo):
+            with contextlib.suppress(OSError):
+                action()
+        with contextlib.suppress(OSError):
+            ledger.save(previous, plan.state_file)
         raise
-    ledger.save(plan.state, plan.state_file)
 
 
-def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
+def _restore(path: Path, data: bytes | None) -> Callable[[], object]:
+    """Undo a change to a file: put back its bytes, or remove it if there was none."""
+    if data is None:
+        return lambda: jsonfile.delete(path)
+    return lambda: jsonfile.write_bytes_atomic(path, data)
+
+
+def _apply_steps(steps: Sequence[Step], out: list[str], undo: list[Callable[[], object]]) -> None:
     for step in steps:
         if isinstance(step, MakeDir):
-            step.path.mkdir(parents=True, exist_ok=True)
+            if not step.path.is_dir():
+                step.path.mkdir(parents=True)
+                undo.append(step.path.rmdir)
         elif isinstance(step, WriteFile):
+            undo.append(_restore(step.path, jsonfile.read_bytes(jsonfile.write_target(step.path))))
             jsonfile.write_atomic(step.path, step.value)
             if step.created and step.private:
                 jsonfile.write_target(step.path).chmod(0o600)
         elif isinstance(step, WriteText):
+            undo.append(_restore(step.path, jsonfile.read_bytes(jsonfile.write_target(step.path))))
             jsonfile.write_bytes_atomic(step.path, step.text.encode("utf-8"))
         elif isinstance(step, DeleteFile):
+            undo.append(_restore(step.path, jsonfile.read_bytes(jsonfile.write_target(step.path))))
             jsonfile.delete(step.path)
         elif isinstance(step, RemoveDir):
             try:
@@ -159,4 +185,5 @@ def _apply_steps(steps: Sequence[Step], out: list[str]) -> None:
             except OSError:
                 out.append(f"kept {step.path} (not empty)")
                 continue
+            undo.append(step.path.mkdir)
         out.append(describe(step, done=True))

@@ -255,3 +255,21 @@ def test_embedded_parsing_stops_at_a_checkpoint_once_cancelled(tmp_path: Path) -
     cancel.set()
     with pytest.raises(Cancelled):
         EmbeddedBackend(Settings()).run("index", None, ["big.md"], (), (), str(tmp_path), cancel)
+
+
+def test_embedded_cache_counts_parsed_trees(workdir: Path) -> None:
+    import mdsel
+
+    backend = EmbeddedBackend(Settings())
+    assert backend.run("index", None, ["guide.md"], [], []).exit_code == 0
+    document = mdsel.parse_document((workdir / "guide.md").read_bytes())
+    assert backend.cache.size_bytes == document.resident_bytes()
+    assert backend.cache.size_bytes > 2 * len(document.data)
+
+
+def test_embedded_block_limit(workdir: Path) -> None:
+    backend = EmbeddedBackend(Settings(max_blocks=2))
+    outcome = backend.run("index", None, ["guide.md"], [], [])
+    assert outcome.exit_code == 1
+    assert "PARSE_ERROR: more than 2 blocks and headings" in outcome.stderr
+    assert "MDSEL_MAX_BLOCKS" in outcome.stderr

@@ -112,3 +112,15 @@ def test_threads_share_one_consistent_cache() -> None:
 def test_an_empty_cache_is_truthy() -> None:
     # Callers may pick a default with `parse or parse_document`; an empty cache must not lose.
     assert DigestCache(Counter(), budget_bytes=10)
+
+
+def test_budget_counts_what_the_size_function_measures() -> None:
+    """The server counts parsed trees, not source bytes: here each document weighs 10× its
+    source, so a budget of 100 holds two 4-byte documents, not twenty-five."""
+    parse = Counter()
+    cache = DigestCache(parse, budget_bytes=100, size=lambda _doc, data: 10 * len(data))
+    for data in (b"aaaa", b"bbbb", b"cccc"):
+        cache(data)
+    assert cache.count == 2 and cache.size_bytes == 80
+    cache(b"b" * 11)  # 110 > 100: parsed, never kept
+    assert cache.count == 2 and cache.size_bytes == 80

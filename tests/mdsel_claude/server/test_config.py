@@ -19,7 +19,14 @@ def test_defaults_match_the_spec(tmp_path: Path) -> None:
     assert (settings.max_files, settings.max_bytes) == (500, 52428800)
     assert settings.max_total_bytes == 104857600
     assert settings.roots is None and settings.bin is None
-    assert settings.cache_bytes == 256 * 1024 * 1024
+    assert settings.cache_bytes <= 512 * 1000 * 1000
+    assert settings.max_blocks == 4_000_000
+
+
+def test_block_limit_default_is_the_engines() -> None:
+    from mdsel.tree import DEFAULT_MAX_NODES
+
+    assert Settings().max_blocks == DEFAULT_MAX_NODES
 
 
 @pytest.mark.parametrize(
@@ -44,6 +51,7 @@ def test_format(value: str, expected: bool) -> None:
         ("MDSEL_MAX_PROBLEMS", "max_problems"),
         ("MDSEL_MAX_ANSWER_CHARS", "max_answer_chars"),
         ("MDSEL_MAX_REQUEST_BYTES", "max_request_bytes"),
+        ("MDSEL_MAX_BLOCKS", "max_blocks"),
     ],
 )
 def test_integer_variables(variable: str, field: str) -> None:
@@ -61,6 +69,7 @@ def test_integer_variables(variable: str, field: str) -> None:
         ("MDSEL_MAX_BYTES", "+7"),
         ("MDSEL_MAX_TOTAL_BYTES", "1e6"),
         ("MDSEL_MAX_TOTAL_BYTES", "\u0663"),  # an Arabic-Indic digit: int() would take it
+        ("MDSEL_MAX_BLOCKS", "0"),
         ("MDSEL_ROOTS", "/definitely/not/a/directory"),
         ("MDSEL_BIN", "/definitely/not/mdsel"),
         ("MDSEL_BIN", "no-such-command-mdsel-xyz"),

@@ -1,4 +1,5 @@
-"""Tests for server.tools: published data equals seed 002; argument errors name fields."""
+"""Tests for server.tools: published data equals the normative texts; argument errors name
+fields."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from typing import Any
 
 import pytest
 
+import mdsel
 from mdsel_claude.server.tools import (
     ANNOTATIONS,
     INDEX_TOOL,
+    INSTRUCTIONS,
+    INSTRUCTIONS_MAX_BYTES,
     SELECT_TOOL,
     TOOLS,
     TOOLS_BY_NAME,
@@ -20,8 +24,9 @@ from mdsel_claude.server.tools import (
     ToolRequest,
     parse_arguments,
 )
+from tests.conftest import ROOT
 
-SEED = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "002_033d7565e1c0fbce.txt"
+SEED = ROOT / "tests" / "cases" / "tool_descriptions.md"
 
 
 def _seed_blocks() -> dict[str, tuple[str, str]]:
@@ -146,3 +151,44 @@ def test_a_selector_with_a_line_separator_is_an_argument_error() -> None:
     for character in ("\n", "\x85", "\u2028", "\u2029", "\x1b"):
         with pytest.raises(ArgumentError, match="'selector' contains a line break"):
             parse_arguments("mdsel_select", {"selector": f"h2.0{character}", "files": ["a.md"]})
+
+
+# -- server instructions ----------------------------------------------------------------------
+
+
+def test_instructions_are_short_and_name_both_tools() -> None:
+    size = len(INSTRUCTIONS.encode("utf-8"))
+    assert 0 < size <= INSTRUCTIONS_MAX_BYTES < 2048 + 1
+    assert INDEX_TOOL in INSTRUCTIONS and SELECT_TOOL in INSTRUCTIONS
+    assert INSTRUCTIONS.strip() == INSTRUCTIONS and "\t" not in INSTRUCTIONS
+
+
+def test_the_server_page_shows_the_instructions_as_sent() -> None:
+    page = ROOT / "docs" / "server.md"
+    assert f"```\n{INSTRUCTIONS}\n```" in page.read_text(encoding="utf-8")
+
+
+QUOTED = re.findall(r'"([^"]+)"', INSTRUCTIONS)
+
+
+def readme() -> str:
+    """A README every quoted selector can address: sections with code, a heading whose anchor
+    is `install-steps`, a section two pages long, and more than 850 lines."""
+    parts = ["# Project", "", "Intro."]
+    titles = ["Overview", "Install steps", "Usage", "Reference", "Changes"]
+    for number, title in enumerate(titles):
+        parts += ["", f"## {title}", "", f"About {title.lower()}.", "", "```sh", "run", "```"]
+        paragraphs = 350 if title == "Reference" else 20
+        parts += [
+            f"\nEntry {number}.{n} has ten words to count in this line." for n in range(paragraphs)
+        ]
+    return "\n".join(parts) + "\n"
+
+
+@pytest.mark.parametrize("selector", QUOTED)
+def test_every_quoted_selector_selects(tmp_path: Path, selector: str) -> None:
+    (tmp_path / "README.md").write_text(readme(), encoding="utf-8")
+    assert len(QUOTED) >= 8 and readme().count("\n") > 850
+    outcome = mdsel.run_command("select", selector, ["README.md"], cwd=str(tmp_path))
+    assert (outcome.exit_code, outcome.stderr) == (0, "")
+    assert outcome.stdout.strip()

@@ -49,7 +49,8 @@ def test_local_install_keeps_the_rest_of_claude_json(home: Path, tmp_path: Path)
         "mcpServers": {"y": {"command": "y"}},
         "tipsHistory": {"a": 1.5},
     }
-    (home / ".claude.json").write_text(json.dumps(original, indent=2))
+    text = json.dumps(original, indent=2)
+    (home / ".claude.json").write_text(text)
     (home / ".claude.json").chmod(0o600)
     project = Path.cwd()
     assert cli.main(["install"]) == 0
@@ -64,7 +65,7 @@ def test_local_install_keeps_the_rest_of_claude_json(home: Path, tmp_path: Path)
     assert local_server(home, other)["command"].endswith("mdsel-claude")  # type: ignore[index]
     os.chdir(other)
     assert cli.main(["uninstall"]) == 0
-    assert claude_json(home) == original
+    assert (home / ".claude.json").read_text() == text  # byte for byte
 
 
 def test_project_scope_runs_mdsel_claude_from_path(
@@ -121,6 +122,33 @@ def test_dry_run_changes_nothing(home: Path, capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     assert "would create" in out
     assert os.listdir(".") == [] and not (home / ".local").exists()
+
+
+def test_outline_mode_installs_a_post_tool_use_hook(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exe = paths.find_executable()
+    assert cli.main(["install", "--mode", "outline"]) == 0
+    hooks = json.loads(Path(".claude/settings.local.json").read_text())["hooks"]
+    assert list(hooks) == ["PostToolUse"]
+    assert hooks["PostToolUse"] == [
+        {
+            "matcher": "Read",
+            "hooks": [{"type": "command", "command": f"{exe} hook --min-words 200 --mode outline"}],
+        }
+    ]
+    # Installing again in the default mode replaces that hook: one of ours, before the Read.
+    assert cli.main(["install"]) == 0
+    hooks = json.loads(Path(".claude/settings.local.json").read_text())["hooks"]
+    assert "PostToolUse" not in hooks  # install made that list, so it goes with our hook
+    assert hooks["PreToolUse"][0]["hooks"][0]["command"] == f"{exe} hook --min-words 200"
+    assert cli.main(["install", "--mode", "outline", "--event", "PostToolUse"]) == 0
+    assert "--mode outline" in Path(".claude/settings.local.json").read_text()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["install", "--mode", "outline", "--event", "PreToolUse"])
+    assert exited.value.code == 2
+    assert "--mode outline needs --event PostToolUse" in capsys.readouterr().err
 
 
 def test_min_words_from_environment(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -205,9 +233,9 @@ def test_user_scope(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "mcpServers": {"mdsel": {"type": "stdio", "command": exe, "args": ["serve"]}}
     }
     settings_after = json.loads((home / ".claude" / "settings.json").read_text())
-    assert entries.our_hooks(settings_after, Path("x")) == [
-        ("PreToolUse", "Read", f"{exe} hook --min-words 200")
-    ]
+    assert settings_after == {
+        "hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [entries.hook_entry(exe, 200)]}]}
+    }
     assert os.listdir(".") == []  # nothing in the project
     assert cli.main(["uninstall", "--scope", "user"]) == 0
     assert not (home / ".claude.json").exists() and not (home / ".claude").exists()
@@ -223,7 +251,8 @@ def test_uninstall_with_nothing_installed(home: Path, capsys: pytest.CaptureFixt
     Path(".mcp.json").write_text('{"mcpServers": {"other": {"command": "x"}}}')
     assert cli.main(["uninstall", "--scope", "project"]) == 0
     out = capsys.readouterr().out
-    assert "nothing of mdsel-claude in" in out and "is installed in project scope" in out
+    assert "nothing of mdsel-claude's install in" in out
+    assert "is installed in project scope" in out
     assert Path(".mcp.json").read_text() == '{"mcpServers": {"other": {"command": "x"}}}'
 
 

@@ -98,7 +98,7 @@ def test_a_foreign_mdsel_server_is_left_alone(
     text = json.dumps({CLIENTS[name].container: {"mdsel": {"command": ["npx", "mdsel-mcp"]}}})
     config.write_text(text)
     assert cli.main(["install", "--client", name]) == 1
-    assert "not mdsel-claude's" in capsys.readouterr().err
+    assert "install did not write it" in capsys.readouterr().err
     assert cli.main(["uninstall", "--client", name]) == 0
     assert config.read_text() == text
 

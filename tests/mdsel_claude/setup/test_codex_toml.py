@@ -62,7 +62,7 @@ def test_codex_home_is_honoured(home: Path, monkeypatch: pytest.MonkeyPatch) -> 
     [
         ("model = \n", "not valid TOML"),
         ('mcp_servers = "none"\n', "mcp_servers should be a table"),
-        ('[mcp_servers.mdsel]\ncommand = "npx"\n', "not mdsel-claude's"),
+        ('[mcp_servers.mdsel]\ncommand = "npx"\n', "install did not write it"),
     ],
 )
 def test_files_it_cannot_use_are_left_untouched(
@@ -82,3 +82,14 @@ def test_files_it_cannot_use_are_left_untouched(
 def test_codex_has_no_project_scope(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["install", "--client", "codex", "--scope", "project"]) == 1
     assert "Codex CLI has no project scope" in capsys.readouterr().err
+
+
+def test_a_lookalike_table_is_left_alone(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    exe = paths.find_executable()
+    text = f'[mcp_servers.mdsel]\ncommand = "{exe}"\nargs = ["serve"]\nenv = {{ A = "1" }}\n'
+    config.write_text(text)
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert "left alone in" in capsys.readouterr().out
+    assert config.read_text() == text

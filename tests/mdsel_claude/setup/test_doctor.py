@@ -1,4 +1,4 @@
-"""`mdsel-claude doctor`: what it finds installed, and what it reports as broken or twice."""
+"""`mdsel-claude doctor`: what it finds in each scope, what it runs, what it reports."""
 
 from __future__ import annotations
 
@@ -8,53 +8,150 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, entries
+from mdsel_claude.setup import cli, entries, ours
 from mdsel_claude.setup.doctor import run_doctor
 
 
-def test_doctor_after_project_install(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["install", "--min-words", "30"]) == 0
+def own_executable() -> str:
+    executable = ours.this_installation().executable
+    assert executable is not None, "the tests need mdsel-claude installed (pip install -e .)"
+    return executable
+
+
+def approve_project_server(home: Path) -> None:
+    """What Claude Code records once the workspace is trusted and the server approved."""
+    project = str(Path.cwd())
+    (home / ".claude.json").write_text(
+        json.dumps({"projects": {project: {"hasTrustDialogAccepted": True}}})
+    )
+    Path(".claude/settings.local.json").write_text(
+        json.dumps({"enabledMcpjsonServers": [entries.SERVER_KEY]})
+    )
+
+
+def doctor(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     capsys.readouterr()
-    status = run_doctor(Path.cwd(), os.environ, None)
-    out = capsys.readouterr().out
+    status = run_doctor(Path.cwd(), os.environ)
+    return status, capsys.readouterr().out
+
+
+def test_doctor_after_install(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["install", "--min-words", "30"]) == 0
+    status, out = doctor(capsys)
+    assert "MCP server 'mdsel' local scope" in out and "hook (matcher 'Read') local scope" in out
     assert "ok: answers initialize (mdsel-claude" in out
     assert "ok: reminder for 31 words of Markdown, silence for 30" in out
     assert out.rstrip().endswith("all good") and status == 0
 
 
+def write_project_entries(min_words: int) -> None:
+    """Our server and hook in the project's shared files, as written for this installation."""
+    Path(".mcp.json").write_text(
+        json.dumps({"mcpServers": {"mdsel": entries.server_entry(own_executable())}})
+    )
+    Path(".claude").mkdir(exist_ok=True)
+    group = {"matcher": "Read", "hooks": [entries.hook_entry(own_executable(), min_words)]}
+    Path(".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+
+
+def test_doctor_with_an_approved_project_server(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_project_entries(30)
+    approve_project_server(home)
+    status, out = doctor(capsys)
+    assert "approval: approved" in out
+    assert out.rstrip().endswith("all good") and status == 0
+
+
+def test_a_project_server_pending_approval_is_a_problem(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_project_entries(200)
+    status, out = doctor(capsys)
+    assert status == 1
+    assert "approval: pending" in out
+    assert "project MCP server 'mdsel' is pending: start `claude` in the project" in out
+    Path(".claude/settings.local.json").write_text('{"disabledMcpjsonServers": ["mdsel"]}')
+    status, out = doctor(capsys)
+    assert status == 1 and "project MCP server 'mdsel' is disabled" in out
+
+
 def test_doctor_nothing_installed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_doctor(Path.cwd(), os.environ, None) == 1
-    assert "nothing installed" in capsys.readouterr().out
+    status, out = doctor(capsys)
+    assert status == 1
+    assert "nothing of mdsel-claude's in any scope" in out
+    assert "no MCP server of this installation is registered" in out
 
 
-def test_doctor_broken_commands(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_entries_of_another_program_are_not_run(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     Path(".mcp.json").write_text(
         json.dumps({"mcpServers": {"mdsel": {"command": "/nowhere/mdsel-claude", "args": []}}})
     )
     Path(".claude").mkdir()
-    Path(".claude/settings.local.json").write_text(
+    hook = entries.hook_entry("/bin/mdsel-claude", 5)
+    Path(".claude/settings.json").write_text(
+        json.dumps({"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [hook]}]}})
+    )
+    status, out = doctor(capsys)
+    assert status == 1
+    assert "not ours, not run: its arguments are [], not ['serve']" in out
+    assert "not ours, not run: '/bin/mdsel-claude' is not an installed program" in out
+    assert "which is not this installation's" in out
+    assert "no Read hook of this installation is registered" in out
+    assert "ok:" not in out  # nothing was run
+
+
+def test_doctor_reads_user_and_local_scopes_and_flags_duplicates(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = entries.server_entry(own_executable())
+    project = str(Path.cwd())
+    (home / ".claude.json").write_text(
         json.dumps(
             {
-                "hooks": {
-                    "PreToolUse": [
-                        {"matcher": "Read", "hooks": [entries.hook_entry("/bin/mdsel-claude", 5)]}
-                    ]
-                }
+                "mcpServers": {"mdsel": server},
+                "projects": {project: {"mcpServers": {"mdsel": {**server, "env": {}}}}},
             }
         )
     )
-    assert run_doctor(Path.cwd(), os.environ, None) == 1
-    out = capsys.readouterr().out
-    assert "FAIL: '/nowhere/mdsel-claude' not found" in out
-    assert "FAIL: '/bin/mdsel-claude' not found" in out
+    status, out = doctor(capsys)
+    assert status == 1
+    assert f"MCP server 'mdsel' user scope ({home / '.claude.json'}): ours" in out
+    assert (
+        f"MCP server 'mdsel' local scope ({home / '.claude.json'} projects[{project!r}]): ours"
+        in out
+    )
+    assert "MCP server 'mdsel' is registered twice: user scope" in out
+    assert "local scope" in out.split("registered twice")[1].split("\n")[0]
 
 
-def test_doctor_flags_duplicates(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_doctor_finds_user_files_under_claude_config_dir(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    hook = entries.hook_entry(own_executable(), 7)
+    (config / ".claude.json").write_text(
+        json.dumps({"mcpServers": {"mdsel": entries.server_entry(own_executable())}})
+    )
+    (config / "settings.json").write_text(
+        json.dumps({"hooks": {"PostToolUse": [{"matcher": "Read", "hooks": [hook]}]}})
+    )
+    status, out = doctor(capsys)
+    assert "ok: reminder for 8 words of Markdown, silence for 7" in out
+    assert out.rstrip().endswith("all good") and status == 0
+
+
+def test_doctor_flags_two_read_hooks(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["install"]) == 0
     assert cli.main(["install", "--scope", "user"]) == 0
-    capsys.readouterr()
-    assert run_doctor(Path.cwd(), os.environ, None) == 1
-    assert "duplicate: 2 Read hooks are registered" in capsys.readouterr().out
+    status, out = doctor(capsys)
+    assert status == 1
+    assert "duplicate: 2 Read hooks are registered" in out
 
 
 def test_doctor_fails_a_hook_that_never_runs_on_read(
@@ -67,3 +164,32 @@ def test_doctor_fails_a_hook_that_never_runs_on_read(
     capsys.readouterr()
     assert cli.main(["doctor"]) == 1
     assert "never runs when the agent uses Read" in capsys.readouterr().out
+
+
+def test_enabled_plugin_entries_are_read_from_its_install_path(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PATH", str(Path(own_executable()).parent))
+    plugin = tmp_path / "plugin-cache" / "0.1.0"
+    (plugin / "hooks").mkdir(parents=True)
+    (plugin / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"mdsel": {"command": "mdsel-claude", "args": ["serve"]}}})
+    )
+    hook = {"type": "command", "command": "mdsel-claude hook"}
+    (plugin / "hooks" / "hooks.json").write_text(
+        json.dumps({"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [hook]}]}})
+    )
+    (home / ".claude" / "plugins").mkdir(parents=True)
+    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(
+        json.dumps({"plugins": {"mdsel-claude@market": [{"installPath": str(plugin)}]}})
+    )
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"enabledPlugins": {"mdsel-claude@market": True}})
+    )
+    status, out = doctor(capsys)
+    assert "plugin mdsel-claude@market (" in out
+    assert "ok: answers initialize" in out and "ok: reminder for 201 words" in out
+    assert status == 0, out
+    assert cli.main(["install", "--scope", "user"]) == 0
+    status, out = doctor(capsys)
+    assert status == 1 and "duplicate: 2 Read hooks are registered" in out

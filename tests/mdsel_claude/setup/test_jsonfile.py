@@ -49,7 +49,8 @@ def test_round_trip_keeps_value_and_order(value: dict[str, object]) -> None:
         ("", "not valid JSON (line 1, column 1"),
         ('{"a": NaN}', "NaN is not JSON"),
         ('{"a": -Infinity}', "-Infinity is not JSON"),
-        ('{"a": 1e999}', "too large"),
+        ('{"a": ' + "[" * 100 + "]" * 100 + "}", "nested more than 100 levels deep"),
+        ('{"a": ' + "[" * 5000 + "]" * 5000 + "}", "nested more than 100 levels deep"),
         ("[]", "expected a JSON object at the top, found an array"),
         ('"text"', "found a string"),
         ("null", "found null"),
@@ -62,19 +63,73 @@ def test_refusals(text: str, problem: str) -> None:
     assert str(caught.value).startswith("settings.json: ")
 
 
+def test_nesting_up_to_the_limit_is_read() -> None:
+    value = jsonfile.parse('{"a": ' + "[" * 99 + "]" * 99 + "}", Path("settings.json"))
+    assert isinstance(value["a"], list)
+
+
 def test_bom_and_unicode(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     path.write_bytes(b'\xef\xbb\xbf{"name": "caf\xc3\xa9"}')
     assert jsonfile.load(path) == {"name": "café"}
     jsonfile.write_atomic(path, {"name": "café", "lone": "\ud800"})
     assert jsonfile.load(path) == {"name": "café", "lone": "\ud800"}
-    assert path.read_bytes().isascii()  # fell back to escapes for the lone surrogate
+    # The BOM and the text as written stay; the lone surrogate can only be written as an escape.
+    assert path.read_bytes() == b'\xef\xbb\xbf{"name": "caf\xc3\xa9", "lone": "\\ud800"}'
 
 
 def test_load_missing_and_directory(tmp_path: Path) -> None:
     assert jsonfile.load(tmp_path / "missing.json") is None
-    with pytest.raises(JsonFileError, match="is a directory"):
+    with pytest.raises(JsonFileError, match="is a directory, not a regular file"):
         jsonfile.load(tmp_path)
+
+
+def test_numbers_keep_their_literal_text(tmp_path: Path) -> None:
+    text = (
+        '{"a": 1E2, "b": -0, "c": 0.10000000000000000000001, "d": 1e999, '
+        '"e": 12345678901234567890123}'
+    )
+    path = tmp_path / "s.json"
+    path.write_text(text)
+    value = jsonfile.load(path)
+    assert value is not None and value["a"] == 100 and value["b"] == 0
+    jsonfile.write_atomic(path, {**value, "new": 1})
+    assert path.read_text() == text[:-1] + ', "new": 1}'
+    assert jsonfile.dumps(value) == (
+        '{\n  "a": 1E2,\n  "b": -0,\n  "c": 0.10000000000000000000001,\n  "d": 1e999,\n'
+        '  "e": 12345678901234567890123\n}\n'
+    )
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_devices_are_refused_without_reading(tmp_path: Path, device: str) -> None:
+    link = tmp_path / "settings.json"
+    link.symlink_to(device)
+    with pytest.raises(JsonFileError, match="is a device, not a regular file"):
+        jsonfile.load(link)
+
+
+def test_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "settings.json"
+    os.mkfifo(fifo)
+    with pytest.raises(JsonFileError, match="is a FIFO, not a regular file"):
+        jsonfile.load(fifo)
+
+
+def test_oversized_and_dangling_files(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    with big.open("wb") as out:
+        out.truncate(jsonfile.MAX_FILE_BYTES + 1)
+    with pytest.raises(JsonFileError, match="larger than 16777216 bytes"):
+        jsonfile.load(big)
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "nowhere.json")
+    with pytest.raises(JsonFileError, match=r"nowhere\.json, which does not exist"):
+        jsonfile.load(dangling)
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"a": "caf\xe9"}')
+    with pytest.raises(JsonFileError, match="not UTF-8 text"):
+        jsonfile.load(latin)
 
 
 def test_write_creates_with_umask_mode(tmp_path: Path) -> None:

@@ -49,8 +49,12 @@ OTHER_COMMANDS = st.sampled_from(
         "mdsel-claude-extra hook",
         "'unbalanced",
         "",
+        # Look-alikes: install never wrote them, so neither install nor uninstall touches them.
+        "mdsel-claude hook",
+        "/opt/tools/mdsel-claude hook --min-words 50 | tee -a audit.log",
+        "/old/bin/mdsel-claude hook --min-words 50",
     ]
-) | st.text(max_size=12).filter(lambda c: not entries.is_our_hook_command(c))
+) | st.text(max_size=12)
 
 
 HOOK_OBJECTS = st.fixed_dictionaries(
@@ -133,6 +137,9 @@ class Project:
             path.parent.mkdir(exist_ok=True)
             path.write_text(json.dumps(value, indent=4))
 
+    def bytes_of(self, path: Path) -> bytes | None:
+        return path.read_bytes() if path.exists() else None
+
     def read(self, path: Path) -> JSONObject | None:
         return json.loads(path.read_text()) if path.exists() else None
 
@@ -157,6 +164,19 @@ def without_our_server(after: JSONObject, before: JSONObject | None) -> JSONObje
         assert servers == {}
         del stripped["mcpServers"]
     return stripped
+
+
+def our_hooks(settings: JSONObject) -> list[tuple[str, object, object]]:
+    """(event, matcher, command) of every hook written with EXE, in file order."""
+    found = []
+    hooks = settings.get("hooks")
+    assert isinstance(hooks, dict)
+    for event, groups in hooks.items():
+        for group in groups if isinstance(groups, list) else []:
+            for hook in group.get("hooks", []) if isinstance(group, dict) else []:
+                if entries.is_install_form(hook, EXE):
+                    found.append((event, group.get("matcher"), hook["command"]))
+    return found
 
 
 def without_our_hook(
@@ -202,6 +222,7 @@ def test_install_keeps_everything_else_and_uninstall_restores(
         if claude_dir_exists:
             project.where.settings_dir.mkdir()
         project.write(project.settings, user_settings)
+        original = (project.bytes_of(project.mcp), project.bytes_of(project.settings))
 
         for event in events:  # install again, possibly switching event: never a duplicate
             project.install(min_words, event)
@@ -209,7 +230,7 @@ def test_install_keeps_everything_else_and_uninstall_restores(
         after_settings = project.read(project.settings)
         assert after_mcp is not None and after_settings is not None
         assert ordered(without_our_server(after_mcp, mcp)) == ordered(mcp or {})
-        assert entries.our_hooks(after_settings, project.settings) == [
+        assert our_hooks(after_settings) == [
             (events[-1], "Read", entries.hook_command(EXE, min_words))
         ]
         assert ordered(
@@ -222,8 +243,7 @@ def test_install_keeps_everything_else_and_uninstall_restores(
         assert (project.mcp.read_bytes(), project.settings.read_bytes()) == snapshot
 
         project.uninstall()
-        assert ordered(project.read(project.mcp)) == ordered(mcp)
-        assert ordered(project.read(project.settings)) == ordered(user_settings)
+        assert (project.bytes_of(project.mcp), project.bytes_of(project.settings)) == original
         assert project.where.settings_dir.exists() == (
             claude_dir_exists or user_settings is not None
         )
@@ -286,7 +306,7 @@ def test_things_added_after_install_survive_uninstall(tmp_path: Path) -> None:
 
 def test_shared_matcher_group_keeps_other_hooks(tmp_path: Path) -> None:
     project = Project(tmp_path)
-    ours = entries.hook_entry("/old/bin/mdsel-claude", 50)
+    ours = entries.hook_entry(EXE, 50)  # exactly what this install writes: replaced
     other = {"type": "command", "command": "echo other"}
     project.write(
         project.settings,
@@ -315,8 +335,33 @@ def test_a_foreign_server_named_mdsel_is_never_replaced_or_removed(
     Path(".mcp.json").write_text(json.dumps(foreign))
     before = Path(".mcp.json").read_bytes()
     assert cli.main(["install", "--scope", "project"]) == 1
-    assert "not mdsel-claude's" in capsys.readouterr().err
+    assert "install did not write it" in capsys.readouterr().err
     assert Path(".mcp.json").read_bytes() == before
     assert cli.main(["uninstall", "--scope", "project"]) == 0
     assert json.loads(Path(".mcp.json").read_text()) == foreign
     assert not Path(".claude").exists()
+
+
+def test_lookalikes_are_reported_and_never_removed(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    piped = {
+        "type": "command",
+        "command": "/opt/tools/mdsel-claude hook --min-words 50 | tee -a audit.log",
+    }
+    other_install = entries.hook_entry("/old/bin/mdsel-claude", 50)
+    hand_written = {"mcpServers": {"mdsel": {**entries.server_entry(EXE), "env": {"A": "1"}}}}
+    project.write(project.mcp, hand_written)
+    groups: list[object] = [{"matcher": "Read", "hooks": [piped]}, {"hooks": [other_install]}]
+    project.write(project.settings, {"hooks": {"PreToolUse": groups}})
+    original = (project.mcp.read_bytes(), project.settings.read_bytes())
+    out = project.uninstall()  # install never ran
+    assert (project.mcp.read_bytes(), project.settings.read_bytes()) == original
+    assert any("left alone in" in line and "tee -a audit.log" in line for line in out)
+    assert any("left alone in" in line and "'A': '1'" in line for line in out)
+    with pytest.raises(JsonFileError, match="install did not write it"):
+        project.install()
+    project.mcp.unlink()
+    out = project.install()
+    assert any("left alone in" in line and "/old/bin/mdsel-claude" in line for line in out)
+    project.uninstall()
+    assert project.settings.read_bytes() == original[1] and not project.mcp.exists()

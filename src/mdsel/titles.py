@@ -1,0 +1,31 @@
+"""Heading titles as text output shows them: control characters escaped, the rest as written.
+
+A title comes from the document, so it may hold anything an entity or escape can produce
+(`&#10;`, `&#27;`). Printed raw, a line break would forge whole output lines (an index line, a
+`~h1.0 (…)` suggestion) and ESC or BEL would reach the terminal; escaped, every title stays on
+its one line and can still be read. Everything else (a no-break space, an emoji) is kept as
+written. JSON output needs none of this: its encoder escapes what it must.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0, DEL, C1, and the Unicode line and paragraph separators (line breaks to many readers).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shown_title(title: str) -> str:
+    """`title` on one line for text output: `\\n`, `\\t`, `\\x1b`, `\\u2028` for control
+    characters, every other character unchanged."""
+    return _CONTROL.sub(_escape, title)

@@ -1,0 +1,183 @@
+"""Every place Claude Code could find an mdsel server or Read hook, read straight from its files.
+
+Claude Code keeps MCP servers in four scopes (as its own `claude mcp add -s …` writes them):
+**user** — `mcpServers` at the top of `~/.claude.json`; **local** — `projects[<project>]
+.mcpServers` in the same file, the project being the git top level (else the directory);
+**project** — `.mcp.json` in the directory and in every one above it, up to `/`; **plugin** —
+the `.mcp.json` of each enabled plugin. Hooks live in `~/.claude/settings.json` (user),
+`.claude/settings.json` (project), `.claude/settings.local.json` (local) and a plugin's
+`hooks/hooks.json`. The user directory is `$CLAUDE_CONFIG_DIR` when set (then `.claude.json`
+is inside it too).
+
+A server from a `.mcp.json` runs only once approved: the workspace trusted
+(`hasTrustDialogAccepted` in its `~/.claude.json` project) and the server listed in
+`enabledMcpjsonServers` or `enableAllProjectMcpServers` set, in any settings file (older
+versions kept these in `~/.claude.json`), and not in `disabledMcpjsonServers`.
+
+Only reading happens here: every file goes through `jsonfile`'s bounded reads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mdsel_claude.setup import jsonfile, paths
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+
+APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers", "enableAllProjectMcpServers")
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    scope: str
+    where: str
+    """The file, and the place in it when not at the top."""
+    name: str
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    scope: str
+    where: str
+    event: str
+    matcher: object
+    command: object
+
+
+@dataclass
+class Survey:
+    """What was found; `problems` are files that could not be read."""
+
+    project: Path
+    servers: list[Server] = field(default_factory=list)
+    hooks: list[Hook] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    """Every file looked at that exists."""
+    approval: dict[str, object] = field(default_factory=dict)
+    """The merged approval keys, and `trusted` (the workspace trust)."""
+    plugins: list[str] = field(default_factory=list)
+    """Enabled plugins named mdsel-claude, as `name@marketplace`."""
+
+
+def _read(path: Path, survey: Survey) -> JSONObject | None:
+    try:
+        value = jsonfile.load(path)
+    except JsonFileError as error:
+        survey.problems.append(str(error))
+        return None
+    if value is not None:
+        survey.files.append(str(path))
+    return value
+
+
+def _object(value: object) -> JSONObject:
+    return value if isinstance(value, dict) else {}
+
+
+def _mentions_us(value: object) -> bool:
+    text = str(value)
+    return EXECUTABLE_NAME in text or "mdsel_claude" in text  # the plugin runs its launcher
+
+
+def _servers(survey: Survey, scope: str, where: str, servers: object) -> None:
+    for name, value in _object(servers).items():
+        if name == SERVER_KEY or _mentions_us(value):
+            survey.servers.append(Server(scope, where, name, value))
+
+
+def _hooks(survey: Survey, scope: str, where: str, settings: JSONObject | None) -> None:
+    for event, groups in _object((settings or {}).get("hooks")).items():
+        for group in groups if isinstance(groups, list) else []:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            for hook in inner if isinstance(inner, list) else []:
+                command = hook.get("command") if isinstance(hook, dict) else None
+                if _mentions_us(command):
+                    assert isinstance(group, dict)
+                    survey.hooks.append(Hook(scope, where, event, group.get("matcher"), command))
+
+
+def survey(directory: Path, environ: Mapping[str, str]) -> Survey:
+    """Read every scope's files for a project directory."""
+    directory = Path(os.path.realpath(directory))
+    root = paths.project_root(directory)
+    found = Survey(root)
+    config_dir, claude_json = paths.user_config_dir(environ), paths.user_state_file(environ)
+    state = _read(claude_json, found) or {}
+    _servers(found, "user", str(claude_json), state.get("mcpServers"))
+    project_state = _object(_object(state.get("projects")).get(str(root)))
+    where = f"{claude_json} projects[{str(root)!r}]"
+    _servers(found, "local", where, project_state.get("mcpServers"))
+    for folder in (directory, *directory.parents):
+        config = folder / ".mcp.json"
+        _servers(found, "project", str(config), _object(_read(config, found)).get("mcpServers"))
+    settings: list[JSONObject] = []
+    folders = dict.fromkeys((root, directory))
+    named = [("user", config_dir / "settings.json")]
+    for folder in folders:
+        named += [("project", folder / ".claude" / "settings.json")]
+        named += [("local", folder / ".claude" / "settings.local.json")]
+    for scope, path in named:
+        value = _read(path, found)
+        _hooks(found, scope, str(path), value)
+        settings.append(value or {})
+    _approval(found, [project_state, *settings], project_state)
+    _plugins(found, config_dir, settings)
+    return found
+
+
+def _approval(found: Survey, sources: list[JSONObject], project_state: JSONObject) -> None:
+    enabled: list[object] = []
+    disabled: list[object] = []
+    every = False
+    for source in sources:
+        enabled += _list(source.get("enabledMcpjsonServers"))
+        disabled += _list(source.get("disabledMcpjsonServers"))
+        every = every or source.get("enableAllProjectMcpServers") is True
+    found.approval = {
+        "enabled": enabled,
+        "disabled": disabled,
+        "all": every,
+        "trusted": project_state.get("hasTrustDialogAccepted") is True,
+    }
+
+
+def approval_of(found: Survey, name: str) -> str:
+    """`approved`, `disabled` or `pending` for a project (`.mcp.json`) server."""
+    if name in _list(found.approval.get("disabled")):
+        return "disabled"
+    chosen = found.approval.get("all") is True or name in _list(found.approval.get("enabled"))
+    return "approved" if chosen and found.approval.get("trusted") is True else "pending"
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def _plugins(found: Survey, config_dir: Path, settings: list[JSONObject]) -> None:
+    """Our plugin's entries, when it is enabled: read from where Claude Code installed it."""
+    enabled: dict[str, object] = {}
+    for source in settings:  # user, then project, then local: the later one decides
+        enabled.update(_object(source.get("enabledPlugins")))
+    name = paths.PLUGIN_NAME
+    ours = [key for key, on in enabled.items() if on is True and key.split("@")[0] == name]
+    if not ours:
+        return
+    found.plugins = ours
+    installed = _object(_read(config_dir / "plugins" / "installed_plugins.json", found))
+    for key in ours:
+        copies = _object(installed.get("plugins")).get(key)
+        places = [_object(copy).get("installPath") for copy in _list(copies)]
+        folders = [Path(place) for place in places if isinstance(place, str)]
+        if not folders:
+            found.problems.append(f"plugin {key} is enabled but not installed")
+        for place in folders[:1]:
+            scope = f"plugin {key}"
+            config, hooks = place / ".mcp.json", place / "hooks" / "hooks.json"
+            _servers(found, scope, str(config), _object(_read(config, found)).get("mcpServers"))
+            _hooks(found, scope, str(hooks), _read(hooks, found))

@@ -1,0 +1,110 @@
+"""Reading every scope's Claude Code files: where each entry is, and project-server approval."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mdsel_claude.setup import survey
+
+SERVER = {"command": "mdsel-claude", "args": ["serve"]}
+
+
+def write(path: Path, value: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value))
+
+
+def test_every_scope_is_read(home: Path, tmp_path: Path) -> None:
+    project = Path.cwd()
+    (project / ".git").mkdir()
+    (project / "docs").mkdir()
+    write(tmp_path / ".mcp.json", {"mcpServers": {"mdsel": SERVER}})  # above the project
+    write(project / ".mcp.json", {"mcpServers": {"mdsel": SERVER, "other": {"command": "x"}}})
+    write(
+        home / ".claude.json",
+        {
+            "mcpServers": {"mdsel": SERVER},
+            "projects": {str(project): {"mcpServers": {"mine": SERVER}}},
+        },
+    )
+    hook = {
+        "hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [{"command": "mdsel-claude hook"}]}]}
+    }
+    write(home / ".claude" / "settings.json", hook)
+    write(project / ".claude" / "settings.local.json", hook)
+    found = survey.survey(project / "docs", {})
+    assert found.project == project
+    assert [(s.scope, s.name) for s in found.servers] == [
+        ("user", "mdsel"),
+        ("local", "mine"),
+        ("project", "mdsel"),
+        ("project", "mdsel"),
+    ]
+    assert [s.where for s in found.servers[2:]] == [
+        str(project / ".mcp.json"),
+        str(tmp_path / ".mcp.json"),
+    ]
+    assert [(h.scope, h.event, h.matcher) for h in found.hooks] == [
+        ("user", "PreToolUse", "Read"),
+        ("local", "PreToolUse", "Read"),
+    ]
+    assert found.problems == []
+
+
+@pytest.mark.parametrize(
+    ("trusted", "settings", "state"),
+    [
+        (False, {"enabledMcpjsonServers": ["mdsel"]}, "pending"),
+        (True, {}, "pending"),
+        (True, {"enabledMcpjsonServers": ["mdsel"]}, "approved"),
+        (True, {"enableAllProjectMcpServers": True}, "approved"),
+        (True, {"enabledMcpjsonServers": ["other"]}, "pending"),
+        (
+            True,
+            {"enableAllProjectMcpServers": True, "disabledMcpjsonServers": ["mdsel"]},
+            "disabled",
+        ),
+        (False, {"disabledMcpjsonServers": ["mdsel"]}, "disabled"),
+    ],
+)
+def test_approval(home: Path, trusted: bool, settings: object, state: str) -> None:
+    project = Path.cwd()
+    write(home / ".claude.json", {"projects": {str(project): {"hasTrustDialogAccepted": trusted}}})
+    write(project / ".claude" / "settings.local.json", settings)
+    assert survey.approval_of(survey.survey(project, {}), "mdsel") == state
+
+
+def test_older_approval_keys_in_claude_json_count(home: Path) -> None:
+    project = str(Path.cwd())
+    write(
+        home / ".claude.json",
+        {
+            "projects": {
+                project: {"hasTrustDialogAccepted": True, "enabledMcpjsonServers": ["mdsel"]}
+            }
+        },
+    )
+    assert survey.approval_of(survey.survey(Path.cwd(), {}), "mdsel") == "approved"
+
+
+def test_unreadable_files_are_problems_not_crashes(home: Path) -> None:
+    (home / ".claude.json").write_text("{")
+    write(Path(".claude/settings.json"), {"a": 1})
+    Path(".mcp.json").symlink_to("/dev/zero")
+    found = survey.survey(Path.cwd(), {})
+    assert len(found.problems) == 2
+    assert any("not valid JSON" in p for p in found.problems)
+    assert any("is a device, not a regular file" in p for p in found.problems)
+
+
+def test_plugin_enabled_but_not_installed(home: Path) -> None:
+    write(home / ".claude" / "settings.json", {"enabledPlugins": {"mdsel-claude@m": True}})
+    write(Path(".claude/settings.local.json"), {"enabledPlugins": {"other@m": True}})
+    found = survey.survey(Path.cwd(), {})
+    assert found.plugins == ["mdsel-claude@m"]
+    assert found.problems == ["plugin mdsel-claude@m is enabled but not installed"]
+    write(Path(".claude/settings.local.json"), {"enabledPlugins": {"mdsel-claude@m": False}})
+    assert survey.survey(Path.cwd(), {}).plugins == []
