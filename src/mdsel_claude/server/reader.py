@@ -97,6 +97,13 @@ class CheckedReader:
     def __call__(self, path: str) -> bytes | Problem:
         if self._cancelled is not None and self._cancelled():
             raise Cancelled
+        if not is_markdown_name(path):
+            # The policy refuses such names before reading; this guard keeps `-` (standard input
+            # for the CLI, the MCP channel itself here) from ever reaching a read, whatever
+            # a file called `-` points to.
+            extensions = " ".join(MARKDOWN_SUFFIXES)
+            reason = f"not a Markdown file name; only {extensions} files are read"
+            return _refusal(path, "NOT_MARKDOWN", reason)
         base = os.getcwd() if self._cwd is None else self._cwd
         target = os.path.realpath(os.path.join(base, path))
         try:

@@ -59,6 +59,14 @@ def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     assert problem(reader(tmp_path)("pipe.md")).code == "NOT_REGULAR"
 
 
+def test_dash_is_a_name_refused_never_standard_input(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# A\n")
+    (tmp_path / "-").symlink_to("a.md")  # even a `-` that leads to a Markdown file
+    found = problem(reader(tmp_path)("-"))
+    assert (found.code, found.file) == ("NOT_MARKDOWN", "-")
+    assert "not a Markdown file name" in found.message
+
+
 def test_missing_and_too_large(tmp_path: Path) -> None:
     (tmp_path / "big.md").write_bytes(b"x" * 501)
     assert problem(reader(tmp_path)("gone.md")).type == "FILE_NOT_FOUND"
