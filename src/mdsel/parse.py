@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from io import StringIO
-from itertools import islice
+from itertools import chain, islice
 
 import pyromark
 
@@ -92,10 +92,19 @@ CHECK_EVERY = 4096
 
 
 def _checked(events: Iterator[Any], checkpoint: Callable[[], object]) -> Iterator[Any]:
-    # Chunks, so the cost is one islice per CHECK_EVERY events rather than a test per event.
-    while chunk := list(islice(events, CHECK_EVERY)):
+    """`events` with `checkpoint()` called before each run of CHECK_EVERY of them."""
+    return chain.from_iterable(_runs(events, checkpoint))
+
+
+def _runs(events: Iterator[Any], checkpoint: Callable[[], object]) -> Iterator[Iterable[Any]]:
+    # Lazy runs chained in C: Python code once per run, not per event, and no run held in a
+    # list. The parser makes its events as they are asked for; holding thousands at once would
+    # let them reach the collector's oldest generation, and its full collections of the whole
+    # heap (the SDK's objects included, in the server) would cost more than the parse itself.
+    for first in events:
         checkpoint()
-        yield from chunk
+        yield (first,)
+        yield islice(events, CHECK_EVERY - 1)
 
 
 def scan(

@@ -16,8 +16,9 @@ import pytest
 
 SERVER = Path(sys.executable).parent / "mdsel-claude"
 
-FILES = 8
-"""Documents of the long call, each different (so none comes from the parse cache)."""
+FILES = 32
+"""Documents of the long call, each different (so none comes from the parse cache): about 90 MB,
+under MDSEL_MAX_TOTAL_BYTES."""
 SECTIONS = 12_000
 """Sections per document: several seconds of parsing for the whole call on this machine."""
 
