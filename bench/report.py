@@ -175,6 +175,7 @@ def collect(reuse: bool) -> dict[str, Any]:
         "memory": lambda: json_script("bench_memory.py", "--json"),
         "server": lambda: text_script("bench_server.py", parse_server),
         "hook": lambda: text_script("bench_hook.py", parse_hook),
+        "caps": lambda: json_script("bench_caps.py", "--json"),
     }
     results: dict[str, Any] = {}
     for name, step in steps.items():
@@ -542,6 +543,46 @@ def performance_section(results: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+def caps_section(c: dict[str, Any]) -> list[str]:
+    """The worst case of each request cap of the server, against the issue's bounds."""
+    if "error" in c:
+        return ["## Request caps", "", f"Not measured: {c['error']}", ""]
+    seconds, memory = c["limits"]
+    rows = [
+        [
+            f"`{row['cap']}`" if row["cap"] != "baseline" else "baseline",
+            row["case"],
+            f"{row['seconds']:.2f} s",
+            f"{row['cpu_seconds']:.2f} s",
+            f"{row['peak_bytes'] / 2**20:.0f} MB",
+            "yes" if row["within"] else "**no**",
+        ]
+        for row in c["cases"]
+    ]
+    shutdown = c["shutdown"]
+    return [
+        "## Request caps",
+        "",
+        "The most one call can cost at each cap of the server, with the default configuration: "
+        "one fresh server per case, the request sent over stdio, time until its answer (wall "
+        "and the server's CPU), and the server's peak resident memory. "
+        f"Bound for every case: {seconds:g} s and {memory / 2**30:g} GB. Load average when the "
+        f"run started: {c.get('load_average', 0):.1f} (other work shared the cores).",
+        "",
+        *table(["Cap", "Worst case", "Time", "CPU", "Peak RSS", "Within"], rows),
+        "",
+        "`MDSEL_MAX_TOTAL_BYTES` is the one cap whose worst case is the engine's own work: "
+        "reading and parsing that many bytes of dense Markdown. Its time and memory grow in "
+        "proportion to the cap, so a smaller value bounds them in proportion.",
+        "",
+        "After `notifications/cancelled` for a call with seconds of parsing ahead, the server "
+        f"spent {shutdown['cpu_in_1s_after_cancel']:.2f} s of CPU in the following second; with "
+        f"such a call in flight it exited {shutdown['exit_after_stdin_closed']:.2f} s after stdin "
+        "closed.",
+        "",
+    ]
+
+
 def memory_section(memory: dict[str, Any]) -> list[str]:
     lines = ["## Memory", ""]
     if "error" in memory:
@@ -593,6 +634,7 @@ def page(results: dict[str, Any]) -> str:
         *workflow_section(results["workflow"]),
         *performance_section(results),
         *memory_section(results.get("memory", {"error": "not run"})),
+        *(caps_section(results["caps"]) if "caps" in results else []),
         "## Reproduce",
         "",
         "```sh",
@@ -602,7 +644,7 @@ def page(results: dict[str, Any]) -> str:
         "",
         "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
         "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
-        "`bench/bench_hook.py`.",
+        "`bench/bench_hook.py`, `bench/bench_caps.py`.",
         "",
     ]
     return "\n".join(wrap(lines))

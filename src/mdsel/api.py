@@ -22,15 +22,25 @@ def load(
     parse: Callable[[bytes], Document] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     cwd: str | None = None,
+    read: Callable[[str], bytes | Problem] | None = None,
 ) -> tuple[list[Source], list[Problem]]:
     """Read and parse each path (relative ones against `cwd`); a file that fails becomes a
-    Problem and the rest go on."""
+    Problem and the rest go on.
+
+    `read`, when given, replaces the engine's own reading (by name, under `max_bytes`): it gets
+    each path and returns the bytes to parse or the Problem to report. A caller with its own
+    read policy hands over bytes read through the descriptor it checked; its exceptions pass.
+    """
     parse_bytes = parse if parse is not None else parse_document
     loaded: list[tuple[str, Document]] = []
     problems: list[Problem] = []
     for path in paths:
         try:
-            document = parse_bytes(read_bytes(path, max_bytes, cwd))
+            data = read(path) if read is not None else read_bytes(path, max_bytes, cwd)
+            if isinstance(data, Problem):
+                problems.append(data)
+                continue
+            document = parse_bytes(data)
         except FileReadError as exc:
             problems.append(exc.problem)
             continue
@@ -91,17 +101,18 @@ def run_command(
     problems: Sequence[Problem] = (),
     warnings: Sequence[str] = (),
     cwd: str | None = None,
+    read: Callable[[str], bytes | Problem] | None = None,
 ) -> Outcome:
     """Exactly what `mdsel index|select` prints for these (already expanded) paths.
 
     `problems` and `warnings` found before reading (path expansion, a caller's read policy) are
     reported in their usual places; relative paths are read against `cwd` (default: the
-    process's) and shown as given.
+    process's) and shown as given; `read` is as for `load`.
     """
     from mdsel import render_text
 
     options = options or DEFAULT_OPTIONS
-    sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd)
+    sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd, read=read)
     all_file_problems = [*problems, *file_problems]
     named = len(paths)
     if options.json:

@@ -19,8 +19,10 @@ from mdsel.results import Options, Outcome
 from mdsel.settings import (
     DEFAULT_MAX_BLOCKS,
     DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_FILES,
     DEFAULT_MAX_HEADINGS,
+    DEFAULT_MAX_NAMES,
     DEFAULT_MAX_TOTAL_BYTES,
     DEFAULT_PAGE_WORDS,
     ConfigError,
@@ -92,6 +94,10 @@ ENVIRONMENT_HELP = (
     f"  MDSEL_MAX_FILES           files per call after expansion (default {DEFAULT_MAX_FILES})\n"
     f"  MDSEL_MAX_BYTES           largest file read (default {DEFAULT_MAX_BYTES})\n"
     f"  MDSEL_MAX_TOTAL_BYTES     bytes read per call (default {DEFAULT_MAX_TOTAL_BYTES})\n"
+    "  MDSEL_MAX_DEPTH           directory levels searched below a directory or glob "
+    f"(default {DEFAULT_MAX_DEPTH})\n"
+    "  MDSEL_MAX_NAMES           names examined per call by directory and glob expansion "
+    f"(default {DEFAULT_MAX_NAMES})\n"
     f"  MDSEL_MAX_BLOCKS          blocks and headings per document (default {DEFAULT_MAX_BLOCKS})\n"
     "\n"
     "exit status: 0 all resolved, 1 anything unresolved or unreadable "
@@ -168,7 +174,13 @@ def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None)
         settings = read_settings(environ)
     except ConfigError as exc:
         return Outcome("", f"mdsel: {exc}\n", 2)
-    limits = FileLimits(settings.max_files, settings.max_bytes, settings.max_total_bytes)
+    limits = FileLimits(
+        settings.max_files,
+        settings.max_bytes,
+        settings.max_total_bytes,
+        settings.max_depth,
+        settings.max_names,
+    )
     options = Options(args.json, args.full, settings.page_words, settings.max_headings)
     expansion = expand_paths(args.files, limits, cwd)
     max_nodes = settings.max_blocks

@@ -5,6 +5,10 @@
     MDSEL_MAX_FILES           files per call after expansion           500
     MDSEL_MAX_BYTES           largest single file read                 52428800 (50 MiB)
     MDSEL_MAX_TOTAL_BYTES     bytes read per call                      104857600 (100 MiB)
+    MDSEL_MAX_DEPTH           directory levels searched below a        64
+                              directory or a glob's fixed part
+    MDSEL_MAX_NAMES           names examined per call by directory     200000
+                              and glob expansion
     MDSEL_MAX_BLOCKS          blocks and headings per document         4000000
     MDSEL_MIN_WORDS           the hook's word threshold                200
 
@@ -28,6 +32,8 @@ DEFAULT_MAX_HEADINGS = 250
 DEFAULT_MAX_FILES = 500
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_TOTAL_BYTES = 100 * 1024 * 1024
+DEFAULT_MAX_DEPTH = 64
+DEFAULT_MAX_NAMES = 200_000
 DEFAULT_MIN_WORDS = 200
 DEFAULT_MAX_BLOCKS = 4_000_000
 """Far above any real file (the largest we know of has tens of thousands of blocks), low enough
@@ -63,6 +69,10 @@ class Settings(NamedTuple):
     """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
     max_blocks: int = DEFAULT_MAX_BLOCKS
     """Blocks and headings per document (MDSEL_MAX_BLOCKS); more is a PARSE_ERROR."""
+    max_depth: int = DEFAULT_MAX_DEPTH
+    """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
+    max_names: int = DEFAULT_MAX_NAMES
+    """Names examined per call by directory and glob expansion (MDSEL_MAX_NAMES)."""
 
 
 def raw_value(environ: Mapping[str, str], name: str) -> str | None:
@@ -81,7 +91,8 @@ def parse_count(text: str) -> int | None:
     return None
 
 
-def _positive(environ: Mapping[str, str], name: str, default: int) -> int:
+def read_positive(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A whole number of at least 1 from `name`, `default` when unset; ConfigError otherwise."""
     value = raw_value(environ, name)
     if value is None:
         return default
@@ -96,12 +107,14 @@ def _positive(environ: Mapping[str, str], name: str, default: int) -> int:
 def read_settings(environ: Mapping[str, str]) -> Settings:
     """Read and check the engine's variables; ConfigError on the first bad one."""
     return Settings(
-        page_words=_positive(environ, "MDSEL_PAGE_WORDS", DEFAULT_PAGE_WORDS),
-        max_headings=_positive(environ, "MDSEL_INDEX_MAX_HEADINGS", DEFAULT_MAX_HEADINGS),
-        max_files=_positive(environ, "MDSEL_MAX_FILES", DEFAULT_MAX_FILES),
-        max_bytes=_positive(environ, "MDSEL_MAX_BYTES", DEFAULT_MAX_BYTES),
-        max_total_bytes=_positive(environ, "MDSEL_MAX_TOTAL_BYTES", DEFAULT_MAX_TOTAL_BYTES),
-        max_blocks=_positive(environ, "MDSEL_MAX_BLOCKS", DEFAULT_MAX_BLOCKS),
+        page_words=read_positive(environ, "MDSEL_PAGE_WORDS", DEFAULT_PAGE_WORDS),
+        max_headings=read_positive(environ, "MDSEL_INDEX_MAX_HEADINGS", DEFAULT_MAX_HEADINGS),
+        max_files=read_positive(environ, "MDSEL_MAX_FILES", DEFAULT_MAX_FILES),
+        max_bytes=read_positive(environ, "MDSEL_MAX_BYTES", DEFAULT_MAX_BYTES),
+        max_total_bytes=read_positive(environ, "MDSEL_MAX_TOTAL_BYTES", DEFAULT_MAX_TOTAL_BYTES),
+        max_blocks=read_positive(environ, "MDSEL_MAX_BLOCKS", DEFAULT_MAX_BLOCKS),
+        max_depth=read_positive(environ, "MDSEL_MAX_DEPTH", DEFAULT_MAX_DEPTH),
+        max_names=read_positive(environ, "MDSEL_MAX_NAMES", DEFAULT_MAX_NAMES),
     )
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.parse import CODE, KINDS, LIST, PARA, QUOTE, TABLE, Block, Scan, scan
@@ -225,16 +225,23 @@ class Source(NamedTuple):
     document: Document
 
 
-def parse_document(raw: bytes, max_nodes: int = DEFAULT_MAX_NODES) -> Document:
+def parse_document(
+    raw: bytes,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    checkpoint: Callable[[], object] | None = None,
+) -> Document:
     """Parse a file's bytes. Raises errors.ParseError for invalid UTF-8 or a NUL byte, and
-    parse.NodeLimitError past `max_nodes` blocks and headings."""
+    parse.NodeLimitError past `max_nodes` blocks and headings.
+
+    `checkpoint` is called every few milliseconds of parsing; what it raises passes through.
+    """
     data, bom = strip_bom(raw)
     fm = front_matter_end(data)
     text = decode(data, bom)
     if fm:
         text = text[len(data[:fm].decode("utf-8")) :]
     text = lone_cr_to_lf(text)
-    found = scan(text, data, fm, max_nodes)
+    found = scan(text, data, fm, max_nodes, checkpoint)
     del text  # the parser's copy of the document is not needed past the scan
     lines = line_table(data)
     headings, by_level = build_sections(data, lines, found)

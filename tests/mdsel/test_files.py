@@ -78,6 +78,130 @@ def test_left_out_names_are_escaped(tmp_path: Path) -> None:
     assert "\n" not in warning and "b\\nc.md" in warning
 
 
+def deep_tree(root: Path, levels: int) -> Path:
+    """`root/d/d/…/d` with a Markdown file at the top and one at the bottom; made level by
+    level through directory descriptors (pathlib's recursive mkdir stops near 1,000 levels)."""
+    root.mkdir()
+    (root / "top.md").write_text("# Top\n")
+    fd = os.open(root, os.O_RDONLY)
+    for _ in range(levels):
+        os.mkdir("d", dir_fd=fd)
+        below = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = below
+    done = os.open("bottom.md", os.O_WRONLY | os.O_CREAT, dir_fd=fd)
+    os.write(done, b"# Bottom\n")
+    os.close(done)
+    os.close(fd)
+    return root.joinpath(*["d"] * levels)
+
+
+def remove_deep_tree(root: Path, levels: int) -> None:
+    """Bottom up, without recursion: shutil.rmtree recurses once per level."""
+    for level in range(levels, -1, -1):
+        directory = root.joinpath(*["d"] * level)
+        for entry in os.scandir(directory):
+            if not entry.is_dir(follow_symlinks=False):
+                os.unlink(entry.path)
+        if level:
+            os.rmdir(directory)
+
+
+@pytest.mark.parametrize("argument", ["tree", "tree/**/*.md"])
+def test_a_tree_deeper_than_the_limit_ends_in_a_warning_not_a_recursion_error(
+    tmp_path: Path, argument: str
+) -> None:
+    deep_tree(tmp_path / "tree", 1100)
+    try:
+        expansion = expand_paths([argument], FileLimits(max_depth=64), cwd=str(tmp_path))
+    finally:
+        remove_deep_tree(tmp_path / "tree", 1100)
+    assert expansion.paths == (os.path.join("tree", "top.md"),)
+    assert len(expansion.warnings) == 1
+    warning = expansion.warnings[0]
+    assert "more than 64 levels below" in warning and argument in warning
+    assert "MDSEL_MAX_DEPTH" in warning
+
+
+def test_files_within_the_depth_limit_are_found(tmp_path: Path) -> None:
+    deepest = deep_tree(tmp_path / "tree", 5)
+    found = expand_paths(["tree"], FileLimits(max_depth=5), cwd=str(tmp_path))
+    assert found.paths[-1] == os.path.relpath(deepest / "bottom.md", tmp_path)
+    assert found.warnings == ()
+
+
+def test_thousands_of_double_star_segments_match_like_one(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "c.md").write_text("# C\n")
+    pattern = "/".join(["**"] * 3000 + ["*.md"])
+    assert expand_paths([pattern], cwd=str(tmp_path)).paths == (os.path.join("a", "b", "c.md"),)
+
+
+def test_the_same_argument_many_times_is_expanded_once(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n")
+    expansion = expand_paths(["docs"] * 500 + ["docs/."], cwd=str(tmp_path))
+    assert expansion.paths == (os.path.join("docs", "a.md"), os.path.join("docs", ".", "a.md"))
+
+
+def test_directory_links_are_not_walked_and_unreadable_directories_are_empty(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "docs" / "locked").mkdir(parents=True)
+    (tmp_path / "docs" / "a.md").write_text("# A\n")
+    (tmp_path / "docs" / "locked" / "b.md").write_text("# B\n")
+    (tmp_path / "docs" / "loop").symlink_to(tmp_path / "docs")
+    (tmp_path / "docs" / "locked").chmod(0)
+    try:
+        found = expand_paths(["docs", "docs/**/*.md"], cwd=str(tmp_path)).paths
+    finally:
+        (tmp_path / "docs" / "locked").chmod(0o755)
+    if os.geteuid() == 0:  # root reads anything
+        return
+    assert found == (os.path.join("docs", "a.md"),)
+
+
+def test_the_names_budget_stops_walks_with_a_warning(tmp_path: Path) -> None:
+    for folder in ("a", "b", "c"):
+        (tmp_path / "docs" / folder).mkdir(parents=True)
+        for number in range(10):
+            (tmp_path / "docs" / folder / f"n{number}.md").write_text("# N\n")
+    everything = expand_paths(["docs", "docs/**/*.md"], cwd=str(tmp_path))
+    assert len(everything.paths) == 30 and everything.warnings == ()
+    limited = expand_paths(["docs", "docs/**/*.md"], FileLimits(max_names=15), cwd=str(tmp_path))
+    assert 0 < len(limited.paths) < 30
+    assert limited.paths == everything.paths[: len(limited.paths)]  # the same order, cut short
+    assert "stopped listing after examining 15 names (MDSEL_MAX_NAMES)" in limited.warnings[0]
+
+
+def test_globs_match_as_before_when_segments_are_stars(tmp_path: Path) -> None:
+    for path in ("x/a/b.md", "x/a/c/d.md", "x/e.md", "y/a/b.md"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("# T\n")
+
+    def found(pattern: str) -> list[str]:
+        paths = expand_paths([pattern], cwd=str(tmp_path)).paths
+        return [p.replace(os.sep, "/") for p in paths]
+
+    assert found("*/a/*.md") == ["x/a/b.md", "y/a/b.md"]
+    assert found("x/*") == ["x/a/b.md", "x/a/c/d.md", "x/e.md"]  # a matched directory, expanded
+    assert found("**/c/*.md") == ["x/a/c/d.md"]
+    assert found("x/**/**/*.md") == ["x/a/b.md", "x/a/c/d.md", "x/e.md"]
+
+
+def test_arguments_the_budget_never_reached_say_so(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    for number in range(20):
+        (tmp_path / "docs" / f"n{number}.md").write_text("# N\n")
+    limited = expand_paths(
+        ["docs/*.txt", "docs/*.rst"], FileLimits(max_names=25), cwd=str(tmp_path)
+    )
+    assert [(p.file, p.code) for p in limited.problems] == [
+        ("docs/*.txt", "NO_MATCH"),
+        ("docs/*.rst", "NOT_SEARCHED"),
+    ]
+
+
 # --- `-`: standard input -------------------------------------------------------------------------
 
 

@@ -16,7 +16,8 @@ from mdsel.settings import (
 
 
 def test_defaults_are_the_spec_table() -> None:
-    assert read_settings({}) == Settings() == Settings(2000, 250, 500, 52428800, 104857600, 4000000)
+    defaults = Settings(2000, 250, 500, 52428800, 104857600, 4000000, 64, 200000)
+    assert read_settings({}) == Settings() == defaults
     assert read_min_words({}) == DEFAULT_MIN_WORDS == 200
 
 
@@ -28,9 +29,11 @@ def test_values_are_read_into_their_fields() -> None:
         "MDSEL_MAX_BYTES": "40",
         "MDSEL_MAX_TOTAL_BYTES": "50",
         "MDSEL_MAX_BLOCKS": "60",
+        "MDSEL_MAX_DEPTH": "70",
+        "MDSEL_MAX_NAMES": "80",
         "MDSEL_UNKNOWN": "x",
     }
-    assert read_settings(environ) == Settings(10, 20, 30, 40, 50, 60)
+    assert read_settings(environ) == Settings(10, 20, 30, 40, 50, 60, 70, 80)
 
 
 @pytest.mark.parametrize(

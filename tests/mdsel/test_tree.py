@@ -204,6 +204,24 @@ def test_block_kinds_are_the_five_types() -> None:
     assert set(BLOCK_KINDS) == {"para", "code", "list", "table", "quote"}
 
 
+def test_a_checkpoint_runs_through_long_parses_and_what_it_raises_stops_them() -> None:
+    data = ("## Part\n\nsome words\n\n- a\n- b\n\n" * 5000).encode()
+    calls: list[int] = []
+    checked = parse_document(data, checkpoint=lambda: calls.append(1))
+    plain = parse_document(data)
+    assert (checked.blocks, checked.headings) == (plain.blocks, plain.headings)
+    assert len(calls) >= 10  # tens of thousands of events, a call every few thousand
+
+    class Stop(Exception):
+        pass
+
+    def stop() -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        parse_document(data, checkpoint=stop)
+
+
 def _shape(document: Document) -> tuple[object, ...]:
     headings = [
         (h.level, h.title, h.line_start, h.line_end, h.section_line_end) for h in document.headings

@@ -30,15 +30,35 @@ def _refused(path: str, code: str, reason: str) -> Problem:
     return Problem(PROCESSING_ERROR, code, reason, file=path)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""C0, DEL, C1 (U+0085 NEL and U+009B CSI among them) and the Unicode line and paragraph
+separators: whatever a terminal or a line-splitting reader may take for a line break or an
+escape sequence."""
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def shown(path: str) -> str:
-    """`path` with control characters written as escapes (`\\x0a`), safe on one output line."""
-    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", path)
+    """`path` with control characters written as escapes (`\\x0a`, `\\x85`, `\\u2028`), safe on
+    one output line."""
+    return _CONTROL.sub(_escape, path)
 
 
-def _inside(path: str, root: str) -> bool:
+def control_refusal(path: str) -> Problem | None:
+    """The refusal of a name holding a control character, judged on the name alone."""
+    if not _CONTROL.search(path):
+        return None
+    # Output is line-based: a name with a line break in it, given or found by walking a
+    # directory, could print lines of its own (a forged refusal, a fake heading). Shown escaped.
+    reason = "the file name contains a line break or another control character; refused"
+    return _refused(shown(path), "CONTROL_CHARACTER", reason)
+
+
+def inside(path: str, root: str) -> bool:
+    """Whether `path` is `root` or lies below it (both absolute and resolved)."""
     # Compare whole components: /docs-private must not pass for a root of /docs.
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
@@ -66,18 +86,16 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
     Order matters: the name is judged before the file system is touched, and the roots before
     anything is said about the target, so a refusal never reveals what lies outside the roots.
     """
-    if _CONTROL.search(path):
-        # Output is line-based: a name with a line break in it, found by walking a directory,
-        # could print lines of its own (a forged refusal, a fake heading). Shown escaped.
-        reason = "the file name contains a line break or another control character; refused"
-        return _refused(shown(path), "CONTROL_CHARACTER", reason)
+    refusal = control_refusal(path)
+    if refusal is not None:
+        return refusal
     extensions = " ".join(MARKDOWN_SUFFIXES)
     if not is_markdown_name(path):
         reason = f"not a Markdown file name; only {extensions} files are read"
         return _refused(path, "NOT_MARKDOWN", reason)
     absolute = os.path.join(os.getcwd() if cwd is None else cwd, path)
     target = os.path.realpath(absolute)
-    if policy.roots is not None and not any(_inside(target, root) for root in policy.roots):
+    if policy.roots is not None and not any(inside(target, root) for root in policy.roots):
         return _refused(path, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
     if not is_markdown_name(target):
         reason = f"resolves to {target}, not a Markdown file name; only {extensions} files are read"
@@ -132,13 +150,33 @@ def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Proble
     if not exists and expands:
         full = os.path.join(base, _fixed_part(given))
     target = os.path.realpath(full)
-    if any(_inside(target, root) for root in policy.roots):
+    if any(inside(target, root) for root in policy.roots):
         return None
-    if expands and any(_inside(root, target) for root in policy.roots):
+    if expands and any(inside(root, target) for root in policy.roots):
         # Roots are the model's own working area: saying that one lies below this leaks nothing.
         reason = f"reaches {OUTSIDE_ROOTS}; name files, directories or patterns inside them"
         return _refused(given, "OUTSIDE_ROOTS", reason)
     return _refused(given, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
+
+
+def glob_refusal(given: str, max_segments: int, cwd: str | None = None) -> Problem | None:
+    """The refusal of a glob with more path segments than the server matches, before expansion.
+
+    Matching costs segments x pattern parts per name walked: thousands of `**` would keep a call
+    busy for minutes. A path that exists is taken literally and never counts as a glob.
+    """
+    if not is_glob(given):
+        return None
+    segments = len([part for part in given.replace(os.sep, "/").split("/") if part])
+    if segments <= max_segments:
+        return None
+    if os.path.lexists(os.path.join(os.getcwd() if cwd is None else cwd, given)):
+        return None
+    reason = (
+        f"pattern has {segments} path segments; the limit is {max_segments} "
+        "(MDSEL_MAX_GLOB_SEGMENTS)"
+    )
+    return _refused(given, "GLOB_TOO_LONG", reason)
 
 
 def partition(

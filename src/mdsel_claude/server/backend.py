@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
 import subprocess
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mdsel.results import Outcome
+from mdsel_claude.server import access
 from mdsel_claude.server.cache import DigestCache
 from mdsel_claude.server.config import Settings
+from mdsel_claude.server.reader import Cancelled, CheckedReader
 
 if TYPE_CHECKING:
     from mdsel import Document, Options, Problem
@@ -40,7 +44,10 @@ class Backend(Protocol):
         problems: Sequence[Problem],
         warnings: Sequence[str],
         cwd: str | None = None,
-    ) -> Outcome: ...
+        cancel: threading.Event | None = None,
+    ) -> Outcome:
+        """`cancel`, once set, stops the run as soon as it can (raising reader.Cancelled)."""
+        ...
 
 
 def engine_options(settings: Settings) -> Options:
@@ -105,20 +112,34 @@ class EmbeddedBackend:
         problems: Sequence[Problem],
         warnings: Sequence[str],
         cwd: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> Outcome:
         import mdsel
 
         cache, options = self._load()
+        settings = self._settings
+        policy = access.Policy(roots=settings.roots, max_bytes=settings.max_bytes)
+        # The engine reads nothing by name here: every file comes through a descriptor the read
+        # policy has judged, under what is left of this call's byte budget.
+        cancelled = None if cancel is None else cancel.is_set
+        reader = CheckedReader(policy, settings.max_total_bytes, cwd, cancelled)
+        parse: Callable[[bytes], Document] = cache
+        if cancel is not None:
+            checkpoint = functools.partial(stop_if_set, cancel)
+            parse_now = functools.partial(
+                mdsel.parse_document, max_nodes=settings.max_blocks, checkpoint=checkpoint
+            )
+            parse = functools.partial(cache, parse=parse_now)
         return mdsel.run_command(
             command,
             selector,
             paths,
             options,
-            parse=cache,
-            max_bytes=self._settings.max_bytes,
+            parse=parse,
             problems=problems,
             warnings=warnings,
             cwd=cwd,
+            read=reader,
         )
 
 
@@ -196,6 +217,36 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
+POLL_SECONDS = 0.05
+"""How often a running MDSEL_BIN is checked for cancellation."""
+
+
+def stop_if_set(cancel: threading.Event) -> None:
+    """A checkpoint for long work: raise Cancelled once the call has been cancelled."""
+    if cancel.is_set():
+        raise Cancelled
+
+
+def _wait(
+    child: subprocess.Popen[bytes], timeout: float, cancel: threading.Event | None
+) -> tuple[bytes, bytes] | None:
+    """The child's output once it exits; None (child killed) past `timeout`; Cancelled (child
+    killed) once `cancel` is set."""
+    deadline = time.monotonic() + timeout
+    while True:
+        step = max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))
+        try:
+            return child.communicate(timeout=step if cancel is not None else timeout)
+        except subprocess.TimeoutExpired:
+            stopped = cancel is not None and cancel.is_set()
+            if stopped or time.monotonic() >= deadline:
+                child.kill()
+                child.communicate()
+                if stopped:
+                    raise Cancelled from None
+                return None
+
+
 class ExternalBackend:
     """An `mdsel` executable run once per call, its output relayed exactly as printed."""
 
@@ -205,31 +256,41 @@ class ExternalBackend:
         self.timeout = timeout
 
     def execute(
-        self, command: str, selector: str | None, paths: Sequence[str], cwd: str | None = None
+        self,
+        command: str,
+        selector: str | None,
+        paths: Sequence[str],
+        cwd: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> Outcome:
-        """One run of the executable: its stdout, stderr and exit status, decoded as UTF-8."""
+        """One run of the executable: its stdout, stderr and exit status, decoded as UTF-8.
+
+        Killed when it runs past the timeout or when `cancel` is set (then Cancelled is raised).
+        """
         argv = external_argv(self.executable, command, selector, paths, self.json)
         try:
             # No shell and no stdin: arguments come from a model and must stay plain arguments.
-            completed = subprocess.run(
+            child = subprocess.Popen(
                 argv,
                 stdin=subprocess.DEVNULL,
-                capture_output=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 env=_child_environment(),
                 cwd=cwd,
-                timeout=self.timeout,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return Outcome(
-                "", f"mdsel-claude: {self.executable} did not finish in {self.timeout:g} s\n", 1
             )
         except OSError as error:
             return Outcome("", f"mdsel-claude: cannot run {self.executable}: {error}\n", 1)
+        with child:
+            finished = _wait(child, self.timeout, cancel)
+            if finished is None:
+                return Outcome(
+                    "", f"mdsel-claude: {self.executable} did not finish in {self.timeout:g} s\n", 1
+                )
+        out, err = finished
         # surrogateescape, like the embedded engine's own file names: the server escapes both alike.
-        stdout = completed.stdout.decode("utf-8", errors="surrogateescape")
-        stderr = completed.stderr.decode("utf-8", errors="surrogateescape")
-        code = completed.returncode
+        stdout = out.decode("utf-8", errors="surrogateescape")
+        stderr = err.decode("utf-8", errors="surrogateescape")
+        code = child.returncode
         if code < 0:
             stderr += f"mdsel-claude: {self.executable} was killed by {_signal_name(-code)}\n"
             code = 1
@@ -243,8 +304,9 @@ class ExternalBackend:
         problems: Sequence[Problem],
         warnings: Sequence[str],
         cwd: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> Outcome:
-        outcome = self.execute(command, selector, paths, cwd)
+        outcome = self.execute(command, selector, paths, cwd, cancel)
         return add_reports(outcome, problems, warnings, self.json)
 
 

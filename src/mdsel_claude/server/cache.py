@@ -51,7 +51,9 @@ class DigestCache(Generic[DocumentT]):
         since callers may write `parse or default`.)"""
         return len(self._entries)
 
-    def __call__(self, data: bytes) -> DocumentT:
+    def __call__(self, data: bytes, parse: Callable[[bytes], DocumentT] | None = None) -> DocumentT:
+        """The document for `data`, parsed (by `parse` if given, e.g. one that can be
+        cancelled) only when these bytes are not cached."""
         key = hashlib.sha256(data).digest()
         with self._lock:
             entry = self._entries.get(key)
@@ -62,7 +64,7 @@ class DigestCache(Generic[DocumentT]):
             self.misses += 1
         # Parse outside the lock: a large document must not hold up hits on other ones. Two
         # threads may parse the same new bytes at once; both results are equal, one is kept.
-        document = self._parse(data)
+        document = (self._parse if parse is None else parse)(data)
         cost = self._cost(document, data)
         if cost > self._budget:
             return document

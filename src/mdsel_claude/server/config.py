@@ -1,7 +1,8 @@
 """MDSEL_* environment of the MCP server → one frozen Settings; a bad value names its variable.
 
 The engine's variables are read by `mdsel.settings`, with the same defaults and rules as the CLI;
-this module adds the server's own: MDSEL_FORMAT, MDSEL_ROOTS, MDSEL_BIN and the cache budget.
+this module adds the server's own: MDSEL_FORMAT, MDSEL_ROOTS, MDSEL_BIN, the cache budget and
+the caps on requests and answers.
 """
 
 from __future__ import annotations
@@ -12,13 +13,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mdsel import settings as engine
-from mdsel.settings import ConfigError, raw_value
+from mdsel.settings import ConfigError, raw_value, read_positive
 
 __all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "Settings", "load_settings"]
 
 DEFAULT_CACHE_BYTES = 480 * 1024 * 1024
 """Parsed documents kept by the server, counted as the memory their trees take (their bytes,
 word mask, columns and line table): under 512 MB resident in all."""
+DEFAULT_MAX_ENTRIES = 100
+DEFAULT_MAX_ENTRY_CHARS = 1024
+DEFAULT_MAX_GLOB_SEGMENTS = 32
+DEFAULT_MAX_PROBLEMS = 50
+DEFAULT_MAX_ANSWER_CHARS = 1024 * 1024
+DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +50,22 @@ class Settings:
     """Absolute path of an external `mdsel` executable (MDSEL_BIN); None means embedded."""
     cache_bytes: int = DEFAULT_CACHE_BYTES
     """Budget of the parse cache in bytes of parsed documents kept; 0 turns it off."""
+    max_depth: int = engine.DEFAULT_MAX_DEPTH
+    """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
+    max_names: int = engine.DEFAULT_MAX_NAMES
+    """Names examined per call by directory and glob expansion (MDSEL_MAX_NAMES)."""
+    max_entries: int = DEFAULT_MAX_ENTRIES
+    """Entries in one call's `files` argument (MDSEL_MAX_ENTRIES)."""
+    max_entry_chars: int = DEFAULT_MAX_ENTRY_CHARS
+    """Characters in one `files` entry (MDSEL_MAX_ENTRY_CHARS)."""
+    max_glob_segments: int = DEFAULT_MAX_GLOB_SEGMENTS
+    """Path segments in one glob pattern (MDSEL_MAX_GLOB_SEGMENTS)."""
+    max_problems: int = DEFAULT_MAX_PROBLEMS
+    """Problem lines in one answer before "… N more" (MDSEL_MAX_PROBLEMS)."""
+    max_answer_chars: int = DEFAULT_MAX_ANSWER_CHARS
+    """Characters in one answer's text (MDSEL_MAX_ANSWER_CHARS)."""
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
+    """Bytes in one JSON-RPC message read from stdin (MDSEL_MAX_REQUEST_BYTES)."""
     max_blocks: int = engine.DEFAULT_MAX_BLOCKS
     """Blocks and headings per document (MDSEL_MAX_BLOCKS); more is a PARSE_ERROR."""
 
@@ -108,4 +131,12 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: str | None = No
         max_blocks=read.max_blocks,
         roots=_roots(env, here),
         bin=_bin(env, here),
+        max_depth=read.max_depth,
+        max_names=read.max_names,
+        max_entries=read_positive(env, "MDSEL_MAX_ENTRIES", DEFAULT_MAX_ENTRIES),
+        max_entry_chars=read_positive(env, "MDSEL_MAX_ENTRY_CHARS", DEFAULT_MAX_ENTRY_CHARS),
+        max_glob_segments=read_positive(env, "MDSEL_MAX_GLOB_SEGMENTS", DEFAULT_MAX_GLOB_SEGMENTS),
+        max_problems=read_positive(env, "MDSEL_MAX_PROBLEMS", DEFAULT_MAX_PROBLEMS),
+        max_answer_chars=read_positive(env, "MDSEL_MAX_ANSWER_CHARS", DEFAULT_MAX_ANSWER_CHARS),
+        max_request_bytes=read_positive(env, "MDSEL_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES),
     )

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from io import TextIOWrapper
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 if TYPE_CHECKING:
@@ -67,18 +67,50 @@ def _error(number: int | str | None, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": number, "error": {"code": code, "message": message}}
 
 
+_LEADING_ID = re.compile(
+    rb'\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?[0-9]{1,18}|"[^"\\]{0,200}")'
+)
+"""The id of a message that starts with it (as the SDKs write them); read from a line too long
+to parse, so its sender still gets its answer. Anywhere else it could sit inside a string."""
+
+
+def _leading_id(head: bytes) -> int | str | None:
+    found = _LEADING_ID.match(head)
+    if found is None:
+        return None
+    value = json.loads(found.group(1))
+    return value if isinstance(value, (int, str)) else None
+
+
 class _CheckedLines:
     """The lines of stdin the SDK can use; every other non-blank line is answered on the spot."""
 
-    def __init__(self, source: BinaryIO) -> None:
+    def __init__(self, source: BinaryIO, max_bytes: int = 1024 * 1024) -> None:
         import anyio
 
-        # newline="\n": only LF ends a message; a CR is JSON whitespace, not a line break.
-        self._source = anyio.wrap_file(
-            TextIOWrapper(source, encoding="utf-8", errors="replace", newline="\n")
-        )
+        # Read as bytes, split at LF only: a CR is JSON whitespace, not a line break.
+        self._source = source
+        self._max_bytes = max_bytes
         self._replies: WriteStream[SessionMessage] | None = None
         self._ready = anyio.Event()
+
+    async def _line(self) -> tuple[str, dict[str, Any] | None]:
+        """The next line, or the error answering a line over the size limit (read and dropped
+        piece by piece, so it never sits in memory whole)."""
+        from anyio.to_thread import run_sync
+
+        readline = self._source.readline
+        raw = await run_sync(readline, self._max_bytes + 1)
+        if len(raw) <= self._max_bytes or raw.endswith(b"\n"):
+            return raw.decode("utf-8", errors="replace"), None
+        head = raw[:4096]
+        while raw and not raw.endswith(b"\n"):
+            raw = await run_sync(readline, 65536)
+        message = (
+            f"Invalid Request: a message over {self._max_bytes} bytes "
+            "(MDSEL_MAX_REQUEST_BYTES); send fewer or shorter arguments"
+        )
+        return "", _error(_leading_id(head), INVALID_REQUEST, message)
 
     def attach(self, replies: WriteStream[SessionMessage]) -> None:
         """Where error replies go: the transport's own write stream, so frames never interleave."""
@@ -94,12 +126,13 @@ class _CheckedLines:
         from mcp.types import JSONRPCError
 
         while True:
-            line = await self._source.readline()
-            if not line:
-                raise StopAsyncIteration
-            if not line.strip():
-                continue
-            error = rejection(line)
+            line, error = await self._line()
+            if error is None:
+                if not line:
+                    raise StopAsyncIteration
+                if not line.strip():
+                    continue
+                error = rejection(line)
             if error is None:
                 return line
             # The reader starts before the write stream is handed out; wait for it.
@@ -131,9 +164,9 @@ def _claim_stdin() -> int | None:
 
 
 @asynccontextmanager
-async def stdio_transport() -> AsyncIterator[
-    tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]
-]:
+async def stdio_transport(
+    max_bytes: int = 1024 * 1024,
+) -> AsyncIterator[tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]]:
     """The SDK's stdio transport reading checked lines; streams for `Server.run`."""
     import anyio
     from mcp.server.stdio import stdio_server
@@ -141,7 +174,7 @@ async def stdio_transport() -> AsyncIterator[
     wire = _claim_stdin()
     # closefd=False: a worker thread may still be blocked reading the wire when serving ends.
     source = sys.stdin.buffer if wire is None else open(wire, "rb", closefd=False)  # noqa: SIM115
-    lines = _CheckedLines(source)
+    lines = _CheckedLines(source, max_bytes)
     try:
         async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read, write):
             lines.attach(write)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,8 +127,25 @@ TOOLS: tuple[ToolSpec, ...] = (
 TOOLS_BY_NAME: dict[str, ToolSpec] = {tool.name: tool for tool in TOOLS}
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""The control characters the read policy refuses in names (see access.py)."""
+
+
 class ArgumentError(ValueError):
     """Arguments a tool cannot run with; the message names the tool and the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentLimits:
+    """How much one call may ask for; the defaults are the server's (see config.py)."""
+
+    max_entries: int = 100
+    """Entries in `files` (MDSEL_MAX_ENTRIES)."""
+    max_chars: int = 1024
+    """Characters in one `files` entry (MDSEL_MAX_ENTRY_CHARS)."""
+
+
+DEFAULT_LIMITS = ArgumentLimits()
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +174,7 @@ def _json_type(value: object) -> str:
     return type(value).__name__
 
 
-def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
+def _files(tool: str, arguments: dict[str, Any], limits: ArgumentLimits) -> tuple[str, ...]:
     if "files" not in arguments:
         raise ArgumentError(
             f"{tool}: missing required argument 'files' (an array of Markdown file paths)"
@@ -168,6 +186,11 @@ def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
         )
     if not files:
         raise ArgumentError(f"{tool}: argument 'files' must list at least one file path")
+    if len(files) > limits.max_entries:
+        raise ArgumentError(
+            f"{tool}: argument 'files' has {len(files)} entries; the limit is "
+            f"{limits.max_entries} (MDSEL_MAX_ENTRIES): name a directory or a glob instead"
+        )
     for position, item in enumerate(files):
         if not isinstance(item, str):
             raise ArgumentError(
@@ -175,6 +198,11 @@ def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
             )
         if not item.strip():
             raise ArgumentError(f"{tool}: argument 'files[{position}]' is an empty path")
+        if len(item) > limits.max_chars:
+            raise ArgumentError(
+                f"{tool}: argument 'files[{position}]' has {len(item)} characters; the limit is "
+                f"{limits.max_chars} (MDSEL_MAX_ENTRY_CHARS)"
+            )
         # The OS refuses NUL in paths with an exception; refuse it here with the field's name.
         if "\x00" in item:
             raise ArgumentError(f"{tool}: argument 'files[{position}]' contains a NUL character")
@@ -182,6 +210,7 @@ def _files(tool: str, arguments: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _selector(tool: str, arguments: dict[str, Any]) -> str:
+    # No length check here: the engine's selector parser has its own limit and says so.
     if "selector" not in arguments:
         raise ArgumentError(f"{tool}: missing required argument 'selector' (e.g. 'h2.0')")
     selector = arguments["selector"]
@@ -191,10 +220,17 @@ def _selector(tool: str, arguments: dict[str, Any]) -> str:
         )
     if not selector.strip():
         raise ArgumentError(f"{tool}: argument 'selector' is empty (e.g. 'h2.0')")
+    if _CONTROL.search(selector):
+        # The selector is echoed in problem lines; a line break in it would forge lines.
+        raise ArgumentError(
+            f"{tool}: argument 'selector' contains a line break or another control character"
+        )
     return selector
 
 
-def parse_arguments(name: str, arguments: dict[str, Any] | None) -> ToolRequest:
+def parse_arguments(
+    name: str, arguments: dict[str, Any] | None, limits: ArgumentLimits = DEFAULT_LIMITS
+) -> ToolRequest:
     """Check a tools/call against the tool's schema and the stricter rules the schema cannot say.
 
     Raises ArgumentError naming the tool and the offending field. Unknown extra arguments are
@@ -206,4 +242,4 @@ def parse_arguments(name: str, arguments: dict[str, Any] | None) -> ToolRequest:
         raise ArgumentError(f"unknown tool {name!r}; this server has: {known}")
     args = {} if arguments is None else arguments
     selector = _selector(name, args) if tool.command == "select" else None
-    return ToolRequest(tool.command, selector, _files(name, args))
+    return ToolRequest(tool.command, selector, _files(name, args, limits))

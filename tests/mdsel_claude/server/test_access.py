@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.server.access import Policy, check, partition
+from mdsel_claude.server.access import Policy, check, glob_refusal, partition, shown
 
 
 @pytest.fixture
@@ -148,3 +148,20 @@ def test_partition_keeps_order_and_does_not_stop_at_a_refusal(docs: Path) -> Non
     accepted, refused = partition(["a.md", "notes.txt", "b.md", "nope.md"], Policy(), cwd=str(docs))
     assert accepted == ("a.md", "b.md")
     assert [refusal.file for refusal in refused] == ["notes.txt", "nope.md"]
+
+
+def test_a_glob_with_too_many_segments_is_refused_before_it_is_expanded(tmp_path: Path) -> None:
+    pattern = "/".join(["**"] * 40 + ["*.md"])
+    refusal = glob_refusal(pattern, 32, str(tmp_path))
+    assert refusal is not None and refusal.code == "GLOB_TOO_LONG"
+    assert "41 path segments; the limit is 32 (MDSEL_MAX_GLOB_SEGMENTS)" in refusal.message
+    assert glob_refusal("docs/**/*.md", 32, str(tmp_path)) is None
+    assert glob_refusal("/".join(["d"] * 40) + ".md", 32, str(tmp_path)) is None  # not a glob
+    literal = tmp_path.joinpath(*["[x]"] * 33)
+    literal.mkdir(parents=True)
+    assert glob_refusal(os.path.relpath(literal, tmp_path), 32, str(tmp_path)) is None
+
+
+def test_shown_escapes_every_line_separator() -> None:
+    assert shown("a\nb\x85c\x9bd\u2028e\u2029f\x7f") == "a\\x0ab\\x85c\\x9bd\\u2028e\\u2029f\\x7f"
+    assert shown("plain é ü.md") == "plain é ü.md"

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,13 +38,14 @@ class Spy:
         problems: Sequence[Problem],
         warnings: Sequence[str],
         cwd: str | None = None,
+        cancel: threading.Event | None = None,
     ) -> Outcome:
         self.calls.append((command, selector, tuple(paths), len(problems), len(warnings)))
         return self.outcome
 
 
 class Exploding:
-    def run(self, *args: object) -> Outcome:
+    def run(self, *args: object, **kwargs: object) -> Outcome:
         raise RuntimeError("engine bug")
 
 
@@ -275,3 +277,50 @@ def test_a_file_name_that_is_not_utf8_does_not_end_the_session(tmp_path: Path) -
     text = answers[1]["result"]["content"][0]["text"]
     assert "docs/caf\\xe9.md" in text
     assert len(answers[2]["result"]["tools"]) == 2
+
+
+class Growing:
+    """The embedded engine, with files growing between the server's expansion and its reads."""
+
+    def __init__(self, settings: Settings, grow: dict[Path, bytes]) -> None:
+        self.engine = EmbeddedBackend(settings)
+        self.grow = grow
+
+    def run(
+        self,
+        command: str,
+        selector: str | None,
+        paths: Sequence[str],
+        problems: Sequence[Problem],
+        warnings: Sequence[str],
+        cwd: str | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Outcome:
+        for path, data in self.grow.items():
+            with path.open("ab") as handle:
+                handle.write(data)
+        return self.engine.run(command, selector, paths, problems, warnings, cwd, cancel)
+
+
+def test_files_that_grow_after_expansion_stay_within_the_call_budget(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_bytes(b"# A\n\n" + b"alpha " * 65)
+    (tmp_path / "b.md").write_bytes(b"# B\n\n" + b"beta " * 79)
+    settings = Settings(max_total_bytes=1000, max_bytes=10_000)
+    backend = Growing(settings, {tmp_path / "b.md": b"more " * 140})
+    result = run_tool("mdsel_index", {"files": ["a.md", "b.md"]}, settings, backend, str(tmp_path))
+    assert result.is_error
+    assert "a::h1.0 A" in result.text and "b::h1.0" not in result.text
+    assert (
+        "!b.md PROCESSING_ERROR: grew past the 1000 bytes a call may read "
+        "(MDSEL_MAX_TOTAL_BYTES) after it was listed; left out"
+    ) in result.text
+
+
+def test_a_cancelled_call_stops_and_says_so(docs: Path) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    settings = Settings()
+    result = run_tool(
+        "mdsel_index", {"files": ["."]}, settings, EmbeddedBackend(settings), str(docs), cancel
+    )
+    assert result == ToolResult("mdsel-claude: mdsel_index was cancelled\n", True)

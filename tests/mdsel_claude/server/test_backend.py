@@ -7,6 +7,8 @@ import os
 import re
 import stat
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ from mdsel_claude.server.backend import (
     report_only,
 )
 from mdsel_claude.server.config import Settings
+from mdsel_claude.server.reader import Cancelled
 
 # A stand-in for an external mdsel: reports what it was given, prints what it is told to.
 FAKE = """\
@@ -232,6 +235,26 @@ def test_report_only_reads_nothing(workdir: Path) -> None:
         "!x.txt PROCESSING_ERROR: not a Markdown file name",
         "!*.mdx FILE_NOT_FOUND: no file matches this pattern",
     ]
+
+
+def test_external_is_killed_when_the_call_is_cancelled(
+    fake_mdsel: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_MDSEL", "hang")
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    started = time.monotonic()
+    with pytest.raises(Cancelled):
+        ExternalBackend(fake_mdsel, json=False).execute("index", None, ["a.md"], cancel=cancel)
+    assert time.monotonic() - started < 30  # the hanging child did not run its 60 s
+
+
+def test_embedded_parsing_stops_at_a_checkpoint_once_cancelled(tmp_path: Path) -> None:
+    (tmp_path / "big.md").write_text("## Part\n\n- a\n- b\n\n" * 20_000)
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(Cancelled):
+        EmbeddedBackend(Settings()).run("index", None, ["big.md"], (), (), str(tmp_path), cancel)
 
 
 def test_embedded_cache_counts_parsed_trees(workdir: Path) -> None:

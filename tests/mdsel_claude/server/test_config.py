@@ -44,6 +44,13 @@ def test_format(value: str, expected: bool) -> None:
         ("MDSEL_MAX_FILES", "max_files"),
         ("MDSEL_MAX_BYTES", "max_bytes"),
         ("MDSEL_MAX_TOTAL_BYTES", "max_total_bytes"),
+        ("MDSEL_MAX_DEPTH", "max_depth"),
+        ("MDSEL_MAX_ENTRIES", "max_entries"),
+        ("MDSEL_MAX_ENTRY_CHARS", "max_entry_chars"),
+        ("MDSEL_MAX_GLOB_SEGMENTS", "max_glob_segments"),
+        ("MDSEL_MAX_PROBLEMS", "max_problems"),
+        ("MDSEL_MAX_ANSWER_CHARS", "max_answer_chars"),
+        ("MDSEL_MAX_REQUEST_BYTES", "max_request_bytes"),
         ("MDSEL_MAX_BLOCKS", "max_blocks"),
     ],
 )
@@ -133,6 +140,8 @@ ENGINE_VARIABLES = {
     "MDSEL_MAX_FILES": "max_files",
     "MDSEL_MAX_BYTES": "max_bytes",
     "MDSEL_MAX_TOTAL_BYTES": "max_total_bytes",
+    "MDSEL_MAX_DEPTH": "max_depth",
+    "MDSEL_MAX_NAMES": "max_names",
 }
 
 # Value → what both readers make of it: a number, None for the default, or "error".
@@ -180,3 +189,16 @@ def test_the_cli_and_the_server_read_numbers_alike(
     assert cli.exit_code != 2 and not cli.stderr.startswith("mdsel: "), cli.stderr
     default = getattr(Settings(), field)
     assert getattr(load_settings(environ), field) == (default if expected is None else expected)
+
+
+def test_request_caps_have_documented_defaults() -> None:
+    settings = Settings()
+    assert (settings.max_depth, settings.max_entries, settings.max_entry_chars) == (64, 100, 1024)
+    assert (settings.max_glob_segments, settings.max_problems) == (32, 50)
+    assert settings.max_answer_chars == settings.max_request_bytes == 1024 * 1024
+
+
+def test_a_number_of_thousands_of_digits_is_a_config_error_not_a_crash() -> None:
+    with pytest.raises(ConfigError) as raised:
+        load_settings({"MDSEL_MAX_ENTRIES": "9" * 5000})
+    assert raised.value.variable == "MDSEL_MAX_ENTRIES"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mdsel_claude.server.stdio import INVALID_REQUEST, PARSE_ERROR, rejection
+from mdsel_claude.server.stdio import INVALID_REQUEST, PARSE_ERROR, _leading_id, rejection
 
 GOOD = [
     '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}\n',
@@ -54,3 +54,19 @@ def test_unusable_lines_get_one_error_under_the_id_they_carried(
     assert error["id"] == number
     assert error["error"]["code"] == code
     assert error["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":', 7),
+        (b'{ "jsonrpc": "2.0", "id": "req-1", "method": "tools/call"', "req-1"),
+        (b'{"id":-3,"jsonrpc":"2.0"', -3),
+        # Anywhere but at the start, an "id" may sit inside a string: no guess is made.
+        (b'{"jsonrpc":"2.0","method":"tools/call","params":{"files":["\\"id\\":5"]', None),
+        (b'{"jsonrpc":"2.0","id":null', None),
+        (b"not json at all", None),
+    ],
+)
+def test_the_id_of_a_message_too_long_to_parse(head: bytes, expected: int | str | None) -> None:
+    assert _leading_id(head) == expected

@@ -20,6 +20,7 @@ from mdsel_claude.server.tools import (
     TOOLS,
     TOOLS_BY_NAME,
     ArgumentError,
+    ArgumentLimits,
     ToolRequest,
     parse_arguments,
 )
@@ -135,6 +136,21 @@ def test_wrong_types_are_named_in_json_terms() -> None:
         parse_arguments(SELECT_TOOL, {"selector": 1.5, "files": ["a.md"]})
     with pytest.raises(ArgumentError, match="got boolean"):
         parse_arguments(INDEX_TOOL, {"files": [False]})
+
+
+def test_entries_beyond_the_limit_are_an_argument_error() -> None:
+    limits = ArgumentLimits(max_entries=3, max_chars=10)
+    assert parse_arguments("mdsel_index", {"files": ["a.md"] * 3}, limits).files == ("a.md",) * 3
+    with pytest.raises(ArgumentError, match=r"'files' has 4 entries; the limit is 3 \(MDSEL_MAX"):
+        parse_arguments("mdsel_index", {"files": ["a.md"] * 4}, limits)
+    with pytest.raises(ArgumentError, match=r"'files\[1\]' has 11 characters; the limit is 10"):
+        parse_arguments("mdsel_index", {"files": ["a.md", "x" * 11]}, limits)
+
+
+def test_a_selector_with_a_line_separator_is_an_argument_error() -> None:
+    for character in ("\n", "\x85", "\u2028", "\u2029", "\x1b"):
+        with pytest.raises(ArgumentError, match="'selector' contains a line break"):
+            parse_arguments("mdsel_select", {"selector": f"h2.0{character}", "files": ["a.md"]})
 
 
 # -- server instructions ----------------------------------------------------------------------

@@ -1,0 +1,160 @@
+"""Reads that cannot be raced: each file is judged by the descriptor that was opened, not its name.
+
+The read policy (`access.check`) looks at names, and names can change between that look and the
+read: a checked `notes.md` swapped for a symbolic link to `../outside/secret.txt` would otherwise
+be read through the link. So the reader opens the path the policy resolved with `O_NOFOLLOW`
+(a final component that became a link fails instead of being followed), asks the kernel where
+the descriptor really points (`/proc/self/fd/N`, or `F_GETPATH` on macOS), applies the policy's
+name and `MDSEL_ROOTS` rules to *that* path, checks the file type and size with `fstat`, and reads
+at most what is left of the call's byte budget from the descriptor itself.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+from collections.abc import Callable
+
+from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
+from mdsel.names import MARKDOWN_SUFFIXES, is_markdown_name
+from mdsel_claude.server import access
+
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in cannot block the open
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+_GETPATH: int | None = None
+if sys.platform == "darwin":
+    import fcntl
+
+    _GETPATH = getattr(fcntl, "F_GETPATH", None)
+
+
+class Cancelled(Exception):
+    """The call was cancelled; raised between files and from the parser's checkpoint."""
+
+
+def opened_path(fd: int) -> str | None:
+    """The absolute path the kernel holds for an open descriptor, or None where it cannot say."""
+    if sys.platform.startswith("linux"):
+        try:
+            return os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            return None
+    if _GETPATH is not None:
+        import fcntl
+
+        try:
+            raw = fcntl.fcntl(fd, _GETPATH, b"\0" * 1024)
+        except OSError:
+            return None
+        return os.fsdecode(raw.split(b"\0", 1)[0])
+    return None
+
+
+def _refusal(path: str, code: str, message: str, kind: str = PROCESSING_ERROR) -> Problem:
+    return Problem(kind, code, message, file=access.shown(path))
+
+
+def _open_problem(path: str, error: OSError) -> Problem:
+    if error.errno == errno.ELOOP:
+        reason = "was replaced by a symbolic link while it was being read; refused"
+        return _refusal(path, "CHANGED", reason)
+    if error.errno == errno.ENOENT:
+        reason = "no such file; check the path"
+        return _refusal(path, "ENOENT", reason, FILE_NOT_FOUND)
+    if isinstance(error, PermissionError):
+        return _refusal(path, "EACCES", "permission denied; check its permissions")
+    return _refusal(path, "OS_ERROR", f"cannot read: {error.strerror or error}")
+
+
+class CheckedReader:
+    """Reads the files of one call for the engine (`mdsel.load(read=...)`): bytes, or a Problem.
+
+    One reader per call: it keeps the call's remaining byte budget, so a file that grew after
+    expansion counted its size cannot push the call past MDSEL_MAX_TOTAL_BYTES.
+    """
+
+    def __init__(
+        self,
+        policy: access.Policy,
+        budget: int,
+        cwd: str | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        self.policy = policy
+        self.remaining = budget
+        """Bytes this call may still read (every byte read counts, kept or not)."""
+        self._budget = budget
+        self._cwd = cwd
+        self._cancelled = cancelled
+
+    def __call__(self, path: str) -> bytes | Problem:
+        if self._cancelled is not None and self._cancelled():
+            raise Cancelled
+        if not is_markdown_name(path):
+            # The policy refuses such names before reading; this guard keeps `-` (standard input
+            # for the CLI, the MCP channel itself here) from ever reaching a read, whatever
+            # a file called `-` points to.
+            extensions = " ".join(MARKDOWN_SUFFIXES)
+            reason = f"not a Markdown file name; only {extensions} files are read"
+            return _refusal(path, "NOT_MARKDOWN", reason)
+        base = os.getcwd() if self._cwd is None else self._cwd
+        target = os.path.realpath(os.path.join(base, path))
+        try:
+            fd = os.open(target, _OPEN_FLAGS)
+        except OSError as error:
+            return _open_problem(path, error)
+        try:
+            return self._read_open(path, fd, target)
+        except OSError as error:
+            return _open_problem(path, error)
+        finally:
+            os.close(fd)
+
+    def _read_open(self, path: str, fd: int, target: str) -> bytes | Problem:
+        # Judged by where the descriptor points: a directory above the file swapped for a link
+        # between the policy's look and the open shows up here, whatever the names said.
+        where = opened_path(fd) or target
+        policy = self.policy
+        if policy.roots is not None and not any(access.inside(where, r) for r in policy.roots):
+            return _refusal(path, "OUTSIDE_ROOTS", access.OUTSIDE_ROOTS)
+        if not is_markdown_name(where):
+            extensions = " ".join(MARKDOWN_SUFFIXES)
+            reason = f"is not a Markdown file now; only {extensions} files are read"
+            return _refusal(path, "NOT_MARKDOWN", reason)
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return _refusal(path, "NOT_REGULAR", "is not a regular file now; refused")
+        if info.st_size > policy.max_bytes:
+            reason = (
+                f"file is {info.st_size} bytes; the limit is {policy.max_bytes} (MDSEL_MAX_BYTES)"
+            )
+            return _refusal(path, "TOO_LARGE", reason)
+        allowed = min(policy.max_bytes, self.remaining)
+        data = _read_at_most(fd, info.st_size, allowed + 1)
+        self.remaining -= len(data)
+        if len(data) > policy.max_bytes:
+            reason = f"grew past {policy.max_bytes} bytes while being read (MDSEL_MAX_BYTES)"
+            return _refusal(path, "TOO_LARGE", reason)
+        if len(data) > allowed:
+            reason = (
+                f"grew past the {self._budget} bytes a call may read (MDSEL_MAX_TOTAL_BYTES) "
+                "after it was listed; left out"
+            )
+            return _refusal(path, "TOO_LARGE", reason)
+        return data
+
+
+def _read_at_most(fd: int, expected: int, limit: int) -> bytes:
+    """Up to `limit` bytes from `fd`: one read sized by fstat, more only if the file grew."""
+    with os.fdopen(fd, "rb", closefd=False) as handle:
+        data = handle.read(min(expected + 1, limit))
+        if len(data) > expected and len(data) < limit:
+            data += handle.read(limit - len(data))
+    return data

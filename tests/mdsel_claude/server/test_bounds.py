@@ -1,0 +1,74 @@
+"""Answer caps: problem lines then "… N more", and the answer's size, in text and in JSON."""
+
+from __future__ import annotations
+
+import json
+
+from mdsel_claude.server.bounds import cap_answer, cap_json_errors, cap_problem_lines
+
+
+def problem_lines(count: int, suggestions: bool = False) -> str:
+    lines = []
+    for number in range(count):
+        lines.append(f"!m{number}.md FILE_NOT_FOUND: no such file; check the path\n")
+        if suggestions:
+            lines.append(f"~h2.{number}\n")
+    return "".join(lines)
+
+
+def test_problem_lines_within_the_limit_are_untouched() -> None:
+    text = problem_lines(3, suggestions=True)
+    assert cap_problem_lines(text, 3) is text
+
+
+def test_problem_lines_past_the_limit_become_one_counting_line() -> None:
+    capped = cap_problem_lines(problem_lines(120, suggestions=True), 50)
+    lines = capped.splitlines()
+    assert [line for line in lines if line.startswith("!")] == [
+        f"!m{number}.md FILE_NOT_FOUND: no such file; check the path" for number in range(50)
+    ]
+    assert lines[-1] == "… 70 more problems not shown (MDSEL_MAX_PROBLEMS)"
+    assert lines[-2] == "~h2.49"  # the last kept problem keeps its suggestions
+    assert len(lines) == 101
+
+
+def test_other_lines_stay_where_they_were() -> None:
+    stderr = problem_lines(3) + "mdsel-claude: /bin/mdsel was killed by SIGKILL\n"
+    capped = cap_problem_lines(stderr, 1)
+    assert capped.splitlines()[1:] == [
+        "… 2 more problems not shown (MDSEL_MAX_PROBLEMS)",
+        "mdsel-claude: /bin/mdsel was killed by SIGKILL",
+    ]
+
+
+def test_json_errors_are_capped_and_the_answer_stays_json() -> None:
+    body = {
+        "success": False,
+        "command": "index",
+        "errors": [{"type": "FILE_NOT_FOUND", "code": "ENOENT", "message": "x"}] * 80,
+    }
+    capped = json.loads(cap_json_errors(json.dumps(body), 50))
+    assert len(capped["errors"]) == 51
+    assert capped["errors"][-1]["code"] == "MORE_PROBLEMS"
+    assert "30 more" in capped["errors"][-1]["message"]
+    small = json.dumps({**body, "errors": body["errors"][:2]})
+    assert cap_json_errors(small, 50) == small
+
+
+def test_a_long_text_answer_is_cut_at_a_line_and_says_so() -> None:
+    text = "".join(f"line {number:05}\n" for number in range(10_000))
+    capped, cut = cap_answer(text, 2000, json_mode=False, command="index")
+    assert cut and len(capped) <= 2000
+    body, notice = capped.rstrip("\n").rsplit("\n", 1)
+    assert text.startswith(body + "\n")
+    assert notice.startswith("… answer cut at ") and "MDSEL_MAX_ANSWER_CHARS" in notice
+    assert f"of {len(text)} characters" in notice
+    assert cap_answer("short\n", 2000, json_mode=False, command="index") == ("short\n", False)
+
+
+def test_a_long_json_answer_becomes_an_error_envelope() -> None:
+    text = json.dumps({"success": True, "data": ["x" * 100] * 100})
+    capped, cut = cap_answer(text, 1000, json_mode=True, command="select")
+    body = json.loads(capped)
+    assert cut and body["success"] is False and body["command"] == "select"
+    assert body["errors"][0]["code"] == "ANSWER_TOO_LARGE"
