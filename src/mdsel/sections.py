@@ -249,7 +249,47 @@ def build_sections(
     code = offset_typecode(len(data) + 1)
     levels, starts = scan.levels, scan.heading_starts
     count = len(levels)
-    section_ends = array(code, repeat(len(data), count))
+    if count and levels.count(levels[0]) == count:
+        # One level only (a flat list of entries: a changelog, a generated reference): every
+        # section ends at the next heading, with no parent; no stack to run, columns made in C.
+        lasts = array(code, range(count))
+        section_ends = starts[1:]
+        section_ends.append(len(data))
+        parents = array(code, repeat(-1, count))
+        depths = bytearray(count)
+    else:
+        section_ends, lasts, parents, depths = _nest(levels, starts, len(data), code)
+    # Ordinals: one counter per level, each heading taking the next of its level's; by_level[n]:
+    # the indices of the level-n headings. Both in C, no step per heading here.
+    counters = [count_from(0) for _ in range(7)]
+    ordinals = array(code, map(next, map(counters.__getitem__, levels)))
+    by_level = tuple(
+        array(code, compress(range(count), levels.translate(_IS_LEVEL[n])) if n in levels else ())
+        for n in range(7)
+    )
+    columns: dict[str, Sequence[int]] = {
+        "section_ends": section_ends, "lasts": lasts, "parents": parents, "depths": depths,
+        "ordinals": ordinals,
+    }  # fmt: skip
+    headings = Headings(scan, lines, columns)
+    # The words before every heading make every section's count a subtraction: one pass over the
+    # bytes serves an outline of nested sections, which would otherwise count a large file once
+    # per nesting depth. Where headings are dense, counting them all would cost more than
+    # counting the few sections an index shows.
+    # The same goes for the line columns.
+    if count * _BYTES_PER_HEADING < len(data):
+        headings._words = _words_before(lines, starts)
+        headings._count_line_columns()
+    return headings, by_level
+
+
+def _nest(
+    levels: bytearray, starts: array[int], size: int, code: str
+) -> tuple[array[int], array[int], array[int], bytearray]:
+    """Section ends, last headings inside, parents and depths, from one scan of the headings with
+    a stack of open sections."""
+    count = len(levels)
+    section_ends = array(code, repeat(size, count))
     lasts = array(code, repeat(count - 1, count))
     parents = array(code, repeat(-1, count))
     depths = bytearray(count)
@@ -274,28 +314,7 @@ def build_sections(
         push_heading(index)
         push_level(level)
         innermost = level
-    # Ordinals: one counter per level, each heading taking the next of its level's; by_level[n]:
-    # the indices of the level-n headings. Both in C, no step per heading here.
-    counters = [count_from(0) for _ in range(7)]
-    ordinals = array(code, map(next, map(counters.__getitem__, levels)))
-    by_level = tuple(
-        array(code, compress(range(count), levels.translate(_IS_LEVEL[n])) if n in levels else ())
-        for n in range(7)
-    )
-    columns: dict[str, Sequence[int]] = {
-        "section_ends": section_ends, "lasts": lasts, "parents": parents, "depths": depths,
-        "ordinals": ordinals,
-    }  # fmt: skip
-    headings = Headings(scan, lines, columns)
-    # The words before every heading make every section's count a subtraction: one pass over the
-    # bytes serves an outline of nested sections, which would otherwise count a large file once
-    # per nesting depth. Where headings are dense, counting them all would cost more than
-    # counting the few sections an index shows.
-    # The same goes for the line columns.
-    if count * _BYTES_PER_HEADING < len(data):
-        headings._words = _words_before(lines, starts)
-        headings._count_line_columns()
-    return headings, by_level
+    return section_ends, lasts, parents, depths
 
 
 def _first_lines(lines: LineTable, starts: array[int]) -> array[int]:
