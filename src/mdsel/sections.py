@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, compress, repeat
+from itertools import compress, repeat
 from itertools import count as count_from
 from operator import add, sub
 
 from mdsel._record import NamedTuple
+from mdsel.nesting import first_lines, nest, words_before
 from mdsel.parse import Scan, offset_typecode
 from mdsel.source import LineTable
 
@@ -149,7 +150,7 @@ class Headings(Sequence[Heading]):
         """line_starts[i] = heading i's first line; one more entry: the line of the file's end
         (where the last top-level section ends). Counted for every heading on first use."""
         if self._line_starts is None:
-            self._line_starts = _first_lines(self.lines, self.starts)
+            self._line_starts = first_lines(self.lines, self.starts)
         return self._line_starts
 
     def line_start(self, index: int) -> int:
@@ -258,7 +259,7 @@ def build_sections(
         parents = array(code, repeat(-1, count))
         depths = bytearray(count)
     else:
-        section_ends, lasts, parents, depths = _nest(levels, starts, len(data), code)
+        section_ends, lasts, parents, depths = nest(levels, starts, len(data), code)
     # Ordinals: one counter per level, each heading taking the next of its level's; by_level[n]:
     # the indices of the level-n headings. Both in C, no step per heading here.
     counters = [count_from(0) for _ in range(7)]
@@ -278,77 +279,6 @@ def build_sections(
     # counting the few sections an index shows.
     # The same goes for the line columns.
     if count * _BYTES_PER_HEADING < len(data):
-        headings._words = _words_before(lines, starts)
+        headings._words = words_before(lines, starts)
         headings._count_line_columns()
     return headings, by_level
-
-
-def _nest(
-    levels: bytearray, starts: array[int], size: int, code: str
-) -> tuple[array[int], array[int], array[int], bytearray]:
-    """Section ends, last headings inside, parents and depths, from one scan of the headings with
-    a stack of open sections."""
-    count = len(levels)
-    section_ends = array(code, repeat(size, count))
-    lasts = array(code, repeat(count - 1, count))
-    parents = array(code, repeat(-1, count))
-    depths = bytearray(count)
-    # Sentinels (no heading, level 0) at the bottom: the loop never tests for an empty stack.
-    open_headings = [-1]  # the stack of open sections, innermost last
-    open_levels = [0]
-    innermost = 0  # level of the innermost open section; 0 when none is open
-    pop_heading, pop_level = open_headings.pop, open_levels.pop
-    push_heading, push_level = open_headings.append, open_levels.append
-    for index, level in enumerate(levels):
-        if level <= innermost:
-            start = starts[index]
-            while open_levels[-1] >= level:
-                pop_level()
-                closed = pop_heading()
-                section_ends[closed] = start
-                lasts[closed] = index - 1
-        parent = open_headings[-1]
-        if parent >= 0:
-            parents[index] = parent
-            depths[index] = len(open_headings) - 1
-        push_heading(index)
-        push_level(level)
-        innermost = level
-    return section_ends, lasts, parents, depths
-
-
-def _first_lines(lines: LineTable, starts: array[int]) -> array[int]:
-    """The first line of each heading, then the line of the file's end.
-
-    With LF or CRLF endings only, a line number is one plus the newlines before: counted between
-    consecutive headings in C (a map over the column, no Python loop). A lone CR needs the
-    line table."""
-    code = starts.typecode
-    data = lines.data
-    if not lines.lf_endings:
-        result = array(code, map(lines.line_of, starts))
-        result.append(lines.line_of(len(data)))
-        return result
-    bounds = array(code, [0])
-    bounds.extend(starts)
-    bounds.append(len(data))
-    return array(
-        code, accumulate(map(data.count, repeat(b"\n"), bounds[:-1], bounds[1:]), initial=1)
-    )[1:]
-
-
-def _words_before(lines: LineTable, starts: array[int]) -> array[int]:
-    """words[k] = words before heading k's start; words[-1] = all words.
-
-    Counted between consecutive headings, in C (maps over the columns): a span's words are its
-    b" x" pairs plus one if it opens on a word (LineTable.words_between), which adds up because
-    headings start at line starts.
-    """
-    mask = lines.mask
-    bounds = array(starts.typecode, [0])
-    bounds.extend(starts)
-    bounds.append(len(mask))
-    firsts, nexts = bounds[:-1], bounds[1:]
-    pairs = map(mask.count, repeat(b" x"), firsts, nexts)
-    opens = map(mask.startswith, repeat(b"x"), firsts, nexts)  # False for an empty span
-    return array(starts.typecode, accumulate(map(add, pairs, opens)))
