@@ -7,8 +7,10 @@ its first headings are shown and the rest summarised by selector ranges.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from itertools import compress
 
+from mdsel._record import NamedTuple
 from mdsel.names import heading_selector
 from mdsel.titles import shown_title
 from mdsel.tree import BLOCK_KINDS, Document
@@ -70,10 +72,10 @@ def outline(
         if hidden and (example < 0 or depths[i] > depths[example]):
             example = i
         lines.append(heading_line(document, i, depths[i] - base, prefix, hidden))
-    if rest:
-        lines.append(f"… +{len(rest)} more: {prefix}{ranges(document, rest)}")
+    if rest.total:
+        lines.append(f"… +{rest.total} more: {prefix}{ranges(document, rest)}")
     if example < 0:
-        example = rest[0] if rest else first
+        example = rest.first if rest.total else first
     lines.append(
         f"[showing {len(shown)} of {total} headings; expand one with "
         f"{prefix}{heading_selector(headings.levels[example], headings.ordinals[example])}"
@@ -82,56 +84,111 @@ def outline(
     return lines
 
 
+class Rest(NamedTuple):
+    """The headings left out: every heading of `depth` (absolute) in [first, last]."""
+
+    first: int
+    """The first one left out (when total > 0)."""
+    last: int
+    depth: int
+    total: int
+
+
+def _at_most(depth: int) -> bytes:
+    """A bytes.translate table: depth values up to `depth` → 1, deeper → 0."""
+    return bytes(1 if value <= depth else 0 for value in range(256))
+
+
 def _within_budget(
     document: Document, first: int, last: int, budget: int
-) -> tuple[list[int], list[int]]:
+) -> tuple[list[int], Rest]:
     """The headings first..last shown under `budget`, and those of the next depth left out:
-    the shallowest depths that fit whole, then the next depth's first headings in the room left."""
+    the shallowest depths that fit whole, then the next depth's first headings in the room left.
+
+    Counted and picked with bytes operations on the depth column (in C): an outline may have a
+    million headings, of which a few hundred are shown."""
     depths = document.headings.depths
     base = depths[first]
-    per_depth: dict[int, int] = {}
-    for depth in depths[first : last + 1]:
-        per_depth[depth - base] = per_depth.get(depth - base, 0) + 1
-    shown_depth = -1
+    span = bytes(depths[first : last + 1])
+    shown_depth = base - 1  # absolute depth; base - 1 when not even the top depth fits whole
     running = 0
-    for depth in sorted(per_depth):
-        if running + per_depth[depth] > budget:
+    for depth in range(base, _MAX_DEPTH + 1):
+        count = span.count(depth)
+        if not count:
+            continue
+        if running + count > budget:
             break
-        running += per_depth[depth]
+        running += count
         shown_depth = depth
     # The room left goes to the next depth, in document order: a changelog (one title over
     # hundreds of entries) then shows its first entries rather than a single line, and a toc of
     # such a heading always shows its children.
     room = budget - running
-    shown: list[int] = []
-    rest: list[int] = []
-    for i in range(first, last + 1):
-        depth = depths[i] - base
-        if depth <= shown_depth:
-            shown.append(i)
-        elif depth == shown_depth + 1:
-            if room > 0:
-                shown.append(i)
-                room -= 1
-            else:
-                rest.append(i)
-    return shown, rest
+    next_depth = shown_depth + 1
+    cut = 0  # span offset past the last next-depth heading shown
+    while room > 0:
+        found = span.find(next_depth, cut)
+        if found < 0:
+            break
+        cut = found + 1
+        room -= 1
+    mask = span[:cut].translate(_at_most(next_depth)) + span[cut:].translate(_at_most(shown_depth))
+    shown = list(compress(range(first, last + 1), mask))
+    left = span.find(next_depth, cut)
+    count = span.count(next_depth, cut) if left >= 0 else 0
+    return shown, Rest(first + left, last, next_depth, count)
 
 
-def ranges(document: Document, indices: Sequence[int], limit: int = 12) -> str:
-    """Compact selectors for many headings: `h1.250-298 h2.3-9`, per level, consecutive runs."""
-    runs: list[list[int]] = []  # level, first ordinal, last ordinal
-    levels, ordinals = document.headings.levels, document.headings.ordinals
-    for i in indices:
-        level, ordinal = levels[i], ordinals[i]
-        if runs and runs[-1][0] == level and runs[-1][2] + 1 == ordinal:
-            runs[-1][2] = ordinal
-        else:
-            runs.append([level, ordinal, ordinal])
-    parts = [f"h{lv}.{a}" if a == b else f"h{lv}.{a}-{b}" for lv, a, b in runs[:limit]]
-    if len(runs) > limit:
-        parts.append("…")
+_MAX_DEPTH = 5
+"""Six heading levels: at most five enclosing sections."""
+
+
+def ranges(document: Document, rest: Rest, limit: int = 12) -> str:
+    """Compact selectors for the left-out headings: `h1.250-298 h2.3-9`, per level, runs of
+    consecutive ordinals.
+
+    Found with a few searches per run, not a step per heading (a run may hold a million): a run
+    of level-n headings goes on until a heading of another level at the left-out depth (which
+    is next in the list) or a level-n heading at another depth (which breaks the ordinals)."""
+    headings = document.headings
+    start, end = rest.first, rest.last + 1
+    # One byte per heading: depth * 8 + level (depth ≤ 5 and level ≤ 6, so no byte overflows),
+    # added as big integers, which adds every byte at once.
+    size = end - start
+    key = (
+        (int.from_bytes(headings.depths[start:end], "big") << 3)
+        + int.from_bytes(headings.levels[start:end], "big")
+    ).to_bytes(size, "big")
+    at_depth = re.compile(b"[%s-%s]" % _escaped(rest.depth * 8 + 1, rest.depth * 8 + 6))
+    parts: list[str] = []
+    pos = 0
+    while len(parts) <= limit:
+        found = at_depth.search(key, pos)
+        if found is None:
+            break
+        pos = found.start()
+        level = key[pos] & 7
+        same = bytes([rest.depth * 8 + level])
+        breaking = [rest.depth * 8 + other for other in range(1, 7) if other != level]
+        breaking += [depth * 8 + level for depth in range(_MAX_DEPTH + 1) if depth != rest.depth]
+        stop = re.compile(b"[%s]" % b"".join(_escaped(*breaking)))
+        ended = stop.search(key, pos + 1)
+        run_end = ended.start() if ended is not None else size
+        ordinal = headings.ordinals[start + pos]
+        length = key.count(same, pos, run_end)
+        if len(parts) == limit:
+            parts.append("…")
+            break
+        parts.append(
+            f"h{level}.{ordinal}" if length == 1 else f"h{level}.{ordinal}-{ordinal + length - 1}"
+        )
+        pos = run_end
     return " ".join(parts)
+
+
+def _escaped(*values: int) -> tuple[bytes, ...]:
+    """Byte values as they go inside a regular expression's character class."""
+    return tuple(re.escape(bytes([value])) for value in values)
 
 
 def block_counts(document: Document) -> str:

@@ -17,7 +17,8 @@ import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from io import StringIO
-from itertools import chain, islice
+from itertools import chain, islice, repeat
+from operator import add
 
 import pyromark
 
@@ -136,6 +137,22 @@ def scan(
     open_ends: list[int] = []  # byte end of each open container, innermost last
     open_index: list[int] = []
     codes = _CODES
+    levels_of = _LEVELS
+    # Bound once: a method look-up per append is a measurable share of this loop. Offsets are
+    # stored unshifted and shifted after the loop (in C), for the same reason.
+    add_kind, add_start, add_end, add_parent, add_last = (
+        kinds.append,
+        starts.append,
+        ends.append,
+        parents.append,
+        last.append,
+    )
+    add_level, add_heading_start, add_heading_end = (
+        levels.append,
+        heading_starts.append,
+        heading_ends.append,
+    )
+    add_title, add_title_end = titles.write, title_ends.append
     count = 0  # blocks and headings so far
     events: Iterator[tuple[Any, Any]] = iter(pyromark.events_with_range(text, options=OPTIONS))
     if checkpoint is not None:
@@ -157,7 +174,7 @@ def scan(
                 count += 1
                 if count > max_nodes:
                     raise NodeLimitError(max_nodes, start + shift)
-                end = span["end"] + shift
+                end = span["end"]
                 # The inline events up to the heading's End (the only End holding a dict
                 # there), inlined: this runs once per heading, a million times in some files.
                 title = ""
@@ -171,13 +188,13 @@ def scan(
                     elif inline == "SoftBreak" or inline == "HardBreak":
                         title += " "
                 if title and title[-1] in "#\t ":  # a closing sequence pulldown-cmark kept
-                    title = without_closing_sequence(data[start + shift : end], title)
-                levels.append(_LEVELS[tag["Heading"]["level"]])
-                heading_starts.append(start + shift)
-                heading_ends.append(end)
-                titles.write(title)
+                    title = without_closing_sequence(data[start + shift : end + shift], title)
+                add_level(levels_of[tag["Heading"]["level"]])
+                add_heading_start(start)
+                add_heading_end(end)
+                add_title(title)
                 title_length += len(title)
-                title_ends.append(title_length)
+                add_title_end(title_length)
             continue
         else:
             kind = codes.get(next(iter(tag)))
@@ -198,11 +215,11 @@ def scan(
             raise NodeLimitError(max_nodes, start + shift)
         if end <= start:
             end = start + 1
-        kinds.append(kind)
-        starts.append(start + shift)
-        ends.append(end + shift)
-        parents.append(parent)
-        last.append(index)
+        add_kind(kind)
+        add_start(start)
+        add_end(end)
+        add_parent(parent)
+        add_last(index)
         if parent < 0:
             top[kind].append(index)
         if kind == _LIST_CODE or kind == _QUOTE_CODE:  # noqa: SIM109 (no tuple per block)
@@ -211,6 +228,9 @@ def scan(
     while open_ends:
         open_ends.pop()
         last[open_index.pop()] = len(kinds) - 1
+    if shift:
+        for column in (starts, ends, heading_starts, heading_ends):
+            column[:] = array(code, map(add, column, repeat(shift)))
     return Scan(
         kinds, starts, ends, parents, last, top,
         levels, heading_starts, heading_ends, titles.getvalue(), title_ends,

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, compress, repeat
-from operator import add, eq, sub
+from itertools import compress, repeat
+from itertools import count as count_from
+from operator import add, sub
 
 from mdsel._record import NamedTuple
+from mdsel.nesting import first_lines, nest, words_before
 from mdsel.parse import Scan, offset_typecode
 from mdsel.source import LineTable
 
@@ -51,6 +53,9 @@ class Heading(NamedTuple):
     """0-based position among the top-level headings of its level."""
 
 
+_IS_LEVEL = tuple(bytes(int(value == level) for value in range(256)) for level in range(7))
+"""bytes.translate tables: a heading level → 1 when it is n, else 0."""
+
 _BYTES_PER_HEADING = 512
 """Below this many bytes per heading on average, words and last lines are counted per shown
 heading, not for every heading up front: see build_sections."""
@@ -68,13 +73,15 @@ class Headings(Sequence[Heading]):
     """
 
     COLUMNS = (
-        "depths", "ends", "lasts", "levels", "line_starts", "ordinals", "parents", "section_ends",
-        "starts", "title_ends", "titles",
+        "depths", "ends", "lasts", "levels", "ordinals", "parents", "section_ends", "starts",
+        "title_ends", "titles",
     )  # fmt: skip
-    """The attributes that hold the headings' fields (what a Document keeps for them)."""
+    """The attributes that hold the headings' fields (what a Document keeps for them), besides
+    the first lines, which are counted when first needed (see line_start)."""
 
     __slots__ = (
-        *COLUMNS, "_last", "_line_ends", "_made", "_section_line_ends", "_words", "lines",
+        *COLUMNS, "_last", "_line_ends", "_line_starts", "_made", "_near", "_section_line_ends",
+        "_words", "lines",
     )  # fmt: skip
 
     def __init__(self, scan: Scan, lines: LineTable, columns: dict[str, Sequence[int]]) -> None:
@@ -84,9 +91,8 @@ class Headings(Sequence[Heading]):
         self.starts = scan.heading_starts
         self.ends = scan.heading_ends
         self.lines = lines
-        self.line_starts = columns["line_starts"]
-        """line_starts[i] = heading i's first line; one more entry: the line of the file's end
-        (where the last top-level section ends)."""
+        self._line_starts: array[int] | None = None  # see line_starts
+        self._near = (0, 1)  # (offset, line) of the last line_start counted one at a time
         self.section_ends = columns["section_ends"]
         self.lasts = columns["lasts"]
         self.parents = columns["parents"]
@@ -128,7 +134,7 @@ class Headings(Sequence[Heading]):
         else:
             line_end, section_line_end = line_ends[index], section_line_ends[index]
         fields = (
-            level, self.title(index), self.starts[index], self.line_starts[index], line_end,
+            level, self.title(index), self.starts[index], self.line_start(index), line_end,
             self.section_ends[index], section_line_end, self.lasts[index], self.parents[index],
             self.depths[index], self.ordinals[index],
         )  # fmt: skip
@@ -139,6 +145,31 @@ class Headings(Sequence[Heading]):
     def __iter__(self) -> Iterator[Heading]:
         return (self[i] for i in range(len(self.levels)))
 
+    @property
+    def line_starts(self) -> array[int]:
+        """line_starts[i] = heading i's first line; one more entry: the line of the file's end
+        (where the last top-level section ends). Counted for every heading on first use."""
+        if self._line_starts is None:
+            self._line_starts = first_lines(self.lines, self.starts)
+        return self._line_starts
+
+    def line_start(self, index: int) -> int:
+        """Heading `index`'s first line (`len(self)`: the file's end's), without counting every
+        heading's: an index shows a few hundred headings of a file that may have millions, in
+        order, so counting newlines from the last one asked for costs one pass at most."""
+        known = self._line_starts
+        if known is not None or not self.lines.lf_endings:
+            return self.line_starts[index]
+        offset = self.starts[index] if index < len(self.starts) else len(self.lines.data)
+        near, line = self._near
+        count = self.lines.data.count
+        if offset >= near:
+            line += count(b"\n", near, offset)
+        else:
+            line -= count(b"\n", offset, near)
+        self._near = (offset, line)
+        return line
+
     def title(self, index: int) -> str:
         ends = self.title_ends
         return self.titles[ends[index - 1] if index else 0 : ends[index]]
@@ -147,8 +178,8 @@ class Headings(Sequence[Heading]):
         """Last line of heading `index` itself (a setext heading spans two or more)."""
         lines, start, end = self.lines, self.starts[index], self.ends[index]
         if lines.lf_endings:
-            return self.line_starts[index] + lines.data.count(b"\n", start, end - 1)
-        return max(self.line_starts[index], lines.line_of(end - 1))
+            return self.line_start(index) + lines.data.count(b"\n", start, end - 1)
+        return max(self.line_start(index), lines.line_of(end - 1))
 
     def section_line_end(self, index: int, line_end: int) -> int:
         """Last line of heading `index`'s section, trailing blank lines dropped."""
@@ -157,7 +188,7 @@ class Headings(Sequence[Heading]):
         if lines.lf_endings:
             # The line where the next section (or the file's end) starts, minus the newlines
             # of the trailing blank run.
-            boundary = self.line_starts[self.lasts[index] + 1]
+            boundary = self.line_start(self.lasts[index] + 1)
             final = boundary - lines.data.count(b"\n", content_end, end)
         else:
             final = lines.line_of(content_end)
@@ -219,40 +250,27 @@ def build_sections(
     code = offset_typecode(len(data) + 1)
     levels, starts = scan.levels, scan.heading_starts
     count = len(levels)
-    section_ends = array(code, repeat(len(data), count))
-    lasts = array(code, repeat(count - 1, count))
-    parents = array(code, repeat(-1, count))
-    depths = bytearray(count)
-    ordinals = array(code, repeat(0, count))
-    counters = [0] * 7
-    open_headings: list[int] = []  # the stack of open sections, innermost last
-    open_levels: list[int] = []
-    innermost = 0  # level of the innermost open section; 0 when none is open
-    for index, level in enumerate(levels):
-        if level <= innermost:
-            start = starts[index]
-            while open_levels and open_levels[-1] >= level:
-                open_levels.pop()
-                closed = open_headings.pop()
-                section_ends[closed] = start
-                lasts[closed] = index - 1
-        if open_headings:
-            parents[index] = open_headings[-1]
-            depths[index] = len(open_headings)
-        open_headings.append(index)
-        open_levels.append(level)
-        innermost = level
-        ordinal = counters[level]
-        ordinals[index] = ordinal
-        counters[level] = ordinal + 1
-    # by_level[n]: the indices of the level-n headings, picked out in C.
+    if count and levels.count(levels[0]) == count:
+        # One level only (a flat list of entries: a changelog, a generated reference): every
+        # section ends at the next heading, with no parent; no stack to run, columns made in C.
+        lasts = array(code, range(count))
+        section_ends = starts[1:]
+        section_ends.append(len(data))
+        parents = array(code, repeat(-1, count))
+        depths = bytearray(count)
+    else:
+        section_ends, lasts, parents, depths = nest(levels, starts, len(data), code)
+    # Ordinals: one counter per level, each heading taking the next of its level's; by_level[n]:
+    # the indices of the level-n headings. Both in C, no step per heading here.
+    counters = [count_from(0) for _ in range(7)]
+    ordinals = array(code, map(next, map(counters.__getitem__, levels)))
     by_level = tuple(
-        array(code, compress(range(count), map(eq, levels, repeat(n))) if n in levels else ())
+        array(code, compress(range(count), levels.translate(_IS_LEVEL[n])) if n in levels else ())
         for n in range(7)
     )
     columns: dict[str, Sequence[int]] = {
-        "line_starts": _first_lines(lines, starts), "section_ends": section_ends, "lasts": lasts,
-        "parents": parents, "depths": depths, "ordinals": ordinals,
+        "section_ends": section_ends, "lasts": lasts, "parents": parents, "depths": depths,
+        "ordinals": ordinals,
     }  # fmt: skip
     headings = Headings(scan, lines, columns)
     # The words before every heading make every section's count a subtraction: one pass over the
@@ -261,43 +279,6 @@ def build_sections(
     # counting the few sections an index shows.
     # The same goes for the line columns.
     if count * _BYTES_PER_HEADING < len(data):
-        headings._words = _words_before(lines, starts)
+        headings._words = words_before(lines, starts)
         headings._count_line_columns()
     return headings, by_level
-
-
-def _first_lines(lines: LineTable, starts: array[int]) -> array[int]:
-    """The first line of each heading, then the line of the file's end.
-
-    With LF or CRLF endings only, a line number is one plus the newlines before: counted between
-    consecutive headings in C (a map over the column, no Python loop). A lone CR needs the
-    line table."""
-    code = starts.typecode
-    data = lines.data
-    if not lines.lf_endings:
-        result = array(code, map(lines.line_of, starts))
-        result.append(lines.line_of(len(data)))
-        return result
-    bounds = array(code, [0])
-    bounds.extend(starts)
-    bounds.append(len(data))
-    return array(
-        code, accumulate(map(data.count, repeat(b"\n"), bounds[:-1], bounds[1:]), initial=1)
-    )[1:]
-
-
-def _words_before(lines: LineTable, starts: array[int]) -> array[int]:
-    """words[k] = words before heading k's start; words[-1] = all words.
-
-    Counted between consecutive headings, in C (maps over the columns): a span's words are its
-    b" x" pairs plus one if it opens on a word (LineTable.words_between), which adds up because
-    headings start at line starts.
-    """
-    mask = lines.mask
-    bounds = array(starts.typecode, [0])
-    bounds.extend(starts)
-    bounds.append(len(mask))
-    firsts, nexts = bounds[:-1], bounds[1:]
-    pairs = map(mask.count, repeat(b" x"), firsts, nexts)
-    opens = map(mask.startswith, repeat(b"x"), firsts, nexts)  # False for an empty span
-    return array(starts.typecode, accumulate(map(add, pairs, opens)))

@@ -172,8 +172,8 @@ class Document(NamedTuple):
         ]  # fmt: skip
         line_table = 8 * (self.line_count + 2) + 64  # LineTable.starts: array("q")
         ordinals = self.blocks.parents.itemsize * len(self.blocks) + 64
-        # Headings' last lines, section last lines and words before each, once needed.
-        heading_lines = 3 * (self.headings.starts.itemsize * (len(self.headings) + 1) + 64)
+        # Headings' first and last lines, section last lines and words before each, once needed.
+        heading_lines = 4 * (self.headings.starts.itemsize * (len(self.headings) + 1) + 64)
         fixed = line_table + ordinals + heading_lines + _FIXED_BYTES
         return sum(map(sys.getsizeof, parts)) + fixed
 

@@ -404,3 +404,22 @@ def test_heading_lines_counted_one_at_a_time_or_all_at_once_agree(
     values = list(headings)  # the first thousand one at a time, then all at once
     assert [(h.line_end, h.section_line_end) for h in values] == one_at_a_time
     assert values[3].line_end == values[3].line_start + 1  # a setext heading
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [b"## a\n\nx\n\n## b\n\n## c\ny\n", b"# a\n# b\n\n# c\n\ntext\n", b"### only\n\nz\n"],
+)
+def test_headings_of_one_level_are_flat_sections(markdown: bytes) -> None:
+    # One level only skips the section stack; the same headings with a deeper one after them
+    # go through it, and both must agree on what they share.
+    document = parse_document(markdown)
+    nested = parse_document(markdown + b"\n####### not a heading\n\n###### deep\n")
+    for heading, same in zip(document.headings, nested.headings, strict=False):
+        assert heading.parent == -1 and heading.depth == 0
+        assert heading.last == document.headings.index(heading)
+        assert (heading.start, heading.line_start, heading.ordinal) == (
+            same.start, same.line_start, same.ordinal,
+        )  # fmt: skip
+    ends = [h.section_end for h in document.headings]
+    assert ends == [*(h.start for h in document.headings[1:]), len(markdown)]

@@ -1,0 +1,85 @@
+"""Heading columns worked out from the level and start columns: the nesting of sections (one
+scan with a stack of open sections), each heading's first line, and the words before each.
+
+Kept apart from the Headings sequence that serves them: these run once per document, over every
+heading, so each is a single loop or a few maps in C.
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import accumulate, repeat
+from operator import add
+
+from mdsel.source import LineTable
+
+
+def nest(
+    levels: bytearray, starts: array[int], size: int, code: str
+) -> tuple[array[int], array[int], array[int], bytearray]:
+    """Section ends, last headings inside, parents and depths, from one scan of the headings with
+    a stack of open sections."""
+    count = len(levels)
+    section_ends = array(code, repeat(size, count))
+    lasts = array(code, repeat(count - 1, count))
+    parents = array(code, repeat(-1, count))
+    depths = bytearray(count)
+    # Sentinels (no heading, level 0) at the bottom: the loop never tests for an empty stack.
+    open_headings = [-1]  # the stack of open sections, innermost last
+    open_levels = [0]
+    innermost = 0  # level of the innermost open section; 0 when none is open
+    pop_heading, pop_level = open_headings.pop, open_levels.pop
+    push_heading, push_level = open_headings.append, open_levels.append
+    for index, level in enumerate(levels):
+        if level <= innermost:
+            start = starts[index]
+            while open_levels[-1] >= level:
+                pop_level()
+                closed = pop_heading()
+                section_ends[closed] = start
+                lasts[closed] = index - 1
+        parent = open_headings[-1]
+        if parent >= 0:
+            parents[index] = parent
+            depths[index] = len(open_headings) - 1
+        push_heading(index)
+        push_level(level)
+        innermost = level
+    return section_ends, lasts, parents, depths
+
+
+def first_lines(lines: LineTable, starts: array[int]) -> array[int]:
+    """The first line of each heading, then the line of the file's end.
+
+    With LF or CRLF endings only, a line number is one plus the newlines before: counted between
+    consecutive headings in C (a map over the column, no Python loop). A lone CR needs the
+    line table."""
+    code = starts.typecode
+    data = lines.data
+    if not lines.lf_endings:
+        result = array(code, map(lines.line_of, starts))
+        result.append(lines.line_of(len(data)))
+        return result
+    bounds = array(code, [0])
+    bounds.extend(starts)
+    bounds.append(len(data))
+    return array(
+        code, accumulate(map(data.count, repeat(b"\n"), bounds[:-1], bounds[1:]), initial=1)
+    )[1:]
+
+
+def words_before(lines: LineTable, starts: array[int]) -> array[int]:
+    """words[k] = words before heading k's start; words[-1] = all words.
+
+    Counted between consecutive headings, in C (maps over the columns): a span's words are its
+    b" x" pairs plus one if it opens on a word (LineTable.words_between), which adds up because
+    headings start at line starts.
+    """
+    mask = lines.mask
+    bounds = array(starts.typecode, [0])
+    bounds.extend(starts)
+    bounds.append(len(mask))
+    firsts, nexts = bounds[:-1], bounds[1:]
+    pairs = map(mask.count, repeat(b" x"), firsts, nexts)
+    opens = map(mask.startswith, repeat(b"x"), firsts, nexts)  # False for an empty span
+    return array(starts.typecode, accumulate(map(add, pairs, opens)))
