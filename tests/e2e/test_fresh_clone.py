@@ -43,6 +43,9 @@ def test_a_bare_clone_runs_its_own_test_command(tmp_path: Path) -> None:
         "PIP_FIND_LINKS": str(WHEELHOUSE),
         "PIP_CONFIG_FILE": os.devnull,
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        # The clone's command installs the pinned client CLIs when npm exists: from npm's cache
+        # only, so this test never reaches the network (the selection below does not use them).
+        "npm_config_offline": "true",
     }
     done = subprocess.run(
         ["scripts/test.sh", "-n", "0", "-q", "-k", SELECTION],
