@@ -139,8 +139,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         state_file = ledger.state_path(os.environ)
         # One install or uninstall at a time: each reads the record, changes it and writes it
         # back, so two at once would lose one's entries (and uninstall would then leave files).
-        # The home directory: it exists (nothing is created just to lock it, so a refused or
-        # dry run writes nothing) and every run of the same user locks the same one.
         with _exclusive(_lock_dir()):
             if args.command == "install":
                 min_words = args.min_words
@@ -154,15 +152,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 plan = plan_uninstall(where, state_file)
             _carry_out(plan, args.dry_run)
-    except JsonFileError as error:
-        print(f"{EXECUTABLE_NAME}: {error}; left it untouched", file=sys.stderr)
-        return 1
-    except (SetupError, OSError) as error:
-        print(f"{EXECUTABLE_NAME}: {error}", file=sys.stderr)
-        return 1
+    except (JsonFileError, SetupError, OSError) as error:
+        return _failed(error)
     if args.command == "install" and not args.dry_run:
         print(_next_steps(where))
     return 0
+
+
+def _failed(error: Exception) -> int:
+    """Exit status 1 with one line naming what went wrong (a settings file is never touched)."""
+    untouched = "; left it untouched" if isinstance(error, JsonFileError) else ""
+    print(f"{EXECUTABLE_NAME}: {error}{untouched}", file=sys.stderr)
+    return 1
 
 
 def _lock_dir() -> Path:
@@ -200,12 +201,8 @@ def _client_main(args: argparse.Namespace) -> int:
             else:
                 plan = clients.plan_uninstall(client, path, state_file)
             _carry_out(plan, args.dry_run)
-    except JsonFileError as error:
-        print(f"{EXECUTABLE_NAME}: {error}; left it untouched", file=sys.stderr)
-        return 1
-    except (SetupError, OSError) as error:
-        print(f"{EXECUTABLE_NAME}: {error}", file=sys.stderr)
-        return 1
+    except (JsonFileError, SetupError, OSError) as error:
+        return _failed(error)
     if args.command == "install" and not args.dry_run:
         print(
             f"Start (or restart) {client.title} to load it. Its MCP tools: mdsel_index, "
