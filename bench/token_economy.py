@@ -20,8 +20,10 @@ the tokens of:
   with the same tokenizer in the same run. The target: a median index no larger than it.
 
 Tokens come from the Claude tokenizer shipped in the anthropic 0.34.2 wheel
-(`anthropic/tokenizer.json`, loaded with `tokenizers`, without installing anthropic). It is the
-tokenizer of the models before Claude 3, so counts approximate today's. If it cannot be loaded,
+(`anthropic/tokenizer.json`, loaded with `tokenizers`, without installing anthropic), taken from
+.wheelhouse where scripts/test.sh puts it (downloaded there if missing; tests/tokens.py counts
+with the same file). It is the tokenizer of the models before Claude 3, so counts approximate
+today's. If it cannot be loaded,
 counts fall back to an estimate (UTF-8 bytes / 4), labelled as such in every output.
 
 Writes bench/out/token_economy.json and the plot (default docs/benchmarks/token_economy.png).
@@ -70,6 +72,8 @@ SOURCES = [
     "starlette==1.10.0",
 ]
 TOKENIZER_WHEEL = "anthropic==0.34.2"
+WHEELHOUSE = ROOT / ".wheelhouse"
+"""Where scripts/test.sh downloads that wheel (the tests count tokens with it too)."""
 
 MIN_WORDS = 2000
 INDEX_TARGET = 0.10
@@ -129,7 +133,7 @@ def load_counter() -> tuple[Counter, str, bool]:
     try:
         from tokenizers import Tokenizer
 
-        wheel = fetch(TOKENIZER_WHEEL, CACHE / "wheels", binary=True)
+        wheel = fetch(TOKENIZER_WHEEL, WHEELHOUSE, binary=True)
         with zipfile.ZipFile(wheel) as archive:
             tokenizer = Tokenizer.from_str(archive.read("anthropic/tokenizer.json").decode())
     except Exception as error:  # any failure means the labelled estimate below

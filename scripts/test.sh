@@ -21,6 +21,61 @@ if command -v npm >/dev/null 2>&1 &&
         cp package-lock.json node_modules/.installed-lock) ||
         echo "scripts/test.sh: could not install tools/clients; those tests will be skipped" >&2
 fi
+# The Claude tokenizer the benchmarks and tests count tokens with: tokenizer.json inside this
+# wheel, only downloaded, never installed (without it the token counts are skipped and say why).
+tokenizer=(--only-binary :all: --no-deps -d .wheelhouse anthropic==0.34.2)
+.venv/bin/pip download --quiet "${wheels[@]}" "${tokenizer[@]}" >/dev/null 2>&1 ||
+    .venv/bin/pip download --quiet "${tokenizer[@]}" ||
+    echo "scripts/test.sh: could not download anthropic==0.34.2; token counts will be skipped" >&2
+# Real documentation trees too large to vendor, pinned in tools/trees/trees.lock: each tarball
+# is fetched once into .trees/ (npm pack, or curl without npm), its sha512 checked against the
+# lock, then its Markdown unpacked into .trees/NAME; .trees/NAME/.integrity says it is done.
+sha512() {
+    .venv/bin/python -c 'import base64, hashlib, sys
+data = open(sys.argv[1], "rb").read()
+print("sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode())' "$1"
+}
+unpack() { # tarball dir: its Markdown, licence and package.json, without the package/ prefix
+    .venv/bin/python - "$1" "$2" <<'EOF'
+import sys, tarfile
+keep = ("LICENSE", "NOTICE", "package.json")
+with tarfile.open(sys.argv[1]) as archive:
+    members = [m for m in archive.getmembers() if m.isfile() and m.name.startswith("package/")]
+    members = [m for m in members if m.name.endswith(".md") or m.name[8:] in keep]
+    for member in members:
+        member.name = member.name[8:]
+    safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+    archive.extractall(sys.argv[2], members, **safe)
+EOF
+}
+fetch_tree() { # spec url integrity
+    local name dir tarball
+    name=${1#@} && name=${name//\//-} && name=.trees/${name/@/-} # @a/b@1 -> .trees/a-b-1
+    dir=$name tarball=$name.tgz
+    [ "$(cat "$dir/.integrity" 2>/dev/null)" = "$3" ] && return 0
+    mkdir -p .trees
+    if [ ! -f "$tarball" ] || [ "$(sha512 "$tarball")" != "$3" ]; then
+        rm -f "$tarball"
+        if command -v npm >/dev/null 2>&1; then
+            npm pack "$1" --pack-destination .trees --loglevel=error >/dev/null || return 1
+        elif command -v curl >/dev/null 2>&1; then
+            curl -fsSL -o "$tarball" "$2" || return 1
+        else
+            return 1
+        fi
+        echo "scripts/test.sh: downloaded $1 ($(($(wc -c <"$tarball") / 1024)) KiB) into" \
+            "$tarball; unpacking its Markdown into $dir/" >&2
+        [ "$(sha512 "$tarball")" = "$3" ] || { rm -f "$tarball" && return 1; }
+    fi
+    rm -rf "$dir" "$dir.part" && unpack "$tarball" "$dir.part" &&
+        echo "$3" >"$dir.part/.integrity" && mv "$dir.part" "$dir"
+}
+while read -r spec url integrity <&3; do
+    case "$spec" in '' | '#'*) continue ;; esac
+    fetch_tree "$spec" "$url" "$integrity" ||
+        echo "scripts/test.sh: could not fetch $spec (or it failed its sha512 check against" \
+            "tools/trees/trees.lock); the tests that need it will be skipped" >&2
+done 3<tools/trees/trees.lock
 .venv/bin/ruff check src tests bench scripts
 .venv/bin/ruff format --check src tests bench scripts
 .venv/bin/mypy

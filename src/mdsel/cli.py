@@ -181,7 +181,13 @@ def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None)
         settings.max_depth,
         settings.max_names,
     )
-    options = Options(args.json, args.full, settings.page_words, settings.max_headings)
+    options = Options(
+        args.json,
+        args.full,
+        settings.page_words,
+        settings.max_headings,
+        settings.max_answer_tokens,
+    )
     expansion = expand_paths(args.files, limits, cwd)
     max_nodes = settings.max_blocks
     return run_command(

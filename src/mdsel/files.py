@@ -132,7 +132,8 @@ def _within_limits(unique: list[str], limits: FileLimits, base: str) -> tuple[li
         unique = unique[: limits.max_files]
         warnings.append(
             f"warning: only the first {limits.max_files} files were read (MDSEL_MAX_FILES); "
-            f"left out {len(left_out)}: {_names(left_out)}"
+            f"{len(left_out)} more not read, by directory: {_by_directory(left_out)}; "
+            "name a subdirectory or raise MDSEL_MAX_FILES"
         )
     kept: list[str] = []
     total = 0
@@ -154,6 +155,18 @@ def _within_limits(unique: list[str], limits: FileLimits, base: str) -> tuple[li
             f"per call (MDSEL_MAX_TOTAL_BYTES): {_names(skipped)}"
         )
     return kept, warnings
+
+
+def _by_directory(paths: list[str], limit: int = 20) -> str:
+    """`docs/a/ 40, docs/b/ 12, … +3 more directories`: files counted per directory."""
+    counts: dict[str, int] = {}
+    for path in paths:
+        directory = os.path.dirname(path)
+        counts[directory] = counts.get(directory, 0) + 1
+    shown = [(f"{d}/" if d else "./", n) for d, n in list(counts.items())[:limit]]
+    text = ", ".join(f"{_names([d])} {n}" for d, n in shown)
+    more = len(counts) - limit
+    return text + (f", … +{more} more directories" if more > 0 else "")
 
 
 def _names(paths: list[str], limit: int = 10) -> str:

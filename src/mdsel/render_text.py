@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mdsel.budget import answer_bytes, utf8_size
+from mdsel.catalog import catalog
 from mdsel.errors import Problem
 from mdsel.outline import block_counts, outline
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
 from mdsel.titles import shown_title
+from mdsel.tree import Document
 
 MAX_LISTED = 12
 """Subsections named in a page trailer; the index lists them all."""
@@ -74,8 +77,30 @@ def index(
     warnings: Sequence[str],
     options: Options,
 ) -> Outcome:
-    qualify = result.named > 1
     out: list[str] = list(warnings)
+    budget = None if options.full else answer_bytes(options.answer_tokens)
+    taken = sum(utf8_size(line) + 1 for line in out)
+    body = _outlines(result, options, None if budget is None else budget - taken)
+    if body is None:
+        assert budget is not None  # only a budget can refuse the whole outlines
+        body = catalog(result.sources, budget, taken, options.max_headings) or [
+            f"[{len(result.sources)} documents: MDSEL_MAX_ANSWER_TOKENS={options.answer_tokens} "
+            "is too small to list them; raise it, name fewer files, or use --full / full=true]"
+        ]
+    out.extend(body)
+    stdout = "".join(line + "\n" for line in out)
+    stderr = problems_text(file_problems, result.named > 1)
+    return Outcome(stdout, stderr, 1 if file_problems else 0)
+
+
+def _outlines(result: IndexResult, options: Options, room: int | None) -> list[str] | None:
+    """Every document's first line and outline, as long as they fit in `room` bytes (None: no
+    limit). Several documents that do not fit give None (the caller prints a map of them
+    instead); one document's outline is shown in as many headings as fit."""
+    qualify = result.named > 1
+    out: list[str] = []
+    used = 0
+    budget = None if options.full else options.max_headings
     for number, source in enumerate(result.sources):
         document = source.document
         if number:
@@ -89,11 +114,29 @@ def index(
             + (f"; {blocks}" if blocks else "")
         )
         prefix = f"{source.namespace}::" if qualify else ""
-        budget = None if options.full else options.max_headings
-        out.extend(outline(document, 0, len(document.headings) - 1, prefix, budget, "use --full"))
-    stdout = "".join(line + "\n" for line in out)
-    stderr = problems_text(file_problems, qualify)
-    return Outcome(stdout, stderr, 1 if file_problems else 0)
+        lines = outline(document, 0, len(document.headings) - 1, prefix, budget, "use --full")
+        if room is not None and len(result.sources) == 1:
+            lines = fit_outline(document, prefix, budget, lines, room - utf8_size(out[-1]) - 1)
+        out.extend(lines)
+        if room is not None and len(result.sources) > 1:
+            used += sum(utf8_size(line) + 1 for line in out[-len(lines) - 1 - bool(number) :])
+            if used > room:
+                return None
+    return out
+
+
+def fit_outline(
+    document: Document, prefix: str, budget: int | None, lines: list[str], room: int
+) -> list[str]:
+    """`lines` (an outline under `budget` headings) again under fewer headings, as many as fit
+    in `room` bytes: a document of long titles can pass the answer budget in 250 headings."""
+    size = sum(utf8_size(line) + 1 for line in lines)
+    count = len(document.headings) if budget is None else min(budget, len(document.headings))
+    while size > room and count > 1:
+        count = max(1, min(count - 1, count * room // size * 9 // 10))
+        lines = outline(document, 0, len(document.headings) - 1, prefix, count, "use --full")
+        size = sum(utf8_size(line) + 1 for line in lines)
+    return lines
 
 
 def select(

@@ -7,7 +7,7 @@ so none of those imports another only to reach a type.
 from __future__ import annotations
 
 from mdsel._record import NamedTuple
-from mdsel.settings import DEFAULT_MAX_HEADINGS, DEFAULT_PAGE_WORDS
+from mdsel.settings import DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_HEADINGS, DEFAULT_PAGE_WORDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +24,8 @@ class Options(NamedTuple):
     """Words per page and per response (MDSEL_PAGE_WORDS)."""
     max_headings: int = DEFAULT_MAX_HEADINGS
     """Outline size before deep levels collapse (MDSEL_INDEX_MAX_HEADINGS)."""
+    answer_tokens: int = DEFAULT_MAX_ANSWER_TOKENS
+    """Estimated tokens an answer may take unless `full` (MDSEL_MAX_ANSWER_TOKENS)."""
 
 
 DEFAULT_OPTIONS = Options()

@@ -2,7 +2,7 @@
 
     MDSEL_PAGE_WORDS          words per page and per response          2000
     MDSEL_INDEX_MAX_HEADINGS  outline size before deep levels collapse 250
-    MDSEL_MAX_FILES           files per call after expansion           500
+    MDSEL_MAX_FILES           files per call after expansion           2000
     MDSEL_MAX_BYTES           largest single file read                 52428800 (50 MiB)
     MDSEL_MAX_TOTAL_BYTES     bytes read per call                      104857600 (100 MiB)
     MDSEL_MAX_DEPTH           directory levels searched below a        64
@@ -10,6 +10,8 @@
     MDSEL_MAX_NAMES           names examined per call by directory     200000
                               and glob expansion
     MDSEL_MAX_BLOCKS          blocks and headings per document         4000000
+    MDSEL_MAX_ANSWER_TOKENS   estimated tokens per answer (the answer  10000
+                              budget, see mdsel.budget)
     MDSEL_MIN_WORDS           the hook's word threshold                200
 
 A number is ASCII digits only, surrounding whitespace ignored: `int()` would also take `+5`,
@@ -29,12 +31,14 @@ if TYPE_CHECKING:
 
 DEFAULT_PAGE_WORDS = 2000
 DEFAULT_MAX_HEADINGS = 250
-DEFAULT_MAX_FILES = 500
+DEFAULT_MAX_FILES = 2000
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_TOTAL_BYTES = 100 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 64
 DEFAULT_MAX_NAMES = 200_000
 DEFAULT_MIN_WORDS = 200
+DEFAULT_MAX_ANSWER_TOKENS = 10_000
+"""Claude Code warns above 10,000 tokens of tool result and hides results above 25,000."""
 DEFAULT_MAX_BLOCKS = 4_000_000
 """Far above any real file (the largest we know of has tens of thousands of blocks), low enough
 that a generated one is refused in seconds rather than indexed for a minute."""
@@ -73,6 +77,8 @@ class Settings(NamedTuple):
     """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
     max_names: int = DEFAULT_MAX_NAMES
     """Names examined per call by directory and glob expansion (MDSEL_MAX_NAMES)."""
+    max_answer_tokens: int = DEFAULT_MAX_ANSWER_TOKENS
+    """Estimated tokens one answer may take unless asked in full (MDSEL_MAX_ANSWER_TOKENS)."""
 
 
 def raw_value(environ: Mapping[str, str], name: str) -> str | None:
@@ -115,6 +121,9 @@ def read_settings(environ: Mapping[str, str]) -> Settings:
         max_blocks=read_positive(environ, "MDSEL_MAX_BLOCKS", DEFAULT_MAX_BLOCKS),
         max_depth=read_positive(environ, "MDSEL_MAX_DEPTH", DEFAULT_MAX_DEPTH),
         max_names=read_positive(environ, "MDSEL_MAX_NAMES", DEFAULT_MAX_NAMES),
+        max_answer_tokens=read_positive(
+            environ, "MDSEL_MAX_ANSWER_TOKENS", DEFAULT_MAX_ANSWER_TOKENS
+        ),
     )
 
 

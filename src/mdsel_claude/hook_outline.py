@@ -25,7 +25,11 @@ def _options(environ: Mapping[str, str]) -> tuple[Options, int]:
         settings = read_settings(environ)
     except ConfigError:
         settings = Settings()
-    options = Options(page_words=settings.page_words, max_headings=settings.max_headings)
+    options = Options(
+        page_words=settings.page_words,
+        max_headings=settings.max_headings,
+        answer_tokens=settings.max_answer_tokens,
+    )
     return options, settings.max_bytes
 
 

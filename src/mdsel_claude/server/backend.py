@@ -55,7 +55,10 @@ def engine_options(settings: Settings) -> Options:
     from mdsel import Options
 
     return Options(
-        json=settings.json, page_words=settings.page_words, max_headings=settings.max_headings
+        json=settings.json,
+        page_words=settings.page_words,
+        max_headings=settings.max_headings,
+        answer_tokens=settings.max_answer_tokens,
     )
 
 

@@ -24,7 +24,9 @@ DEFAULT_MAX_ENTRIES = 100
 DEFAULT_MAX_ENTRY_CHARS = 1024
 DEFAULT_MAX_GLOB_SEGMENTS = 32
 DEFAULT_MAX_PROBLEMS = 50
-DEFAULT_MAX_ANSWER_CHARS = 1024 * 1024
+DEFAULT_MAX_ANSWER_CHARS = 100_000
+"""Where Claude Code stops showing a tool result (25,000 tokens) and saves it to a file instead:
+answers within MDSEL_MAX_ANSWER_TOKENS never come near it; only `full=true` ones can."""
 DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
 
 
@@ -68,6 +70,8 @@ class Settings:
     """Bytes in one JSON-RPC message read from stdin (MDSEL_MAX_REQUEST_BYTES)."""
     max_blocks: int = engine.DEFAULT_MAX_BLOCKS
     """Blocks and headings per document (MDSEL_MAX_BLOCKS); more is a PARSE_ERROR."""
+    max_answer_tokens: int = engine.DEFAULT_MAX_ANSWER_TOKENS
+    """Estimated tokens per answer unless asked in full (MDSEL_MAX_ANSWER_TOKENS)."""
 
 
 def _format(environ: Mapping[str, str]) -> bool:
@@ -129,6 +133,7 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: str | None = No
         max_bytes=read.max_bytes,
         max_total_bytes=read.max_total_bytes,
         max_blocks=read.max_blocks,
+        max_answer_tokens=read.max_answer_tokens,
         roots=_roots(env, here),
         bin=_bin(env, here),
         max_depth=read.max_depth,

@@ -1,0 +1,336 @@
+"""The index of many documents — a documentation tree — within the answer budget.
+
+`mdsel index docs/` on a few files prints every document's whole outline (render_text). When
+that would pass the answer budget, this module prints a map of the tree instead, as detailed as
+fits: every document on one line under its directory (file, title, lines, words), with its
+headings down to the deepest outline level that fits in all of them; when not even one line per
+document fits, one line per directory (documents, words, the largest ones), merged into their
+parents until they fit. A closing line says what was left out and how to go deeper.
+
+The title of a document is its front matter's `title:` when it has one, else its first
+heading's text; that heading is then not repeated under the file when it holds the whole
+document (the usual single `# Title`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+
+from mdsel.budget import utf8_size
+from mdsel.names import heading_selector
+from mdsel.titles import shown_title
+from mdsel.tree import Document, Source
+
+INDENT = "  "
+MAX_DEPTH = 5
+"""Six heading levels: outline depths 0-5."""
+MIN_CAP = 3
+"""Headings shown per document at least, when any are (then `… +N more`)."""
+BYTES_PER_LINE = 48
+"""A heading line's usual size, to share the room among the documents."""
+LARGEST = 3
+"""Largest documents named on a directory line."""
+EXAMPLE_DIRS = 2
+
+
+class _Doc:
+    """One document as the map shows it: where it is, its title, the headings under it."""
+
+    __slots__ = ("base", "column", "directory", "document", "name", "path", "skip", "title")
+
+    def __init__(self, source: Source, root: str) -> None:
+        self.document = document = source.document
+        self.path = source.path
+        relative = _relative(source.path, root)
+        self.directory, _, self.name = relative.rpartition("/")
+        title = front_matter_title(document)
+        headings = document.headings
+        self.skip = -1  # the heading given as the title, not repeated under the file
+        self.base = 0  # outline depth shown at the file's indentation
+        if title is None:
+            title = headings.title(0) if len(headings) else ""
+        if len(headings) and headings.lasts[0] == len(headings) - 1:
+            # One heading holding the whole document: the page's title, shown on its line.
+            self.skip, self.base = 0, 1
+        self.column = bytes(headings.depths)
+        self.title = shown_title(" ".join(title.split()))
+
+    def line(self, indent: str) -> str:
+        document = self.document
+        title = f"{self.title} " if self.title else ""
+        return f"{indent}{self.name}: {title}{document.line_count} {document.word_count}"
+
+    def outline_lines(self, depth: int, cap: int, indent: str) -> list[str]:
+        """The document's headings to outline depth `depth` below the file (0: its top level),
+        at most `cap` of them: the shallowest depths that fit whole, or the first `cap` of the
+        top level with a line counting the rest. The deepest shown carry what they hide."""
+        document = self.document
+        headings = document.headings
+        column = self.column
+        base = self.base
+        shown_depth = -1
+        total = 0
+        for level in range(depth + 1):
+            count = column.count(base + level)
+            if not count or total + count > cap:
+                if count:
+                    break
+                shown_depth = MAX_DEPTH  # nothing deeper: every heading is shown
+                break
+            total += count
+            shown_depth = level
+        lines: list[str] = []
+        lasts = headings.lasts
+        pad = indent + INDENT
+        if shown_depth < 0:
+            found = 0
+            start = 0
+            while found < cap:
+                index = column.find(base, start)
+                if index < 0:
+                    break
+                start = index + 1
+                if index != self.skip:
+                    lines.append(_heading_line(document, index, pad, lasts[index] - index))
+                    found += 1
+            rest = column.count(base) - found
+            if rest > 0:
+                lines.append(f"{pad}… +{rest} more")
+            return lines
+        deepest = base + shown_depth
+        for index, value in enumerate(column):
+            if base <= value <= deepest and index != self.skip:
+                hidden = lasts[index] - index if value == deepest else 0
+                lines.append(_heading_line(document, index, pad + INDENT * (value - base), hidden))
+        return lines
+
+
+def _heading_line(document: Document, index: int, pad: str, hidden: int) -> str:
+    headings = document.headings
+    title = shown_title(headings.title(index))
+    selector = heading_selector(headings.levels[index], headings.ordinals[index])
+    more = f" +{hidden}" if hidden else ""
+    return (
+        f"{pad}{selector} {title} {headings.line_start(index)} "
+        f"{document.section_words(index)}{more}"
+    )
+
+
+_YAML_TITLE = re.compile(rb"^title[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
+_TOML_TITLE = re.compile(rb"^title[ \t]*=[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
+
+
+def front_matter_title(document: Document) -> str | None:
+    """The `title:` of the document's YAML (or `title =` of its TOML) front matter, unquoted;
+    None when there is none, or when it is not a one-line value."""
+    if not document.front_matter_lines:
+        return None
+    block = document.data[: document.lines.starts[document.front_matter_lines]]
+    pattern = _TOML_TITLE if block.startswith(b"+++") else _YAML_TITLE
+    found = pattern.search(block)
+    if found is None:
+        return None
+    value = found.group(1).decode("utf-8", "replace")
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        quote = value[0]
+        value = value[1:-1]
+        value = value.replace("''", "'") if quote == "'" else value.replace('\\"', '"')
+    elif value.startswith(("|", ">", "#")):
+        return None  # a block scalar or a comment: not a one-line title
+    else:
+        value = value.split(" #", 1)[0]  # a plain scalar ends at a comment
+    value = value.strip()
+    return value or None
+
+
+def _relative(path: str, root: str) -> str:
+    relative = os.path.relpath(path, root) if root else path
+    return relative.replace(os.sep, "/")
+
+
+def common_root(paths: Sequence[str]) -> str:
+    """The deepest directory holding every path (as the paths are written), '' for none."""
+    directories = [os.path.dirname(p) for p in paths]
+    try:
+        root = os.path.commonpath(directories) if directories else ""
+    except ValueError:  # absolute and relative paths mixed
+        return ""
+    return root
+
+
+def catalog(
+    sources: Sequence[Source], budget: int, room_taken: int, max_headings: int
+) -> list[str] | None:
+    """Lines of the map of these documents within `budget` bytes (`room_taken` already used
+    by lines printed before it); None when even the coarsest map does not fit."""
+    root = common_root([s.path for s in sources])
+    docs = [_Doc(source, root) for source in sources]
+    lines_total = sum(d.document.line_count for d in docs)
+    words_total = sum(d.document.word_count for d in docs)
+    shown_root = (root.replace(os.sep, "/") + "/") if root else "./"
+    head = (
+        f"{shown_root} {len(docs)} documents {lines_total} lines {words_total} words "
+        "(document: file: title, lines, words; heading: selector, title, line, words)"
+    )
+    room = budget - room_taken - utf8_size(head) - 1
+    closing_room = 400
+    body = _with_outlines(docs, room - closing_room, max_headings)
+    if body is not None:
+        lines, depth, deeper = body
+        what = "every document with its title"
+        if depth >= 0:
+            what += " and " + _levels(depth)
+        if deeper:
+            what += f"; the {deeper} largest also with their {_levels(depth + 1)}"
+        closing = _closing(what, docs, shown_root, root, by_file=True)
+        return [head, *lines, closing]
+    summary = _by_directory(docs, room - closing_room)
+    if summary is None:
+        return None
+    lines, merged = summary
+    what = (
+        "documents counted by directory"
+        if not merged
+        else f"documents counted by directory, merged to {merged} levels below the root"
+    )
+    closing = _closing(what, docs, shown_root, root, by_file=False)
+    return [head, *lines, closing]
+
+
+def _levels(depth: int) -> str:
+    return "top-level headings" if depth == 0 else f"headings {depth + 1} levels deep"
+
+
+def _with_outlines(
+    docs: list[_Doc], room: int, max_headings: int
+) -> tuple[list[str], int, int] | None:
+    """File lines grouped under directory lines, with headings to the deepest outline depth
+    whose lines all fit in `room` bytes: (lines, depth, documents shown one level deeper),
+    depth -1 for titles only; None when not even the titles fit."""
+    groups: list[tuple[str, list[_Doc]]] = []
+    for doc in docs:
+        if groups and groups[-1][0] == doc.directory:
+            groups[-1][1].append(doc)
+        else:
+            groups.append((doc.directory, [doc]))
+    used = sum(utf8_size(directory) + 2 for directory, _ in groups)
+    file_lines = [doc.line(INDENT) for doc in docs]
+    used += sum(utf8_size(line) + 1 for line in file_lines)
+    if used > room:
+        return None
+    # The deepest outline depth whose lines all fit, each document's at most `cap` headings
+    # (a changelog of 900 entries does not crowd out the other documents); then one level
+    # more for the largest documents, as many as the room left holds.
+    cap = max(MIN_CAP, min(max_headings, room // (len(docs) * BYTES_PER_LINE)))
+    depth = -1
+    deeper = 0
+    kept: list[list[str]] = [[] for _ in docs]
+    while depth < MAX_DEPTH:
+        outlines = [d.outline_lines(depth + 1, cap, INDENT) for d in docs]
+        if outlines == kept:
+            break  # one level more shows nothing more
+        size = _size(outlines)
+        if used + size > room:
+            deeper = _largest_deeper(docs, kept, outlines, room - used)
+            break
+        kept, used = outlines, used + size
+        depth += 1
+    lines: list[str] = []
+    number = 0
+    for directory, members in groups:
+        lines.append(f"{directory}/" if directory else "./")
+        for _doc in members:
+            lines.append(file_lines[number])
+            lines.extend(kept[number])
+            number += 1
+    return lines, depth, deeper
+
+
+def _largest_deeper(
+    docs: list[_Doc], kept: list[list[str]], outlines: list[list[str]], room: int
+) -> int:
+    """Give the largest documents their `outlines` (one level deeper than `kept`) while they
+    fit in `room` bytes; how many got them."""
+    order = sorted(range(len(docs)), key=lambda n: -docs[n].document.word_count)
+    upgraded = 0
+    for number in order:
+        if outlines[number] == kept[number]:
+            continue
+        extra = _size([outlines[number]]) - _size([kept[number]])
+        if extra > room:
+            break
+        kept[number] = outlines[number]
+        room -= extra
+        upgraded += 1
+    return upgraded
+
+
+def _size(outlines: list[list[str]]) -> int:
+    return sum(utf8_size(line) + 1 for lines in outlines for line in lines)
+
+
+def _by_directory(docs: list[_Doc], room: int) -> tuple[list[str], int] | None:
+    """One line per directory (documents, words, the largest documents), directories merged
+    into their ancestors at the depth that fits: (lines, depth merged to, 0 for none)."""
+    deepest = max((d.directory.count("/") + 1 if d.directory else 0) for d in docs)
+    for keep in range(deepest, -1, -1):
+        groups: dict[str, list[_Doc]] = {}
+        for doc in docs:
+            parts = doc.directory.split("/") if doc.directory else []
+            groups.setdefault("/".join(parts[:keep]), []).append(doc)
+        lines = [_directory_line(name, members, keep) for name, members in groups.items()]
+        if sum(utf8_size(line) + 1 for line in lines) <= room:
+            return lines, (0 if keep == deepest else keep)
+    return None
+
+
+def _directory_line(name: str, members: list[_Doc], keep: int) -> str:
+    words = sum(d.document.word_count for d in members)
+    largest = sorted(members, key=lambda d: -d.document.word_count)[:LARGEST]
+    named = ", ".join(
+        f"{_below(d, name)} {d.document.word_count}" + (f" ({d.title})" if d.title else "")
+        for d in largest
+    )
+    count = len(members)
+    label = f"{name}/" if name else "./"
+    return f"{label} {count} document{'s' if count != 1 else ''} {words} words; largest: {named}"
+
+
+def _below(doc: _Doc, directory: str) -> str:
+    relative = f"{doc.directory}/{doc.name}" if doc.directory else doc.name
+    return relative[len(directory) + 1 :] if directory else relative
+
+
+def _closing(what: str, docs: list[_Doc], shown_root: str, root: str, by_file: bool) -> str:
+    """How to go deeper: a subdirectory or a file to index, or selecting with a file's path."""
+    largest = max(docs, key=lambda d: d.document.word_count)
+    example_file = _joined(root, largest.directory, largest.name)
+    directories = sorted(
+        {d.directory.split("/")[0] for d in docs if d.directory},
+        key=lambda top: -sum(d.document.word_count for d in docs if d.directory.startswith(top)),
+    )[:EXAMPLE_DIRS]
+    deeper = f"index one file ({example_file}) for its whole outline"
+    if directories:
+        deeper = f"index a subdirectory ({_joined(root, directories[0], '')}) or " + deeper[6:]
+    select = (
+        f"select with the file's path (h2.0 in {example_file})"
+        if by_file
+        else "select with a file's path"
+    )
+    return (
+        f"[{shown_root}: {what}, to fit MDSEL_MAX_ANSWER_TOKENS. Go deeper: {deeper}; "
+        f"{select}; or --full / full=true for everything]"
+    )
+
+
+def _joined(root: str, directory: str, name: str) -> str:
+    parts = [p for p in (root.replace(os.sep, "/"), directory) if p]
+    prefix = "/".join(parts)
+    if not name:
+        return prefix + "/"
+    return f"{prefix}/{name}" if prefix else name
+
+
+__all__ = ["catalog", "common_root", "front_matter_title"]
