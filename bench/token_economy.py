@@ -23,8 +23,8 @@ Tokens come from the Claude tokenizer shipped in the anthropic 0.34.2 wheel
 (`anthropic/tokenizer.json`, loaded with `tokenizers`, without installing anthropic), taken from
 .wheelhouse where scripts/test.sh puts it (downloaded there if missing; tests/tokens.py counts
 with the same file). It is the tokenizer of the models before Claude 3, so counts approximate
-today's. If it cannot be loaded,
-counts fall back to an estimate (UTF-8 bytes / 4), labelled as such in every output.
+today's. If it cannot be loaded, counts fall back to an estimate (UTF-8 bytes / 4), labelled
+as such in every output.
 
 Writes bench/out/token_economy.json and the plot (default docs/benchmarks/token_economy.png).
 """

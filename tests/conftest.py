@@ -20,6 +20,10 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 # The e2e suite runs the executables in this directory: the dev venv's by default, an installed
 # wheel's when scripts/test.sh points MDSEL_TEST_BIN_DIR at it.
 BIN = Path(os.environ.get("MDSEL_TEST_BIN_DIR") or Path(sys.executable).parent)
+# Real documentation trees too large to vendor: pinned in tools/trees/trees.lock, fetched and
+# unpacked into .trees/ by scripts/test.sh.
+TREES_LOCK = ROOT / "tools" / "trees" / "trees.lock"
+FETCHED_TREES = ROOT / ".trees"
 
 
 def corpus_manifest() -> list[dict[str, str]]:
@@ -51,6 +55,26 @@ def fixture_files() -> list[Path]:
 def real_documents() -> list[Path]:
     """Every document of the fixture set: the corpus and our own fixtures."""
     return corpus_files() + fixture_files()
+
+
+def fetched_tree(spec: str) -> Path:
+    """The directory of the tree `spec` (`@stdlib/stats@0.4.1`, a line of tools/trees/trees.lock)
+    as scripts/test.sh unpacked it, or skip saying why it is not there."""
+    locked = {
+        fields[0]: fields[2]
+        for fields in (line.split() for line in TREES_LOCK.read_text().splitlines())
+        if fields and not fields[0].startswith("#")
+    }
+    integrity = locked[spec]  # a KeyError: the test names a tree the lock does not pin
+    name = spec.removeprefix("@").replace("/", "-").replace("@", "-", 1)
+    tree = FETCHED_TREES / name
+    marker = tree / ".integrity"
+    if not marker.is_file() or marker.read_text().strip() != integrity:
+        pytest.skip(
+            f"{spec} is not unpacked in {tree}: scripts/test.sh fetches it with npm (or curl) "
+            "and checks it against tools/trees/trees.lock, or says why it could not"
+        )
+    return tree
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from mdsel import anchors
 from mdsel.locate import section_at
 from mdsel.selector import ANCHOR, LINE, Segment
+from mdsel.titles import shown_title
 from mdsel.tree import Source
 
 ROOT = "root"
@@ -30,9 +31,17 @@ def locate(segment: Segment, sources: Sequence[Source], docs: Sequence[int]) -> 
     for doc in docs:
         document = sources[doc].document
         if segment.type == ANCHOR:
-            index = anchors.find(document, segment.name)
-            if index >= 0:
-                found.append((doc, HEADING, index, 0))
+            target = anchors.find(document, segment.name)
+            if target is None:
+                continue
+            if target.kind == anchors.HEADING:
+                found.append((doc, HEADING, target.index, 0))
+            elif target.kind == anchors.NESTED:
+                first, last = anchors.nested_lines(document, target.index)
+                found.append((doc, LINES, first, last))
+            else:  # an HTML anchor: the innermost section holding it, at the page showing it
+                index = section_at(document, target.line)
+                found.append((doc, ROOT if index < 0 else HEADING, index, target.line))
             continue
         assert segment.items is not None  # the parser gives line segments their numbers
         first, last = segment.items[0]
@@ -50,7 +59,7 @@ def miss_reason(segment: Segment, sources: Sequence[Source], docs: Sequence[int]
     """Why the segment named nothing in any of the documents `docs`."""
     if segment.type == ANCHOR:
         where = sources[docs[0]].namespace if len(docs) == 1 else f"any of {len(docs)} documents"
-        return f"no heading in {where} has the anchor #{segment.name}"
+        return f"no heading in {where} has the anchor #{shown_title(segment.name)}"
     assert segment.items is not None
     first, last = segment.items[0]
     what = f"line {first} is" if segment.type == LINE else f"lines {first}-{last} are"

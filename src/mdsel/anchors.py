@@ -1,29 +1,53 @@
-"""Heading anchors as GitHub makes them, so a link such as `README.md#installation` maps to
-the section it points at.
+"""Link targets: what `#fragment` (and `page.md#fragment`) names in a document, wherever GitHub
+or the site generator would take a reader.
 
-GitHub's rule (the one its github-slugger package implements): lower-case the heading's text,
-drop every character that is not a letter, a combining mark, a digit, a connector punctuation
-(`_`), `-` or a space, and turn each space into `-` (runs are kept: `A – B` is `a--b`). A slug
-already taken gets `-1`, `-2`… — the first free one, counting per original slug, so a heading
-literally titled `Intro 1` and a second `Intro` do not collide.
+A fragment is looked for, in this order:
 
-Only the headings mdsel selects are counted (top level: not inside a list or blockquote).
-GitHub also anchors headings inside lists and quotes; one of those sharing a slug with a later
-top-level heading shifts GitHub's numbering of it, which is rare enough to leave.
+1. an explicit id, `## Intro {#intro}` (MkDocs attr_list, VitePress, Docusaurus, Pandoc,
+   kramdown, Hugo), on any heading;
+2. GitHub's anchor of a heading — the slug of its text as GitHub shows it, where an attribute
+   block is text (`#intro--intro-`) — counted over every heading, those inside lists and block
+   quotes too, as GitHub numbers repeats;
+3. an HTML anchor, `<a id="x">`, `<a name="x">` or any element with `id="x"`, which names the
+   innermost section holding it;
+4. the slug another generator would give a heading (Python-Markdown's toc as MkDocs uses it,
+   kramdown, Hugo's Blackfriday style, VitePress), taken only when exactly one heading answers.
 
-Hand-written rather than a dependency: it is a dozen lines over `unicodedata`, and the PyPI
-ports of github-slugger are unmaintained.
+GitHub's slug (the rule of its github-slugger package): lower-case the text, drop every
+character that is not a letter, a combining mark, a digit, a connector punctuation (`_`), `-` or
+a space, and turn each space into `-` (runs are kept: `A – B` is `a--b`). A slug already taken
+gets `-1`, `-2`… — the first free one, counting per original slug.
+
+Hand-written rather than dependencies: each rule is a few lines over `unicodedata` and `re`, the
+PyPI ports of github-slugger are unmaintained, and the generators' own packages are whole site
+builders.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
+from mdsel._record import NamedTuple
 from mdsel.tree import Document
 
 MAX_CLOSEST = 5
 MAX_CANDIDATES = 2000
 """Anchors compared with a missed one: bounded like every suggestion search."""
+
+HEADING = "heading"
+NESTED = "nested"
+HTML = "html"
+
+
+class Target(NamedTuple):
+    """What a fragment names: a section heading (`index` into document.headings), a heading
+    inside a list or quote (`index` into document.nested), or an HTML anchor (`index`: -1,
+    `line`: its line)."""
+
+    kind: str
+    index: int
+    line: int = 0
 
 
 def slug(title: str) -> str:
@@ -41,50 +65,197 @@ def slug(title: str) -> str:
     return "".join(kept)
 
 
-def anchors(document: Document) -> list[str]:
-    """anchors[k] = the anchor of document.headings[k], numbered as GitHub numbers repeats."""
+def _numbered(slugs: list[str], separator: str = "-") -> list[str]:
+    """Repeats numbered as the generators do: the first free `slug-1`, `slug-2`…"""
     taken: dict[str, int] = {}
     result = []
-    headings = document.headings
-    for index in range(len(headings)):
-        base = slug(headings.title(index))  # the title alone: no Heading value per heading
+    for base in slugs:
         anchor = base
         while anchor in taken:
             taken[base] += 1
-            anchor = f"{base}-{taken[base]}"
+            anchor = f"{base}{separator}{taken[base]}"
         taken[anchor] = 0
         result.append(anchor)
     return result
 
 
-def find(document: Document, anchor: str) -> int:
-    """Index in document.headings of the heading with that anchor, or -1."""
-    for index, candidate in enumerate(anchors(document)):
-        if candidate == anchor:
-            return index
-    return -1
+def _all_headings(document: Document) -> list[tuple[str, int]]:
+    """Every heading in document order: (kind, index) with kind HEADING or NESTED."""
+    headings, nested = document.headings, document.nested
+    if not nested:
+        return [(HEADING, i) for i in range(len(headings))]
+    order = [(headings.starts[i], HEADING, i) for i in range(len(headings))]
+    order += [(heading.start, NESTED, i) for i, heading in enumerate(nested)]
+    order.sort()
+    return [(kind, index) for _start, kind, index in order]
 
 
-def closest(document: Document, anchor: str) -> list[int]:
-    """Headings whose anchors are nearest to a missed one, best first: anchors that start with
-    it or that it starts with (`#install` → `installation`), then others containing it or
-    contained in it, nearest in length first, then similar spellings."""
+def _text(document: Document, kind: str, index: int, shown: bool = False) -> str:
+    """A heading's text: as GitHub shows it, or (`shown`) without its attribute block."""
+    if kind == NESTED:
+        heading = document.nested[index]
+        return heading.title if shown else heading.text
+    headings = document.headings
+    return headings.title(index) if shown else headings.github_text(index)
+
+
+def github_anchors(document: Document) -> dict[tuple[str, int], str]:
+    """(kind, index) → GitHub's anchor, numbered over every heading in document order."""
+    order = _all_headings(document)
+    slugs = _numbered([slug(_text(document, kind, index)) for kind, index in order])
+    return dict(zip(order, slugs, strict=True))
+
+
+def anchors(document: Document) -> list[str]:
+    """anchors[k] = the anchor of document.headings[k]: its explicit id when it has one, else
+    GitHub's anchor."""
+    ids = document.headings.ids
+    found = github_anchors(document)
+    return [ids.get(k) or found[(HEADING, k)] for k in range(len(document.headings))]
+
+
+def find(document: Document, fragment: str) -> Target | None:
+    """What `#fragment` (already decoded) names in the document, or None."""
+    headings, nested = document.headings, document.nested
+    for index, ident in headings.ids.items():
+        if ident == fragment:
+            return Target(HEADING, index)
+    for index, heading in enumerate(nested):
+        if heading.id == fragment:
+            return Target(NESTED, index)
+    lowered = fragment.lower()
+    for (kind, index), anchor in github_anchors(document).items():
+        if anchor == lowered:
+            return Target(kind, index)
+    from mdsel.html_anchors import html_anchor_line  # misses only: it parses the HTML again
+
+    line = html_anchor_line(document, fragment)
+    if line:
+        return Target(HTML, -1, line)
+    return _by_generators(document, fragment)
+
+
+def _by_generators(document: Document, fragment: str) -> Target | None:
+    """The one heading whose anchor under another generator's rule is `fragment`."""
+    order = _all_headings(document)
+    texts = [_text(document, kind, index, shown=True) for kind, index in order]
+    answering: set[tuple[str, int]] = set()
+    for rule, separator in GENERATORS:
+        for position, anchor in enumerate(_numbered([rule(t) for t in texts], separator)):
+            if anchor == fragment or anchor == fragment.lower():
+                answering.add(order[position])
+    if len(answering) != 1:
+        return None
+    kind, index = answering.pop()
+    return Target(kind, index)
+
+
+_NOT_WORD = re.compile(r"[^\w\s-]")
+_DASHES_SPACES = re.compile(r"[-\s]+")
+
+
+def python_markdown_slug(text: str) -> str:
+    """Python-Markdown's toc (MkDocs' default): ASCII-folded, word characters, spaces and
+    `-` kept, runs of them one `-`."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _DASHES_SPACES.sub("-", _NOT_WORD.sub("", folded).strip().lower())
+
+
+def python_markdown_unicode_slug(text: str) -> str:
+    """The same without ASCII folding (pymdownx.slugs and toc's slugify_unicode)."""
+    return _DASHES_SPACES.sub("-", _NOT_WORD.sub("", text).strip().lower())
+
+
+_KRAMDOWN_LEADING = re.compile(r"^[^a-zA-Z]+")
+_KRAMDOWN_DROP = re.compile(r"[^a-zA-Z0-9 -]")
+
+
+def kramdown_slug(text: str) -> str:
+    """kramdown's auto ids (Jekyll): leading non-letters dropped, then anything but ASCII
+    letters, digits, spaces and `-`; spaces as `-`; `section` when nothing is left."""
+    kept = _KRAMDOWN_DROP.sub("", _KRAMDOWN_LEADING.sub("", text))
+    return kept.replace(" ", "-").lower() or "section"
+
+
+_NOT_LETTER_OR_DIGIT = re.compile(r"[^\w]|_", re.UNICODE)
+
+
+def blackfriday_slug(text: str) -> str:
+    """Hugo's Blackfriday style: runs of anything but letters and digits as one `-`, trimmed."""
+    return re.sub(r"-+", "-", _NOT_LETTER_OR_DIGIT.sub("-", text)).strip("-").lower()
+
+
+_VITEPRESS_SPECIAL = re.compile(r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'“”‘’<>,.?/]+")
+_COMBINING = re.compile("[\u0300-\u036f]")
+_CONTROL = re.compile("[\u0000-\u001f]")
+
+
+def vitepress_slug(text: str) -> str:
+    """VitePress: NFKD without combining marks, runs of punctuation and spaces as one `-`,
+    trimmed, `_` before a leading digit, lower case."""
+    value = _CONTROL.sub("", _COMBINING.sub("", unicodedata.normalize("NFKD", text)))
+    value = _VITEPRESS_SPECIAL.sub("-", value)
+    value = re.sub(r"-{2,}", "-", value).strip("-")
+    if value[:1].isdigit():
+        value = "_" + value
+    return value.lower()
+
+
+GENERATORS = (
+    (python_markdown_slug, "_"),
+    (python_markdown_unicode_slug, "_"),
+    (kramdown_slug, "-"),
+    (blackfriday_slug, "-"),
+    (vitepress_slug, "-"),
+)
+"""Each generator's slug rule and how it numbers repeats."""
+
+
+def nested_lines(document: Document, index: int) -> tuple[int, int]:
+    """The lines of a heading inside a list or quote: to the next heading of the same or a
+    higher level inside the same container, or to the container's end."""
+    nested = document.nested
+    heading = nested[index]
+    end = heading.container_end
+    for later in nested[index + 1 :]:
+        if later.start >= end:
+            break
+        if later.container_end == heading.container_end and later.level <= heading.level:
+            # From the start of its line: a list marker before it belongs to the next item.
+            end = document.lines.starts[document.line_of(later.start) - 1]
+            break
+    return document.content_span(heading.start, max(end, heading.end), quoted=True)
+
+
+def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
+    """(anchor, title) of the headings whose anchors are nearest to a missed one, best first:
+    anchors that start with it or that it starts with (`#install` → `installation`), then
+    others containing it or contained in it, nearest in length first, then similar spellings.
+    Explicit ids stand for their headings; headings in lists and quotes count too."""
     from difflib import get_close_matches  # misses only: the JSON index needs anchors alone
 
-    found = anchors(document)[:MAX_CANDIDATES]
     if not anchor:
         return []
-    ranked = [i for i, a in enumerate(found) if a and (anchor in a or a in anchor)]
+    anchor = anchor.lower()
+    ids = document.headings.ids
+    named: dict[str, str] = {}
+    for (kind, index), found in list(github_anchors(document).items())[:MAX_CANDIDATES]:
+        explicit = ids.get(index) if kind == HEADING else document.nested[index].id
+        found = explicit or found
+        named.setdefault(found, _text(document, kind, index, shown=True))
+    names = list(named)
+    lowered = [name.lower() for name in names]
+    ranked = [i for i, a in enumerate(lowered) if a and (anchor in a or a in anchor)]
     ranked.sort(
         key=lambda i: (
-            not (found[i].startswith(anchor) or anchor.startswith(found[i])),
-            abs(len(found[i]) - len(anchor)),
+            not (lowered[i].startswith(anchor) or anchor.startswith(lowered[i])),
+            abs(len(lowered[i]) - len(anchor)),
         )
     )
-    position = {a: i for i, a in enumerate(found)}  # anchors are unique once numbered
-    ranked += [position[a] for a in get_close_matches(anchor, found, MAX_CLOSEST, 0.6)]
+    position = {a: i for i, a in enumerate(lowered)}
+    ranked += [position[a] for a in get_close_matches(anchor, lowered, MAX_CLOSEST, 0.6)]
     result: list[int] = []
     for index in ranked:
         if index not in result:
             result.append(index)
-    return result[:MAX_CLOSEST]
+    return [(names[i], named[names[i]]) for i in result[:MAX_CLOSEST]]

@@ -132,8 +132,12 @@ def _within_limits(unique: list[str], limits: FileLimits, base: str) -> tuple[li
         unique = unique[: limits.max_files]
         warnings.append(
             f"warning: only the first {limits.max_files} files were read (MDSEL_MAX_FILES); "
-            f"{len(left_out)} more not read, by directory: {_by_directory(left_out)}; "
-            "name a subdirectory or raise MDSEL_MAX_FILES"
+            + (
+                f"left out {len(left_out)}: {_names(left_out)}"
+                if len(left_out) <= 10
+                else f"{len(left_out)} more not read, by directory: {_by_directory(left_out)}; "
+                "name a subdirectory or raise MDSEL_MAX_FILES"
+            )
         )
     kept: list[str] = []
     total = 0

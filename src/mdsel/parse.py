@@ -86,6 +86,29 @@ class Scan(NamedTuple):
     titles: str
     """Every title, one after the other; title k is titles[title_ends[k-1]:title_ends[k]]."""
     title_ends: array[int]
+    ids: dict[int, str]
+    """Heading index → the id its attribute block gives (`## Intro {#intro}` → intro)."""
+    texts: dict[int, str]
+    """Heading index → its text as GitHub shows it, attribute block and all, for headings
+    whose title is shown without one (GitHub's anchor comes from this text)."""
+    nested: tuple[NestedHeading, ...]
+    """Headings inside lists and blockquotes, in document order."""
+
+
+class NestedHeading(NamedTuple):
+    """A heading inside a list or blockquote: not a section, but a link target."""
+
+    level: int
+    start: int
+    end: int
+    container_end: int
+    """Byte offset where its innermost list or blockquote ends."""
+    title: str
+    """Shown title (without an attribute block)."""
+    text: str
+    """Text as GitHub shows it (with the attribute block)."""
+    id: str | None
+    """The id of its attribute block, if any."""
 
 
 CHECK_EVERY = 4096
@@ -134,6 +157,9 @@ def scan(
     heading_starts, heading_ends, title_ends = array(code), array(code), array(code)
     titles = StringIO()
     title_length = 0
+    ids: dict[int, str] = {}
+    texts: dict[int, str] = {}
+    nested: list[NestedHeading] = []
     open_ends: list[int] = []  # byte end of each open container, innermost last
     open_index: list[int] = []
     codes = _CODES
@@ -170,31 +196,50 @@ def scan(
             while open_ends and open_ends[-1] <= start:
                 open_ends.pop()
                 last[open_index.pop()] = len(kinds) - 1
-            if not open_ends:
-                count += 1
-                if count > max_nodes:
-                    raise NodeLimitError(max_nodes, start + shift)
-                end = span["end"]
-                # The inline events up to the heading's End (the only End holding a dict
-                # there), inlined: this runs once per heading, a million times in some files.
-                title = ""
-                for inline, _span in events:
-                    if "Text" in inline:
-                        title += inline["Text"]
-                    elif "End" in inline and inline["End"].__class__ is dict:
-                        break
-                    elif "Code" in inline:
-                        title += inline["Code"]
-                    elif inline == "SoftBreak" or inline == "HardBreak":
-                        title += " "
-                if title and title[-1] in "#\t ":  # a closing sequence pulldown-cmark kept
-                    title = without_closing_sequence(data[start + shift : end + shift], title)
-                add_level(levels_of[tag["Heading"]["level"]])
-                add_heading_start(start)
-                add_heading_end(end)
-                add_title(title)
-                title_length += len(title)
-                add_title_end(title_length)
+            count += 1
+            if count > max_nodes:
+                raise NodeLimitError(max_nodes, start + shift)
+            end = span["end"]
+            # The inline events up to the heading's End (the only End holding a dict
+            # there), inlined: this runs once per heading, a million times in some files.
+            title = ""
+            for inline, _span in events:
+                if "Text" in inline:
+                    title += inline["Text"]
+                elif "End" in inline and inline["End"].__class__ is dict:
+                    break
+                elif "Code" in inline:
+                    title += inline["Code"]
+                elif inline == "SoftBreak" or inline == "HardBreak":
+                    title += " "
+            if title and title[-1] in "#\t ":  # a closing sequence pulldown-cmark kept
+                title = without_closing_sequence(data[start + shift : end + shift], title)
+            level = levels_of[tag["Heading"]["level"]]
+            explicit = None
+            if title and title[-1] == "}":
+                explicit = attribute_block(title, data[start + shift : end + shift])
+            if open_ends:
+                # Inside a list or quote: not a section, but a link target all the same.
+                shown, ident = (title, None) if explicit is None else explicit[:2]
+                nested.append(
+                    NestedHeading(
+                        level, start + shift, end + shift, open_ends[-1] + shift, shown, title,
+                        ident,
+                    )
+                )  # fmt: skip
+                continue
+            if explicit is not None:
+                number = len(levels)
+                texts[number] = title
+                title, ident = explicit
+                if ident is not None:
+                    ids[number] = ident
+            add_level(level)
+            add_heading_start(start)
+            add_heading_end(end)
+            add_title(title)
+            title_length += len(title)
+            add_title_end(title_length)
             continue
         else:
             kind = codes.get(next(iter(tag)))
@@ -233,8 +278,48 @@ def scan(
             column[:] = array(code, map(add, column, repeat(shift)))
     return Scan(
         kinds, starts, ends, parents, last, top,
-        levels, heading_starts, heading_ends, titles.getvalue(), title_ends,
+        levels, heading_starts, heading_ends, titles.getvalue(), title_ends, ids, texts,
+        tuple(nested),
     )  # fmt: skip
+
+
+def html_chunks(text: str, shift: int = 0) -> Iterator[tuple[int, str]]:
+    """(byte offset, HTML) of each HTML block, whole, and each piece of inline HTML."""
+    block_start = -1
+    pieces: list[str] = []
+    for event, span in pyromark.events_with_range(text, options=OPTIONS):
+        if "InlineHtml" in event:
+            yield span["start"] + shift, event["InlineHtml"]
+        elif "Html" in event:
+            if block_start < 0:
+                block_start = span["start"]
+            pieces.append(event["Html"])
+        elif block_start >= 0 and event == {"End": "HtmlBlock"}:
+            yield block_start + shift, "".join(pieces)
+            block_start, pieces = -1, []
+
+
+_ATTRIBUTE = r"""(?:[#.][^\s{}]+|[A-Za-z_:][\w.:-]*=(?:"[^"]*"|'[^']*'|[^\s"'{}=]+))"""
+_ATTRIBUTE_BLOCK = re.compile(
+    rf"[ \t]*(\{{[ \t]*:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}})\Z"
+)
+_ATTRIBUTES = re.compile(_ATTRIBUTE)
+
+
+def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
+    """(title without it, its id) when `title` ends with an attribute block, else None.
+
+    `{#id}`, `{ #id .class key=value }`, `{: #id}` (Python-Markdown attr_list, Pandoc, kramdown,
+    markdown-it-attrs as VitePress uses it, Docusaurus, Hugo): every word of the block must be
+    an id, a class or a key=value pair, so `## Using {braces}` and `## Set {x, y}` keep their
+    titles (pulldown-cmark's own option would take both as attributes). The block must be in
+    the heading's source as written: one made by an escape or an entity is text.
+    """
+    found = _ATTRIBUTE_BLOCK.search(title)
+    if found is None or found.group(1).encode("utf-8") not in raw:
+        return None
+    ids = [word[1:] for word in _ATTRIBUTES.findall(found.group(1)) if word[0] == "#"]
+    return title[: found.start()], (ids[-1] if ids else None)
 
 
 _ATX_OPENING = re.compile(rb" {0,3}#{1,6}[ \t]")

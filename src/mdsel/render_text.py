@@ -48,7 +48,8 @@ def compact_selectors(selectors: list[str]) -> str:
 
 def format_problem(problem: Problem) -> str:
     """`!<selector or path> <TYPE>: <reason>`."""
-    return f"!{problem.subject} {problem.type}: {problem.message}"
+    # Escaped: a selector or a path may hold a line break or ESC, and must not forge a line.
+    return f"!{shown_title(problem.subject)} {problem.type}: {shown_title(problem.message)}"
 
 
 def _suggestion_line(problem: Problem, qualify: bool) -> str | None:

@@ -8,12 +8,14 @@ what exists before any loop, so `h2.0-999999999` costs as much as `h2.0-7`.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.address import LINES, locate, miss_reason
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
 from mdsel.names import heading_selector
+from mdsel.parse import KINDS
 from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_items, format_segments
 from mdsel.tree import BLOCK_KINDS, Document, Source
 
@@ -158,6 +160,12 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
     """The nodes of `kind` inside `scope`, in document order, as an indexable sequence."""
     document = sources[scope.doc].document
     doc = scope.doc
+    if scope.kind == LINES:  # a heading inside a list or quote, named by its anchor
+        return (
+            ()
+            if kind == SECTION or kind.startswith("h")
+            else _blocks_in_lines(scope, kind, document)
+        )
     if kind == SECTION or kind.startswith("h"):
         if scope.kind == ROOT:
             first, last = 0, len(document.headings) - 1
@@ -178,6 +186,29 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
         indices = document.top_blocks_between(kind, heading.start, heading.section_end)
         return _NodeRange(doc, kind, indices)
     return _NodeRange(doc, kind, document.child_blocks(scope.ref, kind))
+
+
+def _blocks_in_lines(scope: Node, kind: str, document: Document) -> Sequence[Node]:
+    """The outermost blocks of `kind` that start inside the lines of `scope` (a line span)."""
+    starts = document.lines.starts
+    start, end = starts[scope.ref - 1], starts[scope.line]
+    blocks = document.blocks
+    inside: list[int] = []
+    # Blocks are in document order, so their starts are sorted.
+    for index in range(bisect_left(blocks.starts, start), len(blocks)):
+        begin = blocks.starts[index]
+        if begin >= end:
+            break
+        if begin < start or KINDS[blocks.kinds[index]] != kind:
+            continue
+        parent = blocks.parents[index]
+        while parent >= 0 and blocks.starts[parent] >= start:
+            if KINDS[blocks.kinds[parent]] == kind:
+                break
+            parent = blocks.parents[parent]
+        else:
+            inside.append(index)
+    return _NodeRange(scope.doc, kind, inside)
 
 
 class _NodeRange(Sequence[Node]):

@@ -73,8 +73,8 @@ class Headings(Sequence[Heading]):
     """
 
     COLUMNS = (
-        "depths", "ends", "lasts", "levels", "ordinals", "parents", "section_ends", "starts",
-        "title_ends", "titles",
+        "depths", "ends", "ids", "lasts", "levels", "ordinals", "parents", "section_ends",
+        "starts", "texts", "title_ends", "titles",
     )  # fmt: skip
     """The attributes that hold the headings' fields (what a Document keeps for them), besides
     the first lines, which are counted when first needed (see line_start)."""
@@ -88,6 +88,8 @@ class Headings(Sequence[Heading]):
         self.levels = scan.levels
         self.titles = scan.titles
         self.title_ends = scan.title_ends
+        self.ids = scan.ids  # heading index → the id of its attribute block
+        self.texts = scan.texts  # heading index → its text with the attribute block
         self.starts = scan.heading_starts
         self.ends = scan.heading_ends
         self.lines = lines
@@ -173,6 +175,11 @@ class Headings(Sequence[Heading]):
     def title(self, index: int) -> str:
         ends = self.title_ends
         return self.titles[ends[index - 1] if index else 0 : ends[index]]
+
+    def github_text(self, index: int) -> str:
+        """The heading's text as GitHub shows it: an attribute block is text there."""
+        text = self.texts.get(index)
+        return self.title(index) if text is None else text
 
     def line_end(self, index: int) -> int:
         """Last line of heading `index` itself (a setext heading spans two or more)."""

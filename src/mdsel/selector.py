@@ -35,6 +35,7 @@ from mdsel.selector_values import (
     format_params,
     format_segments,
 )
+from mdsel.titles import CONTROL, escaped
 
 MAX_REQUEST_CHARS = 4096
 """Longer requests are refused: nothing legitimate needs more, and it bounds all later work."""
@@ -72,7 +73,11 @@ _VALUE = re.compile(r"[A-Za-z0-9]+")
 _ITEM_AHEAD = re.compile(r",[ \t]*[0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*(?=[,/?]|\Z)")
 _SPACE = " \t\r\n"
 _LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
-_ANCHOR = re.compile(r"#([^\s,/?#&]*)")
+_ANCHOR = re.compile(r"#((?:[^\s,/?#&]|&#?[A-Za-z0-9]{1,32};)*)")
+_TYPED_CONTROL = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+"""Control characters a typed selector may not hold: tabs and line breaks are spaces there."""
 _NOT_IN_LINK = re.compile(r"[\s,?:]")
 
 
@@ -82,6 +87,13 @@ def parse_request(text: str) -> tuple[Selector, ...]:
         raise SelectorSyntaxError(
             f"selector is {len(text)} characters long; the limit is {MAX_REQUEST_CHARS}",
             MAX_REQUEST_CHARS + 1,
+        )
+    control = _TYPED_CONTROL.search(text)
+    if control is not None:
+        raise SelectorSyntaxError(
+            f"control character {escaped(control.group())} in the selector; selectors are "
+            "printable text",
+            control.start() + 1,
         )
     return _Parser(text).request()
 
@@ -219,8 +231,16 @@ class _Parser:
                     "anchor: lower case, spaces as '-')",
                     begin + 1,
                 )
+            name = _anchor_name(anchor.group(1))
+            control = CONTROL.search(name)
+            if control is not None:
+                raise self.fail(
+                    f"the anchor decodes to a control character ({escaped(control.group())}); "
+                    "anchors hold none: copy the link's fragment as written",
+                    begin + 1,
+                )
             self.pos = anchor.end()
-            return Segment(ANCHOR, None, _anchor_name(anchor.group(1)))
+            return Segment(ANCHOR, None, name)
         lines = _LINES.match(self.text, self.pos)
         if lines is None:
             return None
@@ -338,12 +358,30 @@ class _Parser:
 
 
 def _anchor_name(text: str) -> str:
-    """As written in a link (`#Install%C3%A9`) → as the index shows anchors (`installé`)."""
-    if "%" in text:
-        from urllib.parse import unquote  # only here: most requests never need it
+    """As written in a link's source (`#Install%C3%A9`, `#programaci&#x00F3;n`) → as the page
+    has it (`Installé`, `programación`): entities decoded once, as the Markdown parser does,
+    then percent escapes once, as the browser does. Case is kept: ids are case-sensitive (a
+    heading's GitHub anchor is compared in lower case)."""
+    if "&" in text:
+        from html import unescape  # only here: most requests never need it
 
-        text = unquote(text)
-    return text.lower()
+        text = unescape(text)
+    if "%" in text:
+        from urllib.parse import unquote
+
+        text = unquote(text, errors="strict") if _is_utf8_escapes(text) else text
+    return text
+
+
+def _is_utf8_escapes(text: str) -> bool:
+    """Whether every percent escape in `text` decodes as UTF-8 (else it is kept as written)."""
+    from urllib.parse import unquote
+
+    try:
+        unquote(text, errors="strict")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _int(value: int | bool | None) -> int | None:

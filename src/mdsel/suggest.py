@@ -76,16 +76,13 @@ def _last_lines(sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
 
 
 def _closest_anchors(anchor: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
-    from mdsel.anchors import anchors, closest
+    from mdsel.anchors import closest
 
     result: list[Suggestion] = []
     for doc in docs:
         source = sources[doc]
-        found = closest(source.document, anchor)
-        if found:
-            names = anchors(source.document)
-            titles = source.document.headings
-            result += [Suggestion(f"#{names[i]}", titles[i].title, source.namespace) for i in found]
+        for name, title in closest(source.document, anchor):
+            result.append(Suggestion(f"#{name}", title, source.namespace))
     return result
 
 

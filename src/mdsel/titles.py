@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import re
 
-# C0, DEL, C1, and the Unicode line and paragraph separators (line breaks to many readers).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# C0, DEL, C1, the Unicode line and paragraph separators (line breaks to many readers), and the
+# bidirectional embeddings, overrides and isolates (they reorder what a terminal shows).
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 def _escape(match: re.Match[str]) -> str:
-    char = match.group()
+    return escaped(match.group())
+
+
+def escaped(char: str) -> str:
+    """One control character as text output shows it: `\\n`, `\\x1b`, `\\u202e`."""
     named = _NAMED.get(char)
     if named is not None:
         return named
@@ -28,4 +33,4 @@ def _escape(match: re.Match[str]) -> str:
 def shown_title(title: str) -> str:
     """`title` on one line for text output: `\\n`, `\\t`, `\\x1b`, `\\u2028` for control
     characters, every other character unchanged."""
-    return _CONTROL.sub(_escape, title)
+    return CONTROL.sub(_escape, title)

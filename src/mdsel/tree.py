@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from mdsel._record import NamedTuple
-from mdsel.parse import CODE, KINDS, LIST, PARA, QUOTE, TABLE, Block, Scan, scan
+from mdsel.parse import CODE, KINDS, LIST, PARA, QUOTE, TABLE, Block, NestedHeading, Scan, scan
 from mdsel.sections import Heading, Headings, build_sections
 from mdsel.settings import DEFAULT_MAX_BLOCKS
 from mdsel.source import LineTable, decode, front_matter_end, line_table, lone_cr_to_lf, strip_bom
@@ -121,6 +121,8 @@ class Document(NamedTuple):
     memo: Memo
     """Derived values computed on first use (nested block ordinals)."""
     word_count: int
+    nested: tuple[NestedHeading, ...] = ()
+    """Headings inside lists and blockquotes: link targets, not sections."""
 
     def line_of(self, offset: int) -> int:
         """1-based line holding byte `offset`."""
@@ -225,6 +227,17 @@ class Source(NamedTuple):
     document: Document
 
 
+def source_text(document: Document) -> tuple[str, int]:
+    """The text the parser read for `document` and the byte offset it starts at (after front
+    matter): what a second look at the parser's events needs."""
+    data = document.data
+    fm = front_matter_end(data)
+    text = decode(data)
+    if fm:
+        text = text[len(data[:fm].decode("utf-8")) :]
+    return lone_cr_to_lf(text), fm
+
+
 def parse_document(
     raw: bytes,
     max_nodes: int = DEFAULT_MAX_NODES,
@@ -257,6 +270,7 @@ def parse_document(
         lines.count,
         Memo(),
         headings.word_count(),
+        found.nested,
     )
 
 
@@ -266,5 +280,5 @@ _FIXED_BYTES = 2048
 
 __all__ = [
     "BLOCK_KINDS", "CONTAINERS", "Block", "Blocks", "Document", "Heading", "Headings", "Source",
-    "parse_document",
+    "parse_document", "source_text",
 ]  # fmt: skip

@@ -1,9 +1,10 @@
 """A stand-in for the Messages API, so that a real `claude -p` session runs offline.
 
 Its first answer asks for one `Read` of a given file (with `offset`/`limit` if given; with no
-file it answers text at once); once a request carries that tool's result it ends the turn.
-Every request body is kept, so a test can see what Claude Code sent the model after the Read —
-the Read's result as the model sees it, and the context a hook added to it.
+file it answers text at once), or with `messages_api_calling` for one call of any tool, an MCP
+server's included (`mcp__mdsel__mdsel_index`); once a request carries that tool's result it
+ends the turn. Every request body is kept, so a test can see what Claude Code sent the model
+after the call — the tool's result as the model sees it, and the context a hook added to it.
 """
 
 from __future__ import annotations
@@ -51,19 +52,20 @@ def _events(content: list[dict[str, Any]], stop: str, model: str) -> list[dict[s
 
 
 class Stub:
-    def __init__(self, read_path: str | None, read_options: dict[str, Any]) -> None:
-        self.read_path = read_path
-        self.read_options = read_options
+    def __init__(self, tool: str, tool_input: dict[str, Any] | None) -> None:
+        """The model asks for one call of `tool` with `tool_input` (None: it answers text)."""
+        self.tool = tool
+        self.tool_input = tool_input
         self.requests: list[dict[str, Any]] = []
 
     def answer(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-        if self.read_path is None or "tool_result" in json.dumps(body.get("messages", [])):
+        if self.tool_input is None or "tool_result" in json.dumps(body.get("messages", [])):
             return [{"type": "text", "text": "done"}], "end_turn"
-        read = {"file_path": self.read_path, **self.read_options}
-        return [{"type": "tool_use", "id": "toolu_stub", "name": "Read", "input": read}], "tool_use"
+        call = {"type": "tool_use", "id": "toolu_stub", "name": self.tool, "input": self.tool_input}
+        return [call], "tool_use"
 
-    def read_result(self) -> str:
-        """The text of the Read's tool_result, as the model was shown it."""
+    def tool_result(self) -> str:
+        """The text of the tool's tool_result, as the model was shown it."""
         for body in self.requests:
             for message in body.get("messages", []):
                 content = message.get("content")
@@ -75,10 +77,13 @@ class Stub:
                         return str(inner)
         return ""
 
-    def after_read(self) -> str:
-        """What Claude Code sent with the Read's result (the messages, as JSON text)."""
+    def after_tool(self) -> str:
+        """What Claude Code sent with the tool's result (the messages, as JSON text)."""
         sent = [json.dumps(r.get("messages", [])) for r in self.requests]
         return next((text for text in sent if "tool_result" in text), "")
+
+    read_result = tool_result
+    after_read = after_tool
 
 
 def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
@@ -126,8 +131,23 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
 
 @contextmanager
 def messages_api(read_path: str | None, **read_options: Any) -> Iterator[tuple[str, Stub]]:
-    """A running stub on a free local port: its base URL and the recorder."""
-    stub = Stub(read_path, read_options)
+    """A running stub on a free local port whose model asks for one Read of `read_path`: its
+    base URL and the recorder."""
+    read = None if read_path is None else {"file_path": read_path, **read_options}
+    with serving(Stub("Read", read)) as running:
+        yield running
+
+
+@contextmanager
+def messages_api_calling(tool: str, **tool_input: Any) -> Iterator[tuple[str, Stub]]:
+    """The same, its model asking for one call of `tool` (e.g. `mcp__mdsel__mdsel_index`)."""
+    with serving(Stub(tool, tool_input)) as running:
+        yield running
+
+
+@contextmanager
+def serving(stub: Stub) -> Iterator[tuple[str, Stub]]:
+    """`stub` answering on a free local port: its base URL and the recorder."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(stub))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

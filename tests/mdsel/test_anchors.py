@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import mdsel
-from mdsel.anchors import anchors, closest, find, slug
+from mdsel.anchors import HEADING, NESTED, Target, anchors, closest, find, slug
 from tests.conftest import FIXTURES
 
 
@@ -47,20 +47,22 @@ def test_repeats_are_numbered_like_github() -> None:
     assert anchors(doc) == ["intro", "intro-1", "intro-1-1", "intro-2", "a", "a-1", "a-1-1"]
 
 
-def test_fixture_anchors_count_only_top_level_headings() -> None:
+def test_fixture_anchors_number_every_heading_as_github_does() -> None:
     doc = mdsel.parse_document((FIXTURES / "structure.md").read_bytes())
     assert anchors(doc) == [
         "guide", "install", "usage", "details", "deep", "setext-title", "install-1", "appendix",
     ]  # fmt: skip
-    assert find(doc, "install-1") == 6
-    assert find(doc, "heading-inside-a-list") == -1  # inside a list: not a section
+    assert find(doc, "install-1") == Target(HEADING, 6)
+    # Inside a list: not a section, but GitHub anchors it, so a link reaches it.
+    inside = find(doc, "heading-inside-a-list")
+    assert inside is not None and inside.kind == NESTED
+    assert doc.nested[inside.index].title == "heading inside a list"
 
 
 def test_closest_anchors_prefer_containment_then_spelling() -> None:
     doc = document("# Installation\n\n# Install on Windows\n\n# Usage\n\n# Uninstall\n")
-    names = anchors(doc)
-    assert [names[i] for i in closest(doc, "install")] == [
+    assert [name for name, _title in closest(doc, "install")] == [
         "installation", "install-on-windows", "uninstall",
     ]  # fmt: skip
-    assert [names[i] for i in closest(doc, "usgae")] == ["usage"]
+    assert closest(doc, "usgae") == [("usage", "Usage")]
     assert closest(doc, "zzzz") == []

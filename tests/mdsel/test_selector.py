@@ -69,8 +69,12 @@ def one(text: str) -> tuple[str | None, str, Params]:
         ("L40/code.0", "L40/code.0"),
         ("L40/h3/para.1", "L40/h3/para.1"),
         ("#installation", "#installation"),
-        ("#Installation", "#installation"),
+        ("#Installation", "#Installation"),  # ids are case-sensitive; slugs compare lowered
         ("#caf%C3%A9-au-lait", "#café-au-lait"),
+        ("#programaci&#x00F3;n", "#programación"),  # an entity as written in a link's source
+        ("#a%2526b", "#a%26b"),  # decoded once: what decoding yields is not decoded again
+        ("#x&amp;%41", "#x&A"),
+        ("#bad%ff", "#bad%ff"),  # not UTF-8 once decoded: kept as written
         ("#日本語", "#日本語"),
         ("#setup/code.0", "#setup/code.0"),
         ("readme::#setup", "#setup"),

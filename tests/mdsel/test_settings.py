@@ -16,7 +16,7 @@ from mdsel.settings import (
 
 
 def test_defaults_are_the_spec_table() -> None:
-    defaults = Settings(2000, 250, 500, 52428800, 104857600, 4000000, 64, 200000)
+    defaults = Settings(2000, 250, 2000, 52428800, 104857600, 4000000, 64, 200000, 10000)
     assert read_settings({}) == Settings() == defaults
     assert read_min_words({}) == DEFAULT_MIN_WORDS == 200
 
@@ -50,7 +50,7 @@ def test_an_error_names_the_variable_and_its_value() -> None:
         read_settings({"MDSEL_MAX_FILES": "0"})
     assert (caught.value.variable, caught.value.value) == ("MDSEL_MAX_FILES", "0")
     assert str(caught.value).startswith("MDSEL_MAX_FILES='0': ")
-    assert "500" in str(caught.value)  # says what would work
+    assert "2000" in str(caught.value)  # says what would work
 
 
 def test_min_words_allows_zero_and_refuses_the_rest() -> None:

@@ -16,7 +16,8 @@ def test_defaults_match_the_spec(tmp_path: Path) -> None:
     assert settings == Settings()
     assert settings.json is False
     assert (settings.page_words, settings.max_headings) == (2000, 250)
-    assert (settings.max_files, settings.max_bytes) == (500, 52428800)
+    assert (settings.max_files, settings.max_bytes) == (2000, 52428800)
+    assert settings.max_answer_tokens == 10000
     assert settings.max_total_bytes == 104857600
     assert settings.roots is None and settings.bin is None
     assert settings.cache_bytes <= 512 * 1000 * 1000
@@ -52,6 +53,7 @@ def test_format(value: str, expected: bool) -> None:
         ("MDSEL_MAX_ANSWER_CHARS", "max_answer_chars"),
         ("MDSEL_MAX_REQUEST_BYTES", "max_request_bytes"),
         ("MDSEL_MAX_BLOCKS", "max_blocks"),
+        ("MDSEL_MAX_ANSWER_TOKENS", "max_answer_tokens"),
     ],
 )
 def test_integer_variables(variable: str, field: str) -> None:
@@ -195,7 +197,9 @@ def test_request_caps_have_documented_defaults() -> None:
     settings = Settings()
     assert (settings.max_depth, settings.max_entries, settings.max_entry_chars) == (64, 100, 1024)
     assert (settings.max_glob_segments, settings.max_problems) == (32, 50)
-    assert settings.max_answer_chars == settings.max_request_bytes == 1024 * 1024
+    assert settings.max_request_bytes == 1024 * 1024
+    # Where Claude Code stops showing a result: well above an answer within the token budget.
+    assert settings.max_answer_chars == 100_000 > 3 * settings.max_answer_tokens
 
 
 def test_a_number_of_thousands_of_digits_is_a_config_error_not_a_crash() -> None:

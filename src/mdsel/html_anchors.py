@@ -1,0 +1,48 @@
+"""HTML anchors: `<a id="x">`, `<a name="x">` and any element with `id="x"`, in HTML blocks and
+inline HTML (never in code), as GitHub and every site generator keep them in the page.
+
+Looked for only when a fragment matched no heading: the document's HTML is read again from
+the parser's events, and each piece through the standard library's HTML parser.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from mdsel.parse import html_chunks
+from mdsel.tree import Document, source_text
+
+_CANDIDATE = re.compile(rb"(?i)\b(?:id|name)[ \t\r\n]*=")
+
+
+class _Anchors(HTMLParser):
+    """Collects (name, line within the piece) of every id, and of every name on `<a>`."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, int]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for key, value in attrs:
+            if value and (key == "id" or (key == "name" and tag == "a")):
+                self.found.append((value, self.getpos()[0]))
+
+    handle_startendtag = handle_starttag
+
+
+def html_anchor_line(document: Document, fragment: str) -> int:
+    """The 1-based line of the HTML element whose id (or `<a>` name) is `fragment`, 0 if none."""
+    if not fragment or _CANDIDATE.search(document.data) is None:
+        return 0
+    text, shift = source_text(document)
+    for start, html in html_chunks(text, shift):
+        if _CANDIDATE.search(html.encode("utf-8")) is None:
+            continue
+        parser = _Anchors()
+        parser.feed(html)
+        parser.close()
+        for name, line in parser.found:
+            if name == fragment:
+                return document.line_of(start) + line - 1
+    return 0
