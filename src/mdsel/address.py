@@ -35,9 +35,9 @@ def locate(segment: Segment, sources: Sequence[Source], docs: Sequence[int]) -> 
             if target is None:
                 continue
             if target.kind == anchors.HEADING:
-                found.append((doc, HEADING, target.index, 0))
+                found.append((doc, HEADING, target.ref, 0))
             elif target.kind == anchors.NESTED:
-                first, last = anchors.nested_lines(document, target.index)
+                first, last = anchors.nested_lines(document, target.ref)
                 found.append((doc, LINES, first, last))
             else:  # an HTML anchor: the innermost section holding it, at the page showing it
                 index = section_at(document, target.line)

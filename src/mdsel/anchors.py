@@ -41,12 +41,12 @@ HTML = "html"
 
 
 class Target(NamedTuple):
-    """What a fragment names: a section heading (`index` into document.headings), a heading
-    inside a list or quote (`index` into document.nested), or an HTML anchor (`index`: -1,
+    """What a fragment names: a section heading (`ref` into document.headings), a heading
+    inside a list or quote (`ref` into document.nested), or an HTML anchor (`ref`: -1,
     `line`: its line)."""
 
     kind: str
-    index: int
+    ref: int
     line: int = 0
 
 

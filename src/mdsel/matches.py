@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from mdsel import paginate
 from mdsel.address import LINES
+from mdsel.budget import RESERVE_BYTES, answer_bytes, utf8_size
 from mdsel.children import BLOCK_TYPE, children, subsection_selectors
 from mdsel.errors import (
     INVALID_SELECTOR,
@@ -15,7 +16,7 @@ from mdsel.errors import (
     Suggestion,
 )
 from mdsel.locate import page_holding
-from mdsel.outline import outline
+from mdsel.outline import fit_outline, outline
 from mdsel.resolve import HEADING, ROOT, SECTION, Node, node_selector, resolve
 from mdsel.results import Match, Options, SelectResult
 from mdsel.selector import Params, Selector, format_params, parse_request
@@ -41,9 +42,11 @@ def select_matches(
     omitted: list[tuple[str, str]] = []
     budget = options.page_words
     used = 0
+    room = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    used_bytes = 0
     for node, selector in found:
         full = options.full or selector.params.full
-        if matches and not full and used >= budget:
+        if matches and not full and (used >= budget or used_bytes >= room):
             # No room left: name it without cutting pages or listing children for it.
             omitted.append(_listed(node, selector.params, sources))
             continue
@@ -51,10 +54,12 @@ def select_matches(
         if isinstance(shown, Problem):
             problems.append(shown)
             continue
-        if matches and not full and used + shown.words > budget:
+        size = utf8_size(shown.content)
+        if matches and not full and (used + shown.words > budget or used_bytes + size > room):
             omitted.append(_listed(node, selector.params, sources))
             continue
         used += shown.words
+        used_bytes += size
         if options.json:  # the text format never shows children; do not pay for them there
             shown = shown._replace(children=children(sources[node.doc].document, node))
         matches.append(shown)
@@ -158,7 +163,8 @@ def _match(
     selector = node_selector(document, node)
     node_type, first, last = _span(document, node)
     first, last = paginate.clip_lines(first, last, params.head, params.tail)
-    spans = paginate.pages(document, first, last, None if full else options.page_words)
+    page_bytes = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    spans = paginate.pages(document, first, last, None if full else options.page_words, page_bytes)
     asked = node.line if node.kind != LINES else 0
     number = params.page or (page_holding(spans, asked) if asked else 1)
     if number > len(spans):
@@ -209,6 +215,9 @@ def _toc_match(node: Node, source: Source, options: Options, full: bool, qualify
     hint = f"{prefix}{selector}?toc=true&full=true"
     budget = None if full else options.max_headings
     lines = outline(document, lo, hi, prefix, budget, f"use {hint}")
+    if not full:
+        room = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+        lines = fit_outline(document, lo, hi, prefix, budget, lines, room, f"use {hint}")
     text = "\n".join(lines) if hi >= lo else ""
     content = text + "\n" if text else ""
     words = len(content.split())

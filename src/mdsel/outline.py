@@ -11,6 +11,7 @@ import re
 from itertools import compress
 
 from mdsel._record import NamedTuple
+from mdsel.budget import utf8_size
 from mdsel.names import heading_selector
 from mdsel.titles import shown_title
 from mdsel.tree import BLOCK_KINDS, Document
@@ -81,6 +82,27 @@ def outline(
         f"{prefix}{heading_selector(headings.levels[example], headings.ordinals[example])}"
         f"?toc=true, or {expand_hint}]"
     )
+    return lines
+
+
+def fit_outline(
+    document: Document,
+    first: int,
+    last: int,
+    prefix: str,
+    budget: int | None,
+    lines: list[str],
+    room: int,
+    expand_hint: str,
+) -> list[str]:
+    """`lines` (the outline of headings first..last under `budget` headings) again under fewer
+    headings, as many as fit in `room` bytes: 250 long titles can pass the answer budget."""
+    size = sum(utf8_size(line) + 1 for line in lines)
+    count = last - first + 1 if budget is None else min(budget, last - first + 1)
+    while size > room and count > 1:
+        count = max(1, min(count - 1, count * room // size * 9 // 10))
+        lines = outline(document, first, last, prefix, count, expand_hint)
+        size = sum(utf8_size(line) + 1 for line in lines)
     return lines
 
 

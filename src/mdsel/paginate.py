@@ -1,6 +1,7 @@
 """head/tail, then pages of whole lines: a match longer than a page is cut at line boundaries.
 
-A page holds at most `page_words` words and `page_words * BYTES_PER_WORD` bytes. A single line
+A page holds at most `page_words` words and `page_words * BYTES_PER_WORD` bytes, and never more
+than the answer budget's bytes (see mdsel.budget). A single line
 longer than a page is cut at the last whitespace before the limit, or at HARD_CUT bytes when
 there is none (a 5 MB line of base64 still comes back in pieces), never inside a UTF-8 character.
 """
@@ -39,17 +40,26 @@ def clip_lines(first: int, last: int, head: int | None, tail: int | None) -> tup
     return first, last
 
 
-def pages(document: Document, first: int, last: int, page_words: int | None) -> list[Span]:
-    """Lines first..last (1-based, inclusive) as pages; one page when `page_words` is None."""
+def pages(
+    document: Document,
+    first: int,
+    last: int,
+    page_words: int | None,
+    max_page_bytes: int | None = None,
+) -> list[Span]:
+    """Lines first..last (1-based, inclusive) as pages; one page when `page_words` is None.
+    `max_page_bytes` lowers the bytes a page may hold (the answer budget's share)."""
     lines = document.lines
     start, end = (
         lines.starts[first - 1],
         lines.starts[last] if last >= first else lines.starts[first - 1],
     )
     total = lines.words_in(first, last)
-    if page_words is None or (total <= page_words and end - start <= page_words * BYTES_PER_WORD):
+    page_bytes = 0 if page_words is None else page_words * BYTES_PER_WORD
+    if max_page_bytes is not None:
+        page_bytes = max(1024, min(page_bytes, max_page_bytes))
+    if page_words is None or (total <= page_words and end - start <= page_bytes):
         return [Span(start, end, total, first, last)]  # last < first: nothing there (L1-0)
-    page_bytes = page_words * BYTES_PER_WORD
     result: list[Span] = []
     cur_start = start
     cur_words = 0

@@ -287,7 +287,8 @@ def html_chunks(text: str, shift: int = 0) -> Iterator[tuple[int, str]]:
     """(byte offset, HTML) of each HTML block, whole, and each piece of inline HTML."""
     block_start = -1
     pieces: list[str] = []
-    for event, span in pyromark.events_with_range(text, options=OPTIONS):
+    events: Iterator[tuple[Any, Any]] = iter(pyromark.events_with_range(text, options=OPTIONS))
+    for event, span in events:
         if "InlineHtml" in event:
             yield span["start"] + shift, event["InlineHtml"]
         elif "Html" in event:
@@ -297,6 +298,22 @@ def html_chunks(text: str, shift: int = 0) -> Iterator[tuple[int, str]]:
         elif block_start >= 0 and event == {"End": "HtmlBlock"}:
             yield block_start + shift, "".join(pieces)
             block_start, pieces = -1, []
+
+
+def text_spans(text: str, shift: int = 0) -> list[tuple[int, int]]:
+    """Byte ranges of the document's plain text (not code, not HTML), in order."""
+    spans: list[tuple[int, int]] = []
+    in_code = False
+    events: Iterator[tuple[Any, Any]] = iter(pyromark.events_with_range(text, options=OPTIONS))
+    for event, span in events:
+        if "Text" in event:
+            if not in_code:
+                spans.append((span["start"] + shift, span["end"] + shift))
+        elif "Start" in event and "CodeBlock" in event["Start"]:
+            in_code = True
+        elif "End" in event and event["End"] == "CodeBlock":
+            in_code = False
+    return spans
 
 
 _ATTRIBUTE = r"""(?:[#.][^\s{}]+|[A-Za-z_:][\w.:-]*=(?:"[^"]*"|'[^']*'|[^\s"'{}=]+))"""

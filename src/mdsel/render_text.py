@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from mdsel.budget import answer_bytes, utf8_size
 from mdsel.catalog import catalog
 from mdsel.errors import Problem
-from mdsel.outline import block_counts, outline
+from mdsel.outline import block_counts, fit_outline, outline
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
 from mdsel.titles import shown_title
-from mdsel.tree import Document
 
 MAX_LISTED = 12
 """Subsections named in a page trailer; the index lists them all."""
@@ -117,27 +116,15 @@ def _outlines(result: IndexResult, options: Options, room: int | None) -> list[s
         prefix = f"{source.namespace}::" if qualify else ""
         lines = outline(document, 0, len(document.headings) - 1, prefix, budget, "use --full")
         if room is not None and len(result.sources) == 1:
-            lines = fit_outline(document, prefix, budget, lines, room - utf8_size(out[-1]) - 1)
+            room_left = room - utf8_size(out[-1]) - 1
+            last = len(document.headings) - 1
+            lines = fit_outline(document, 0, last, prefix, budget, lines, room_left, "use --full")
         out.extend(lines)
         if room is not None and len(result.sources) > 1:
             used += sum(utf8_size(line) + 1 for line in out[-len(lines) - 1 - bool(number) :])
             if used > room:
                 return None
     return out
-
-
-def fit_outline(
-    document: Document, prefix: str, budget: int | None, lines: list[str], room: int
-) -> list[str]:
-    """`lines` (an outline under `budget` headings) again under fewer headings, as many as fit
-    in `room` bytes: a document of long titles can pass the answer budget in 250 headings."""
-    size = sum(utf8_size(line) + 1 for line in lines)
-    count = len(document.headings) if budget is None else min(budget, len(document.headings))
-    while size > room and count > 1:
-        count = max(1, min(count - 1, count * room // size * 9 // 10))
-        lines = outline(document, 0, len(document.headings) - 1, prefix, count, "use --full")
-        size = sum(utf8_size(line) + 1 for line in lines)
-    return lines
 
 
 def select(

@@ -56,7 +56,7 @@ def test_fixture_anchors_number_every_heading_as_github_does() -> None:
     # Inside a list: not a section, but GitHub anchors it, so a link reaches it.
     inside = find(doc, "heading-inside-a-list")
     assert inside is not None and inside.kind == NESTED
-    assert doc.nested[inside.index].title == "heading inside a list"
+    assert doc.nested[inside.ref].title == "heading inside a list"
 
 
 def test_closest_anchors_prefer_containment_then_spelling() -> None:
