@@ -31,7 +31,10 @@ MIN_CAP = 3
 BYTES_PER_LINE = 48
 """A heading line's usual size, to share the room among the documents."""
 LARGEST = 3
-"""Largest documents named on a directory line."""
+MAX_LARGEST = 12
+"""Largest documents named on a directory line: at least, at most."""
+BYTES_PER_NAMED = 40
+"""A document named on a directory line: its name, words and title, roughly."""
 EXAMPLE_DIRS = 2
 
 
@@ -146,7 +149,7 @@ def front_matter_title(document: Document) -> str | None:
 
 
 def _relative(path: str, root: str) -> str:
-    relative = os.path.relpath(path, root) if root else path
+    relative = os.path.relpath(path, root) if root else os.path.normpath(path)
     return relative.replace(os.sep, "/")
 
 
@@ -280,15 +283,17 @@ def _by_directory(docs: list[_Doc], room: int) -> tuple[list[str], int] | None:
         for doc in docs:
             parts = doc.directory.split("/") if doc.directory else []
             groups.setdefault("/".join(parts[:keep]), []).append(doc)
-        lines = [_directory_line(name, members, keep) for name, members in groups.items()]
+        # As many of the largest documents named per directory as the room holds, 3 at least.
+        largest = max(LARGEST, min(MAX_LARGEST, room // (len(groups) * BYTES_PER_NAMED) - 2))
+        lines = [_directory_line(name, members, largest) for name, members in groups.items()]
         if sum(utf8_size(line) + 1 for line in lines) <= room:
             return lines, (0 if keep == deepest else keep)
     return None
 
 
-def _directory_line(name: str, members: list[_Doc], keep: int) -> str:
+def _directory_line(name: str, members: list[_Doc], named: int) -> str:
     words = sum(d.document.word_count for d in members)
-    largest = sorted(members, key=lambda d: -d.document.word_count)[:LARGEST]
+    largest = sorted(members, key=lambda d: -d.document.word_count)[:named]
     named = ", ".join(
         f"{_below(d, name)} {d.document.word_count}" + (f" ({d.title})" if d.title else "")
         for d in largest

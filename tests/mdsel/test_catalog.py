@@ -1,0 +1,152 @@
+"""The index of a documentation tree: within the answer budget at any size, and still a map.
+
+Budgets are checked on generated trees of 10, 150, 1,000 and 5,000 documents, counted with the
+Claude tokenizer the benchmarks use (tests/tokens.py), and on the vendored real trees.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mdsel.cli import run
+from mdsel.results import Outcome
+from tests.conftest import ROOT
+from tests.tokens import count_tokens
+
+BUDGET = 10_000
+"""Claude tokens: where Claude Code starts warning about a tool result."""
+TREES = ROOT / "tests" / "trees"
+
+
+def index(*argv: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Outcome:
+    return run(["index", *argv], env or {}, str(cwd) if cwd else None)
+
+
+def write_tree(root: Path, documents: int, per_directory: int = 25) -> list[Path]:
+    """`documents` Markdown files in directories of `per_directory`, two levels deep, each with
+    a title (front matter in every third one), a few sections and subsections of prose."""
+    paths = []
+    for number in range(documents):
+        group = number // per_directory
+        directory = root / f"area-{group // 8:02d}" / f"topic-{group % 8:02d}"
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"page-{number:05d}.md"
+        body = []
+        if number % 3 == 0:
+            body.append(f"---\ntitle: Front matter title {number}\nweight: 3\n---\n")
+            body.append(f"# Heading title {number}\n")
+        else:
+            body.append(f"# Guide to part {number}\n")
+        body.append("An introduction to this part of the documentation, in a few words.\n")
+        for section in range(4):
+            body.append(f"## Section {section} of part {number}\n")
+            body.append("Some prose explaining the section in plain words. " * 6 + "\n")
+            for sub in range(2):
+                body.append(f"### Detail {sub} of section {section}\n")
+                body.append("More words about this detail of the section. " * 4 + "\n")
+        path.write_text("\n".join(body), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("documents", [10, 150, 1000, 5000])
+def test_a_tree_of_any_size_fits_the_budget_and_names_what_it_holds(
+    tmp_path: Path, documents: int
+) -> None:
+    write_tree(tmp_path, documents)
+    out = index(".", cwd=tmp_path)
+    tokens = count_tokens(out.stdout + out.stderr)
+    assert tokens <= BUDGET, (tokens, out.stdout[:500])
+    lines = out.stdout.splitlines()
+    read = min(documents, 2000)  # MDSEL_MAX_FILES
+    if documents <= 10:
+        # A few files: each one's index as today, whole outlines, when they all fit.
+        for number in range(documents):
+            assert f"\npage-{number:05d} ./area-00/topic-00/page-{number:05d}.md " in (
+                "\n" + out.stdout
+            )
+        assert "page-00009::h3.7 Detail 1 of section 3" in out.stdout
+        return
+    if documents == 150:
+        # Every document is named, under its directory, with its title; no line repeats a
+        # directory path.
+        for number in range(documents):
+            assert f"  page-{number:05d}.md: " in out.stdout
+        assert "  page-00003.md: Front matter title 3 " in out.stdout
+        assert "  page-00001.md: Guide to part 1 " in out.stdout
+        assert not any(line.startswith("  ") and "topic-" in line for line in lines)
+        assert "topic-00/" in lines and lines[0].startswith("area-00/ 150 documents ")
+    else:
+        # Counted by directory, with the largest documents named.
+        assert re.search(r"^area-00/topic-00/ 25 documents \d+ words; largest: ", out.stdout, re.M)
+    if documents > read:
+        assert f"{documents - read} more not read, by directory" in out.stdout
+    if documents > 150:
+        assert lines[documents > read].startswith(f"./ {read} documents ")
+    assert lines[-1].startswith("[") and "Go deeper: index a subdirectory" in lines[-1]
+    assert out.exit_code == 0
+
+
+def test_hundreds_of_documents_show_titles_and_top_level_headings(tmp_path: Path) -> None:
+    write_tree(tmp_path, 150)
+    out = index(".", cwd=tmp_path)
+    # Each document's one h1 is its title, shown on its line; its h2s are the top level.
+    assert "    h2.0 Section 0 of part 0 " in out.stdout or "largest also with" in out.stdout
+    assert "h1.0" not in out.stdout
+
+
+def test_full_is_the_way_past_the_budget(tmp_path: Path) -> None:
+    write_tree(tmp_path, 150)
+    out = index(".", "--full", cwd=tmp_path)
+    assert out.stdout.count("h3.7 Detail 1 of section 3") == 150
+    assert "[./:" not in out.stdout
+
+
+def test_a_budget_setting_sizes_the_answer(tmp_path: Path) -> None:
+    write_tree(tmp_path, 40)
+    small = index(".", env={"MDSEL_MAX_ANSWER_TOKENS": "1000"}, cwd=tmp_path)
+    large = index(".", env={"MDSEL_MAX_ANSWER_TOKENS": "40000"}, cwd=tmp_path)
+    assert len(small.stdout.encode()) <= 2500 < len(large.stdout.encode())
+    assert "h3.7 Detail 1 of section 3" in large.stdout
+
+
+def test_few_documents_that_fit_keep_the_per_document_index(tmp_path: Path) -> None:
+    write_tree(tmp_path, 3)
+    out = index(".", cwd=tmp_path)
+    first = out.stdout.splitlines()[0]
+    assert re.match(r"page-00000 ./area-00/topic-00/page-00000.md \d+ lines \d+ words", first)
+    assert "page-00000::h3.7 Detail 1 of section 3" in out.stdout
+
+
+def test_a_single_file_is_unchanged_unless_it_alone_overflows(tmp_path: Path) -> None:
+    path = tmp_path / "long.md"
+    path.write_text(
+        "".join(f"## A long heading title number {n} " + "x" * 200 + "\n" for n in range(200))
+    )
+    out = index(str(path))
+    assert len(out.stdout.encode()) <= 25_000 < len(index(str(path), "--full").stdout.encode())
+    assert out.stdout.splitlines()[-1].startswith("[showing ")
+    small = tmp_path / "small.md"
+    small.write_text("# One\n\ntext\n\n## Two\n\nmore\n")
+    assert index(str(small)).stdout == "7 lines 6 words; para 2\nh1.0 One 1 6\n  h2.0 Two 5 3\n"
+
+
+def test_a_document_without_headings_or_title_is_still_named(tmp_path: Path) -> None:
+    write_tree(tmp_path, 120)
+    (tmp_path / "notes.md").write_text("just words\n" * 50)
+    out = index(".", cwd=tmp_path)
+    assert "  notes.md: 50 100" in out.stdout
+
+
+def test_real_trees_fit_and_name_every_document() -> None:
+    out = index(str(TREES))
+    assert count_tokens(out.stdout) <= BUDGET
+    names = sorted(p.name for p in TREES.rglob("*.md"))
+    for name in set(names):
+        assert f"  {name}: " in out.stdout
+    # Explicit ids are not part of the titles shown.
+    assert "{#" not in out.stdout
+    assert "  faq.md: Frequently Asked Questions " in out.stdout
