@@ -107,11 +107,25 @@ def github_anchors(document: Document) -> dict[tuple[str, int], str]:
 
 
 def anchors(document: Document) -> list[str]:
-    """anchors[k] = the anchor of document.headings[k]: its explicit id when it has one, else
-    GitHub's anchor."""
+    """anchors[k] = an anchor that selects document.headings[k]: its explicit id when it has
+    one, else GitHub's anchor, numbered on (`intro-1`) when another heading's explicit id
+    already answers to it."""
     ids = document.headings.ids
     found = github_anchors(document)
-    return [ids.get(k) or found[(HEADING, k)] for k in range(len(document.headings))]
+    taken = set(ids.values()) | {h.id for h in document.nested if h.id}
+    result = []
+    for k in range(len(document.headings)):
+        anchor = ids.get(k)
+        if anchor is None:
+            anchor = found[(HEADING, k)]
+            if anchor in taken:
+                number = 1
+                while f"{anchor}-{number}" in taken or f"{anchor}-{number}" in found.values():
+                    number += 1
+                anchor = f"{anchor}-{number}"
+            taken.add(anchor)
+        result.append(anchor)
+    return result
 
 
 def find(document: Document, fragment: str) -> Target | None:
@@ -127,6 +141,10 @@ def find(document: Document, fragment: str) -> Target | None:
     for (kind, index), anchor in github_anchors(document).items():
         if anchor == lowered:
             return Target(kind, index)
+    if headings.ids:  # a heading whose GitHub anchor an explicit id took: as the index lists it
+        for index, anchor in enumerate(anchors(document)):
+            if anchor == fragment:
+                return Target(HEADING, index)
     from mdsel.html_anchors import html_anchor_line  # misses only: it parses the HTML again
 
     line = html_anchor_line(document, fragment)

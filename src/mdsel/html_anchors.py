@@ -44,7 +44,7 @@ def html_anchor_line(document: Document, fragment: str) -> int:
 def _attribute_line(document: Document, fragment: str) -> int:
     # In the source, `_` and other punctuation of the id may be backslash-escaped.
     written = "".join(f"\\\\?{re.escape(c)}" if not c.isalnum() else c for c in fragment)
-    pattern = re.compile(rf"\{{[ \t]*:?[^}}\n]*?#{written}(?:[ \t][^}}\n]*)?\}}".encode())
+    pattern = re.compile(rf"(?<!\\)\{{[ \t]*:?[^}}\n]*?#{written}(?:[ \t][^}}\n]*)?\}}".encode())
     found = [match.start() for match in pattern.finditer(document.data)]
     if not found:
         return 0

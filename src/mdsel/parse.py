@@ -333,7 +333,12 @@ def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
     the heading's source as written: one made by an escape or an entity is text.
     """
     found = _ATTRIBUTE_BLOCK.search(title)
-    if found is None or found.group(1).encode("utf-8") not in raw:
+    if found is None:
+        return None
+    # Written at the end of a line of the heading (before an ATX closing sequence), and not
+    # after a backslash or inside a code span, whose backticks would follow it.
+    block = re.escape(found.group(1).encode("utf-8"))
+    if re.search(rb"(?<!\\)" + block + rb"[ \t#]*(?:\r?\n|\r|\Z)", raw) is None:
         return None
     ids = [word[1:] for word in _ATTRIBUTES.findall(found.group(1)) if word[0] == "#"]
     return title[: found.start()], (ids[-1] if ids else None)

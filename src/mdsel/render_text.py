@@ -57,6 +57,7 @@ def _suggestion_line(problem: Problem, qualify: bool) -> str | None:
     parts = []
     for s in problem.suggestions:
         selector = f"{s.namespace}::{s.selector}" if qualify and s.namespace else s.selector
+        selector = shown_title(selector)  # an anchor comes from the document: it may hold anything
         parts.append(f"~{selector} ({shown_title(s.title)})" if s.title else f"~{selector}")
     return " ".join(parts)
 

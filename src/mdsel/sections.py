@@ -60,6 +60,11 @@ _BYTES_PER_HEADING = 512
 """Below this many bytes per heading on average, words and last lines are counted per shown
 heading, not for every heading up front: see build_sections."""
 
+_EAGER_BYTES = 256 * 1024
+"""Below this size a section's words and lines are counted when asked for: in a small file that
+is cheaper than counting them all, and a tree of a thousand small files pays it a thousand
+times."""
+
 _COUNT_ALL_AFTER = 1000
 """Heading values made one at a time before every heading's line columns are counted at once:
 an index shows a few hundred headings; a JSON index or a select of every section, all of them."""
@@ -285,7 +290,7 @@ def build_sections(
     # per nesting depth. Where headings are dense, counting them all would cost more than
     # counting the few sections an index shows.
     # The same goes for the line columns.
-    if count * _BYTES_PER_HEADING < len(data):
+    if count * _BYTES_PER_HEADING < len(data) and len(data) >= _EAGER_BYTES:
         headings._words = words_before(lines, starts)
         headings._count_line_columns()
     return headings, by_level
