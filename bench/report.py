@@ -176,6 +176,10 @@ def collect(reuse: bool) -> dict[str, Any]:
         "server": lambda: text_script("bench_server.py", parse_server),
         "hook": lambda: text_script("bench_hook.py", parse_hook),
         "caps": lambda: json_script("bench_caps.py", "--json"),
+        # bench_tree.py: the index of whole trees against parsing their documents.
+        "tree": lambda: json_script("bench_tree.py", "--json"),
+        # bench_links.py: in-repository links with a fragment resolved, against a reference.
+        "links": lambda: json_script("bench_links.py", "--pypi", "--json"),
     }
     results: dict[str, Any] = {}
     for name, step in steps.items():
@@ -622,6 +626,75 @@ def memory_section(memory: dict[str, Any]) -> list[str]:
     return [*lines, *table(header, rows), ""]
 
 
+def tree_section(t: dict[str, Any]) -> list[str]:
+    if "error" in t:
+        return ["## Documentation trees", "", f"Not measured: {t['error']}", ""]
+    lines = [
+        "## Documentation trees",
+        "",
+        "`mdsel index DIR` on whole trees (`bench/bench_tree.py`): the time of the whole index "
+        "(walk, reads, parse, the map fitted to the answer budget, text) against reading and "
+        "parsing the same documents into Documents, and against reading them with a bare loop "
+        "over the parser's events, run alternately in the same run (medians). Target: at most "
+        "1.5 times the parse. The answer's size is in tokens estimated as one per 2.5 bytes "
+        "(the tests count it with the Claude tokenizer: at most 10,000).",
+        "",
+    ]
+    rows = [
+        [
+            r["tree"], str(r["documents"]), size(r["bytes"]), f"{r['answer_tokens_estimate']:,}",
+            ms(r["index_ms"]), ms(r["parse_ms"]), ms(r["floor_ms"]), f"{r['ratio']:.2f}",
+            f"{r['ratio_floor']:.2f}",
+        ]
+        for r in t["trees"]
+    ]  # fmt: skip
+    header = [
+        "Tree", "Documents", "Size", "Answer (est. tokens)", "Index", "Read + parse",
+        "Read + parser loop", "Index / parse", "Index / parser loop",
+    ]  # fmt: skip
+    return [*lines, *table(header, rows), ""]
+
+
+def links_section(links: dict[str, Any]) -> list[str]:
+    if "error" in links:
+        return ["## Links followed", "", f"Not measured: {links['error']}", ""]
+    total = links["total"]
+    lines = [
+        "## Links followed",
+        "",
+        "Every in-repository link with a fragment in real documentation trees "
+        "(`bench/bench_links.py --pypi`), decided by an independent reference: the target "
+        "document rendered with markdown-it-py, its ids collected as GitHub (every heading, "
+        "lists and quotes included), explicit attribute blocks, HTML ids and the site's "
+        "generator (VitePress, Python-Markdown, pymdown-extensions) would give them, each with "
+        "its line. A link is resolvable when its fragment is one of them; mdsel resolves it "
+        "when `#fragment` selects the section starting at that heading (or holding that "
+        f"anchor). Target: {links['target_share']} % of the resolvable links.",
+        "",
+    ]
+    rows = [
+        [
+            t["name"], str(t["files"]), str(t["links"]), str(t["resolvable"]), str(t["correct"]),
+            str(t["wrong"]), str(t["unresolved"]), str(t["not_resolvable"]),
+            str(t["broken_but_matched"]), f"{t['share']:.1f} %",
+        ]
+        for t in links["trees"]
+    ]  # fmt: skip
+    rows.append(
+        [
+            "**all**", str(total["files"]), str(total["links"]), str(total["resolvable"]),
+            str(total["correct"]), str(total["wrong"]), str(total["unresolved"]),
+            str(total["not_resolvable"]), str(total["broken_but_matched"]),
+            f"{total['share']:.1f} %",
+        ]
+    )  # fmt: skip
+    header = [
+        "Tree", "Files", "Links with a fragment", "Resolvable", "Right section",
+        "Wrong section", "Unresolved", "Broken (no such id)", "Broken but matched", "Share",
+    ]  # fmt: skip
+    return [*lines, *table(header, rows), ""]
+
+
 def page(results: dict[str, Any]) -> str:
     lines = [
         "# Benchmarks",
@@ -635,6 +708,8 @@ def page(results: dict[str, Any]) -> str:
         *performance_section(results),
         *memory_section(results.get("memory", {"error": "not run"})),
         *(caps_section(results["caps"]) if "caps" in results else []),
+        *(tree_section(results["tree"]) if "tree" in results else []),
+        *(links_section(results["links"]) if "links" in results else []),
         "## Reproduce",
         "",
         "```sh",
@@ -644,7 +719,8 @@ def page(results: dict[str, Any]) -> str:
         "",
         "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
         "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
-        "`bench/bench_hook.py`, `bench/bench_caps.py`.",
+        "`bench/bench_hook.py`, `bench/bench_caps.py`, `bench/bench_tree.py`, "
+        "`bench/bench_links.py`.",
         "",
     ]
     return "\n".join(wrap(lines))

@@ -294,13 +294,13 @@ def _by_directory(docs: list[_Doc], room: int) -> tuple[list[str], int] | None:
 def _directory_line(name: str, members: list[_Doc], named: int) -> str:
     words = sum(d.document.word_count for d in members)
     largest = sorted(members, key=lambda d: -d.document.word_count)[:named]
-    named = ", ".join(
+    listed = ", ".join(
         f"{_below(d, name)} {d.document.word_count}" + (f" ({d.title})" if d.title else "")
         for d in largest
     )
     count = len(members)
     label = f"{name}/" if name else "./"
-    return f"{label} {count} document{'s' if count != 1 else ''} {words} words; largest: {named}"
+    return f"{label} {count} document{'s' if count != 1 else ''} {words} words; largest: {listed}"
 
 
 def _below(doc: _Doc, directory: str) -> str:

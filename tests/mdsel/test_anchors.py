@@ -66,3 +66,227 @@ def test_closest_anchors_prefer_containment_then_spelling() -> None:
     ]  # fmt: skip
     assert closest(doc, "usgae") == [("usage", "Usage")]
     assert closest(doc, "zzzz") == []
+
+
+# -- fragments through select: every place GitHub or a site generator takes a reader ----------
+
+
+def picked(markdown: str, request: str) -> list[tuple[str, str]]:
+    """(selector, first line) of each match of `request` in a one-document call."""
+    source = mdsel.Source("doc", "doc.md", mdsel.parse_document(markdown.encode()))
+    result = mdsel.select(request, [source], mdsel.Options(full=True))
+    return [(match.selector, match.content.split("\n", 1)[0]) for match in result.matches]
+
+
+def content(markdown: str, request: str) -> str:
+    """The text of the one match of `request`."""
+    source = mdsel.Source("doc", "doc.md", mdsel.parse_document(markdown.encode()))
+    (match,) = mdsel.select(request, [source], mdsel.Options(full=True)).matches
+    return match.content
+
+
+def missed(markdown: str, request: str) -> bool:
+    source = mdsel.Source("doc", "doc.md", mdsel.parse_document(markdown.encode()))
+    result = mdsel.select(request, [source], mdsel.Options(full=True))
+    return not result.matches and [p.type for p in result.problems] == ["SELECTOR_NOT_FOUND"]
+
+
+@pytest.mark.parametrize(
+    ("markdown", "fragment", "github"),
+    [
+        ("# Top\n\n## Intro {#intro}\n\ntext\n", "#intro", "#intro-intro"),
+        ("# Top\n\n## Intro { #intro }\n\ntext\n", "#intro", "#intro--intro-"),
+        ("# Top\n\n## Intro {: #intro }\n\ntext\n", "#intro", "#intro--intro-"),
+        ("# Top\n\n## Intro { #intro .c k=v }\n\ntext\n", "#intro", "#intro--intro-c-kv-"),
+        ("# Top\n\nIntro {#intro}\n-----\n\ntext\n", "#intro", "#intro-intro"),
+        ("# Top\n\n## Intro {#a.b}\n\ntext\n", "#a.b", "#intro-ab"),
+    ],
+)
+def test_an_explicit_id_and_githubs_slug_of_the_whole_line_both_select(
+    markdown: str, fragment: str, github: str
+) -> None:
+    heading_line = markdown.split("\n")[2]
+    assert picked(markdown, fragment) == [("h2.0", heading_line)]
+    assert content(markdown, fragment).endswith("text\n")
+    assert picked(markdown, github) == [("h2.0", heading_line)]
+
+
+def test_explicit_ids_compare_exactly_and_github_slugs_in_any_case() -> None:
+    markdown = "# Top\n\n## Getting started {#setup}\n\ntext\n"
+    assert missed(markdown, "#Setup")  # an id is case-sensitive
+    assert picked(markdown, "#setup") == [("h2.0", "## Getting started {#setup}")]
+    assert picked(markdown, "#Getting-Started-Setup") == [("h2.0", "## Getting started {#setup}")]
+    # The shown title's slug, as the generator gives it when the id is not used.
+    assert picked(markdown, "#getting-started") == [("h2.0", "## Getting started {#setup}")]
+
+
+def test_anchors_of_headings_with_ids_are_their_ids() -> None:
+    doc = document("# Top\n\n## Intro {#intro}\n\n## Intro\n\n## Notes {.unnumbered}\n")
+    # A class-only block gives no id: GitHub's anchor, block and all, stays.
+    assert anchors(doc)[0] == "top"
+    assert anchors(doc)[1] == "intro"
+    assert anchors(doc)[3] == "notes-unnumbered"
+
+
+def test_a_class_only_block_is_no_id() -> None:
+    markdown = "# Top\n\n## Intro {.unnumbered}\n\ntext\n"
+    assert picked(markdown, "#intro-unnumbered") == [("h2.0", "## Intro {.unnumbered}")]
+    assert missed(markdown, "#unnumbered")
+    # MkDocs and the other generators slug the title without the block.
+    assert picked(markdown, "#intro") == [("h2.0", "## Intro {.unnumbered}")]
+
+
+def test_an_explicit_id_wins_over_githubs_slug_of_another_heading() -> None:
+    markdown = "# Top\n\n## First {#second}\n\none\n\n## Second\n\ntwo\n"
+    assert picked(markdown, "#second") == [("h2.0", "## First {#second}")]
+    assert picked(markdown, "#first-second") == [("h2.0", "## First {#second}")]
+
+
+def test_an_escaped_or_entity_brace_is_text_not_an_id() -> None:
+    escaped = "# Top\n\n## Intro \\{#x}\n\ntext\n"
+    assert picked(escaped, "#intro-x") == [("h2.0", "## Intro \\{#x}")]
+    assert missed(escaped, "#x")
+    entity = "# Top\n\n## Intro &#123;#x}\n\ntext\n"
+    assert picked(entity, "#intro-x") == [("h2.0", "## Intro &#123;#x}")]
+    assert missed(entity, "#x")
+
+
+def test_an_entity_inside_the_block_leaves_it_text() -> None:
+    markdown = "# Top\n\n## Intro {#caf&eacute;}\n\ntext\n"
+    assert picked(markdown, "#intro-caf%C3%A9") == [("h2.0", "## Intro {#caf&eacute;}")]
+    assert missed(markdown, "#café")
+
+
+def test_a_code_span_ending_a_heading_is_no_attribute_block() -> None:
+    markdown = "# Top\n\n## Custom anchors `{#my-anchor}`\n\ntext\n"
+    assert picked(markdown, "#custom-anchors-my-anchor") == [
+        ("h2.0", "## Custom anchors `{#my-anchor}`")
+    ]
+    assert missed(markdown, "#my-anchor")
+
+
+# -- headings inside lists and quotes ---------------------------------------------------------
+
+NESTED_DOC = """\
+# Top
+
+- item
+
+  ## Setup
+
+  inner
+
+  ```sh
+  nested code
+  ```
+
+  ### Deeper
+
+  deep
+
+  ## Other
+
+  other
+
+- next item
+
+## Setup
+
+```sh
+top code
+```
+"""
+
+
+def test_a_nested_heading_spans_to_the_next_of_its_level_in_its_container() -> None:
+    assert content(NESTED_DOC, "#setup") == (
+        "  ## Setup\n\n  inner\n\n  ```sh\n  nested code\n  ```\n\n  ### Deeper\n\n  deep\n"
+    )
+    assert content(NESTED_DOC, "#deeper") == "  ### Deeper\n\n  deep\n"
+
+
+def test_repeated_slugs_count_nested_headings_in_document_order() -> None:
+    # The list's Setup comes first, so GitHub gives it `setup` and the section `setup-1`.
+    assert picked(NESTED_DOC, "#setup-1") == [("h2.0", "## Setup")]
+    assert anchors(document(NESTED_DOC)) == ["top", "setup-1"]
+    doc = "- ## Dup\n\n## Dup\n\n## Dup\n"
+    assert picked(doc, "#dup") == [("L1-1", "- ## Dup")]
+    assert [s for s, _ in picked(doc, "#dup-1,#dup-2")] == ["h2.0", "h2.1"]
+
+
+def test_an_anchor_scopes_into_a_nested_headings_span() -> None:
+    assert content(NESTED_DOC, "#setup/code.0") == "  ```sh\n  nested code\n  ```\n"
+    assert content(NESTED_DOC, "#setup-1/code.0") == "```sh\ntop code\n```\n"
+    assert missed(NESTED_DOC, "#deeper/code.0")  # the code is before Deeper
+
+
+def test_a_heading_in_a_quote_with_an_id() -> None:
+    markdown = "# Top\n\n> ## Quoted {#q}\n>\n> quoted text\n\nafter\n"
+    assert content(markdown, "#q") == "> ## Quoted {#q}\n>\n> quoted text\n"
+    assert content(markdown, "#quoted-q") == content(markdown, "#q")
+    assert content(markdown, "#q/para.0") == "> quoted text\n"
+
+
+# -- fragments decoded once -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    ["#programación", "#programaci%C3%B3n", "#programaci&#x00F3;n", "#programaci&oacute;n"],
+)
+def test_a_fragment_is_found_as_written_in_a_link(fragment: str) -> None:
+    assert picked("# Top\n\n## Programación\n", fragment) == [("h2.0", "## Programación")]
+
+
+def test_a_fragment_is_decoded_once() -> None:
+    markdown = "# Top\n\n## A {#a%26b}\n\n## B {#a&b}\n"
+    assert picked(markdown, "#a%2526b") == [("h2.0", "## A {#a%26b}")]
+    assert picked(markdown, "#a%26b") == [("h2.1", "## B {#a&b}")]
+    # An entity is decoded as the Markdown parser does, then the escapes as the browser does.
+    assert picked(markdown, "#a&#37;26b") == [("h2.1", "## B {#a&b}")]
+
+
+# -- the slugs of other generators ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "fragment"),
+    [
+        ("Héllo World!", "#hello-world"),  # Python-Markdown, ASCII-folded
+        ("1. Numbered", "#numbered"),  # kramdown drops leading non-letters
+        ("1. Numbered", "#_1-numbered"),  # VitePress: `_` before a leading digit
+        ("server.port", "#server-port"),  # VitePress and Hugo: punctuation as `-`
+        ("A -- B", "#a-b"),  # runs of `-` and spaces as one
+    ],
+)
+def test_a_generators_slug_selects_when_one_heading_answers(title: str, fragment: str) -> None:
+    markdown = f"# Top\n\n## {title}\n\ntext\n"
+    assert picked(markdown, fragment) == [("h2.0", f"## {title}")]
+
+
+def test_a_generator_slug_two_headings_share_selects_nothing() -> None:
+    # `#foo-bar`: Hugo's and VitePress's slug of `Foo_Bar`, Python-Markdown's of `Foo & Bar`;
+    # GitHub gives them foo_bar and foo--bar.
+    markdown = "# Top\n\n## Foo_Bar\n\n## Foo & Bar\n"
+    assert missed(markdown, "#foo-bar")
+    assert picked(markdown, "#foo_bar") == [("h2.0", "## Foo_Bar")]
+    assert picked(markdown, "#foo--bar") == [("h2.1", "## Foo & Bar")]
+
+
+def test_githubs_slug_wins_over_a_generator_slug_of_another_heading() -> None:
+    # Hugo and VitePress slug `Foo_Bar` as foo-bar, GitHub's anchor of `foo-bar`.
+    markdown = "# Top\n\n## Foo_Bar\n\n## foo-bar\n"
+    assert picked(markdown, "#foo-bar") == [("h2.1", "## foo-bar")]
+
+
+def test_repeats_are_numbered_by_each_generators_rule() -> None:
+    markdown = "# Top\n\n## Ünïcode\n\n## Unicode!\n"
+    # GitHub: ünïcode, unicode. Python-Markdown (ASCII-folded): unicode, unicode_1.
+    assert picked(markdown, "#unicode") == [("h2.1", "## Unicode!")]
+    assert picked(markdown, "#unicode_1") == [("h2.1", "## Unicode!")]
+    assert picked(markdown, "#ünïcode") == [("h2.0", "## Ünïcode")]
+
+
+def test_closest_names_headings_by_their_explicit_ids() -> None:
+    doc = document("# Top\n\n## Installation {#install-guide}\n\n## Usage\n")
+    assert closest(doc, "install") == [("install-guide", "Installation")]

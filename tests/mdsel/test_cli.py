@@ -533,3 +533,159 @@ def test_block_limit_is_a_parse_error_naming_it(tmp_path: Path) -> None:
     body = json.loads(cli("index", str(path), "--json", env={"MDSEL_MAX_BLOCKS": "10"}).stdout)
     assert body["errors"][0]["code"] == "TOO_MANY_BLOCKS"
     assert cli("index", str(path), env={"MDSEL_MAX_BLOCKS": "20"}).exit_code == 0
+
+
+# -- link targets: explicit ids, nested headings, HTML anchors, decoded fragments ---------------
+
+TREES = FIXTURES.parent / "trees"
+
+IDS_DOC = """\
+# Top {#top-id}
+
+## Intro { #intro .lead key=value }
+
+text
+
+Setext {#setext-id}
+-------------------
+
+## Using {braces}
+
+## Set {x, y}
+
+## Notes {.unnumbered}
+"""
+
+
+def test_titles_are_shown_without_the_attribute_block(tmp_path: Path) -> None:
+    path = tmp_path / "ids.md"
+    path.write_text(IDS_DOC)
+    lines = cli("index", str(path)).stdout.splitlines()
+    assert [line.split()[1:-2] for line in lines[1:]] == [
+        ["Top"], ["Intro"], ["Setext"], ["Using", "{braces}"], ["Set", "{x,", "y}"], ["Notes"],
+    ]  # fmt: skip
+    toc = cli("select", "h1.0?toc=true", str(path)).stdout
+    assert "{#" not in toc and "{ #" not in toc and "{.unnumbered}" not in toc
+    assert "h2.2 Using {braces}" in toc and "h2.3 Set {x, y}" in toc
+    body = json.loads(cli("index", str(path), "--json").stdout)
+    headings = body["data"]["documents"][0]["headings"]
+    assert [(h["text"], h["anchor"]) for h in headings] == [
+        ("Top", "top-id"),
+        ("Intro", "intro"),
+        ("Setext", "setext-id"),
+        ("Using {braces}", "using-braces"),
+        ("Set {x, y}", "set-x-y"),
+        ("Notes", "notes-unnumbered"),
+    ]
+    # Suggestions show titles the same way.
+    out = cli("select", "h2.9", str(path))
+    assert "~h2.0 (Intro)" in out.stderr and "{#" not in out.stderr
+    out = cli("select", "#intr", str(path))
+    assert out.stderr.splitlines()[1] == "~#intro (Intro)"
+    # The JSON `text` of a match's heading is the shown title too.
+    body = json.loads(cli("select", "#setext-id", str(path), "--json").stdout)
+    (match,) = body["data"]["matches"]
+    assert match["selector"] == "ids::h2.1"
+    assert match["content"].startswith("Setext {#setext-id}\n---")
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        IDS_DOC,
+        "# Top\n\n## Intro {#intro}\n\n## Intro\n",
+        "# Top\n\n## First {#second}\n\none\n\n## Second\n\ntwo\n",
+        "- ## Dup\n\n# Dup\n\n## Dup {#dup}\n",
+    ],
+)
+def test_every_anchor_in_the_json_index_selects_its_heading(tmp_path: Path, markdown: str) -> None:
+    """The schema's promise: a heading's `anchor` is what `#anchor` selects it by."""
+    path = tmp_path / "doc.md"
+    path.write_text(markdown)
+    body = json.loads(cli("index", str(path), "--json").stdout)
+    for heading in body["data"]["documents"][0]["headings"]:
+        if "anchor" not in heading:
+            continue
+        found = json.loads(cli("select", f"#{heading['anchor']}", str(path), "--json").stdout)
+        assert [m["selector"] for m in found["data"]["matches"]] == [heading["selector"]], heading
+
+
+def test_a_decoded_fragment_cannot_forge_output_lines() -> None:
+    out = cli("select", "#x%0A~h2.0%1b[31m", STRUCTURE)
+    assert (out.exit_code, out.stdout) == (1, "")
+    assert out.stderr == (
+        "!#x%0A~h2.0%1b[31m INVALID_SELECTOR: the anchor decodes to a control character (\\n); "
+        "anchors hold none: copy the link's fragment as written at column 2\n"
+    )
+    for request in ("#x&#10;~h2.0", "#a%E2%80%AEb", "#x%C2%9B31m", "h1.0,#x%0D~h2.0", "#x%09"):
+        out = cli("select", request, STRUCTURE)
+        assert (out.exit_code, out.stdout) == (1, ""), request
+        (line,) = out.stderr.splitlines()
+        assert line.startswith(f"!{request} INVALID_SELECTOR: ") and line.isprintable(), request
+    body = json.loads(cli("select", "#x%0A~h2.0%1b[31m", STRUCTURE, "--json").stdout)
+    assert body["data"]["matches"] == []
+    (error,) = body["errors"]
+    assert error["type"] == "INVALID_SELECTOR" and error.get("suggestions", []) == []
+    assert "\n" not in error["message"] and "\x1b" not in error["message"]
+
+
+def test_an_anchor_suggested_from_the_document_is_shown_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "ids.md"
+    path.write_bytes(b"# Title {#x\x1b[31m}\n\ntext\n\n## Other {#y\x07z}\n")
+    for request in ("#x", "#yz"):
+        out = cli("select", request, str(path))
+        assert out.exit_code == 1
+        assert all(line.isprintable() for line in out.stderr.splitlines()), out.stderr
+
+
+def test_a_nested_heading_is_selected_as_its_lines(tmp_path: Path) -> None:
+    path = tmp_path / "nested.md"
+    path.write_text("# Top\n\n1. step\n\n   ### Run {#run}\n\n   ```sh\n   go\n   ```\n\n## Run\n")
+    out = cli("select", "#run", str(path))
+    assert out == Outcome("   ### Run {#run}\n\n   ```sh\n   go\n   ```\n", "", 0)
+    assert cli("select", "#run/code.0", str(path)).stdout == "   ```sh\n   go\n   ```\n"
+    # GitHub numbers the list's Run first.
+    assert cli("select", "#run-1", str(path)).stdout == "## Run\n"
+    body = json.loads(cli("select", "#run", str(path), "--json").stdout)
+    (match,) = body["data"]["matches"]
+    assert (match["type"], match["line_start"], match["line_end"]) == ("lines", 5, 9)
+
+
+REAL_LINKS = [
+    # VitePress explicit ids, as the Vue docs link them.
+    ("vue-docs/guide/extras/render-function.md", "#jsx-tsx", "## JSX / TSX {#jsx-tsx}"),
+    ("vue-docs/api/sfc-css-features.md", "#css-modules", "## CSS Modules {#css-modules}"),
+    ("vue-docs/api/sfc-css-features.md", "#scoped-css", "## Scoped CSS {#scoped-css}"),
+    # A heading inside a list item, with its id.
+    (
+        "vue-docs/api/general.md",
+        "#function-signature",
+        "  ### Function Signature {#function-signature}",
+    ),
+    # `<span id>` anchors: the section holding them.
+    ("vue-docs/guide/essentials/forms.md", "#vmodel-ime-tip", "### Text {#text}"),
+    (
+        "vue-docs/guide/extras/reactivity-in-depth.md",
+        "#debugger-event",
+        "### Component Debugging Hooks {#component-debugging-hooks}",
+    ),
+    # VitePress's own slugs, where GitHub's differ (`server.port` → GitHub's serverport).
+    ("vite-docs/config/server-options.md", "#server-port", "## server.port"),
+    (
+        "vite-docs/guide/index.md",
+        "#index-html-and-project-root",
+        "## `index.html` and Project Root",
+    ),
+    # GitHub's slugs.
+    ("vite-docs/guide/api-plugin.md", "#configureserver", "### `configureServer`"),
+]
+
+
+@pytest.mark.parametrize(("path", "fragment", "first_line"), REAL_LINKS)
+def test_real_links_select_the_heading_they_point_to(
+    path: str, fragment: str, first_line: str
+) -> None:
+    file = TREES / path
+    link = f"{file.name}{fragment}"  # as written in a link from the same directory
+    out = cli("select", f"{link}?head=1", str(file))
+    assert out == Outcome(first_line + "\n", "", 0)

@@ -257,3 +257,62 @@ def test_random_strings_parse_or_raise_only_selector_errors(text: str) -> None:
         assert 1 <= exc.column <= len(text) + 1
     else:
         assert selectors
+
+
+DECODED_CONTROLS = [
+    "\x00", "\x01", "\t", "\n", "\r", "\x1b", "\x7f", "\x85", "\x9b",
+    "\u2028", "\u2029", "\u202a", "\u202e", "\u2066", "\u2069",
+]  # fmt: skip
+
+
+def _percent(char: str) -> str:
+    return "".join(f"%{byte:02X}" for byte in char.encode("utf-8"))
+
+
+@pytest.mark.parametrize("char", DECODED_CONTROLS, ids=lambda c: f"U+{ord(c):04X}")
+def test_an_anchor_percent_decoding_to_a_control_character_is_refused(char: str) -> None:
+    text = f"h2.0,#x{_percent(char)}~h2.0"
+    with pytest.raises(SelectorSyntaxError) as info:
+        parse_request(text)
+    message = str(info.value)
+    assert "the anchor decodes to a control character" in message
+    assert repr(char)[1:-1] in message  # shown escaped: `\n`, `\x1b`, `\u202e`
+    assert message.isprintable()
+    assert info.value.column == 7  # the anchor, after `h2.0,#`
+
+
+@pytest.mark.parametrize("char", ["\t", "\n", "\r", "\u2028", "\u2029", "\u202e", "\u2066"])
+@pytest.mark.parametrize("form", ["&#x{:X};", "&#{:d};"])
+def test_an_anchor_entity_decoding_to_a_control_character_is_refused(char: str, form: str) -> None:
+    with pytest.raises(SelectorSyntaxError, match="decodes to a control character") as info:
+        parse_request("#x" + form.format(ord(char)) + "~h2.0")
+    assert str(info.value).isprintable()
+
+
+@pytest.mark.parametrize("code", [0x00, 0x01, 0x1B, 0x7F, 0x85, 0x9B])
+def test_an_entity_for_a_control_character_never_yields_one(code: int) -> None:
+    """HTML's rules: NUL as U+FFFD, C1 as Windows-1252, the other controls refused or dropped;
+    whichever, no control character reaches the anchor, and the rest stays part of it."""
+    for text in (f"#x&#x{code:X};~h2.0", f"#x&#{code};~h2.0"):
+        try:
+            (selector,) = parse_request(text)
+        except SelectorSyntaxError as error:
+            assert "decodes to a control character" in str(error)
+            continue
+        (segment,) = selector.segments
+        assert segment.type == ANCHOR and segment.name.isprintable()
+        assert segment.name.startswith("x") and segment.name.endswith("~h2.0")
+
+
+@pytest.mark.parametrize("text", ["README.md#a%1Bb", "readme::#a%E2%80%AEb", "#x/code.0,#%0A"])
+def test_a_control_character_is_refused_wherever_the_anchor_is(text: str) -> None:
+    with pytest.raises(SelectorSyntaxError, match="decodes to a control character"):
+        parse_request(text)
+
+
+def test_what_decoding_yields_is_not_decoded_again() -> None:
+    # `%250A` is `%0A` once decoded: text, not a line break.
+    assert one("#x%250A")[1] == "#x%0A"
+    assert one("#x&amp;lt;")[1] == "#x&lt;"
+    # An entity, then the browser's percent escapes: each once.
+    assert one("#x&#37;41")[1] == "#xA"

@@ -324,3 +324,16 @@ def test_a_cancelled_call_stops_and_says_so(docs: Path) -> None:
         "mdsel_index", {"files": ["."]}, settings, EmbeddedBackend(settings), str(docs), cancel
     )
     assert result == ToolResult("mdsel-claude: mdsel_index was cancelled\n", True)
+
+
+def test_a_decoded_fragment_cannot_forge_lines_in_the_tool_result(docs: Path) -> None:
+    backend = EmbeddedBackend(Settings())
+    for selector in ("#x%0A~h2.0%1b[31m", "#x&#10;~h2.0", "guide.md#a%E2%80%AEb"):
+        arguments = {"selector": selector, "files": ["guide.md"]}
+        result = run_tool("mdsel_select", arguments, Settings(), backend, cwd=str(docs))
+        assert result == relay(cli(docs, "select", selector, "guide.md"))
+        assert result.is_error
+        first, *rest = result.text.splitlines()
+        assert first.startswith(f"!{selector} INVALID_SELECTOR: the anchor decodes to a control")
+        assert all(line.isprintable() for line in (first, *rest))
+        assert not {"~h2.0", "~h2.0%1b[31m", "~h2.0\x1b[31m"} & set(rest)  # no forged line
