@@ -15,11 +15,11 @@ document (the usual single `# Title`).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 
 from mdsel.budget import utf8_size
 from mdsel.names import heading_selector
+from mdsel.source import front_matter_title
 from mdsel.titles import shown_title
 from mdsel.tree import Document, Source
 
@@ -48,7 +48,11 @@ class _Doc:
         self.path = source.path
         relative = _relative(source.path, root)
         self.directory, _, self.name = relative.rpartition("/")
-        title = front_matter_title(document)
+        title = None
+        if document.front_matter_lines:
+            title = front_matter_title(
+                document.data[: document.lines.starts[document.front_matter_lines]]
+            )
         headings = document.headings
         self.skip = -1  # the heading given as the title, not repeated under the file
         self.base = 0  # outline depth shown at the file's indentation
@@ -119,33 +123,6 @@ def _heading_line(document: Document, index: int, pad: str, hidden: int) -> str:
         f"{pad}{selector} {title} {headings.line_start(index)} "
         f"{document.section_words(index)}{more}"
     )
-
-
-_YAML_TITLE = re.compile(rb"^title[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
-_TOML_TITLE = re.compile(rb"^title[ \t]*=[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
-
-
-def front_matter_title(document: Document) -> str | None:
-    """The `title:` of the document's YAML (or `title =` of its TOML) front matter, unquoted;
-    None when there is none, or when it is not a one-line value."""
-    if not document.front_matter_lines:
-        return None
-    block = document.data[: document.lines.starts[document.front_matter_lines]]
-    pattern = _TOML_TITLE if block.startswith(b"+++") else _YAML_TITLE
-    found = pattern.search(block)
-    if found is None:
-        return None
-    value = found.group(1).decode("utf-8", "replace")
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        quote = value[0]
-        value = value[1:-1]
-        value = value.replace("''", "'") if quote == "'" else value.replace('\\"', '"')
-    elif value.startswith(("|", ">", "#")):
-        return None  # a block scalar or a comment: not a one-line title
-    else:
-        value = value.split(" #", 1)[0]  # a plain scalar ends at a comment
-    value = value.strip()
-    return value or None
 
 
 def _relative(path: str, root: str) -> str:
@@ -338,4 +315,4 @@ def _joined(root: str, directory: str, name: str) -> str:
     return f"{prefix}/{name}" if prefix else name
 
 
-__all__ = ["catalog", "common_root", "front_matter_title"]
+__all__ = ["catalog", "common_root"]

@@ -23,6 +23,7 @@ from operator import add
 import pyromark
 
 from mdsel._record import NamedTuple
+from mdsel.attributes import attribute_block
 from mdsel.errors import NodeLimitError
 
 TYPE_CHECKING = False
@@ -314,34 +315,6 @@ def text_spans(text: str, shift: int = 0) -> list[tuple[int, int]]:
         elif "End" in event and event["End"] == "CodeBlock":
             in_code = False
     return spans
-
-
-_ATTRIBUTE = r"""(?:[#.][^\s{}]+|[A-Za-z_:][\w.:-]*=(?:"[^"]*"|'[^']*'|[^\s"'{}=]+))"""
-_ATTRIBUTE_BLOCK = re.compile(
-    rf"[ \t]*(\{{[ \t]*:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}})\Z"
-)
-_ATTRIBUTES = re.compile(_ATTRIBUTE)
-
-
-def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
-    """(title without it, its id) when `title` ends with an attribute block, else None.
-
-    `{#id}`, `{ #id .class key=value }`, `{: #id}` (Python-Markdown attr_list, Pandoc, kramdown,
-    markdown-it-attrs as VitePress uses it, Docusaurus, Hugo): every word of the block must be
-    an id, a class or a key=value pair, so `## Using {braces}` and `## Set {x, y}` keep their
-    titles (pulldown-cmark's own option would take both as attributes). The block must be in
-    the heading's source as written: one made by an escape or an entity is text.
-    """
-    found = _ATTRIBUTE_BLOCK.search(title)
-    if found is None:
-        return None
-    # Written at the end of a line of the heading (before an ATX closing sequence), and not
-    # after a backslash or inside a code span, whose backticks would follow it.
-    block = re.escape(found.group(1).encode("utf-8"))
-    if re.search(rb"(?<!\\)" + block + rb"[ \t#]*(?:\r?\n|\r|\Z)", raw) is None:
-        return None
-    ids = [word[1:] for word in _ATTRIBUTES.findall(found.group(1)) if word[0] == "#"]
-    return title[: found.start()], (ids[-1] if ids else None)
 
 
 _ATX_OPENING = re.compile(rb" {0,3}#{1,6}[ \t]")

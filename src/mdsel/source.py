@@ -197,3 +197,27 @@ def _line_end(data: bytes, pos: int) -> int:
     if cr >= 0:
         return cr + 2 if data[cr + 1 : cr + 2] == b"\n" else cr + 1
     return lf + 1 if lf >= 0 else len(data)
+
+
+_YAML_TITLE = re.compile(rb"^title[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
+_TOML_TITLE = re.compile(rb"^title[ \t]*=[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
+
+
+def front_matter_title(block: bytes) -> str | None:
+    """The `title:` of a YAML front matter block (or `title =` of a TOML one), unquoted; None
+    when there is none, or when it is not a one-line value."""
+    pattern = _TOML_TITLE if block.startswith(b"+++") else _YAML_TITLE
+    found = pattern.search(block)
+    if found is None:
+        return None
+    value = found.group(1).decode("utf-8", "replace")
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        quote = value[0]
+        value = value[1:-1]
+        value = value.replace("''", "'") if quote == "'" else value.replace('\\"', '"')
+    elif value.startswith(("|", ">", "#")):
+        return None  # a block scalar or a comment: not a one-line title
+    else:
+        value = value.split(" #", 1)[0]  # a plain scalar ends at a comment
+    value = value.strip()
+    return value or None
