@@ -152,14 +152,14 @@ def bulk_docs(root: Path, count: int, size: int) -> None:
     root.mkdir(parents=True)
     for number in range(count):
         unit = f"## Part {number}\n\n{'word ' * 30}\n\n- item\n- item\n\n"
-        (root / f"b{number:03}.md").write_text(unit * (size // len(unit)))
+        (root / f"b{number:04}.md").write_text(unit * (size // len(unit)))
 
 
 def build(work: Path) -> None:
     wide_tree(work / "tree")
     deep_tree(work / "deep", 1100)
     outline_docs(work / "outlines", 500, 260)
-    bulk_docs(work / "bulk", 500, 200 * 1024)
+    bulk_docs(work / "bulk", 2000, 50 * 1024)
     (work / "small.md").write_text("# Small\n\nA few words.\n")
 
 
@@ -216,9 +216,9 @@ CASES: list[tuple[str, str, Callable[[], bytes]]] = [
         ),
     ),
     (
-        "MDSEL_MAX_ANSWER_CHARS=1048576",
-        "index of 500 files with 260 headings each (an answer of several MB, cut)",
-        lambda: call("mdsel_index", {"files": ["outlines"]}),
+        "MDSEL_MAX_ANSWER_CHARS=100000",
+        "every document of 500 files with 260 headings each, full=true (MBs of answer, cut)",
+        lambda: call("mdsel_select", {"selector": "root?full=true", "files": ["outlines"]}),
     ),
     (
         "MDSEL_MAX_REQUEST_BYTES=1048576",
@@ -226,8 +226,8 @@ CASES: list[tuple[str, str, Callable[[], bytes]]] = [
         lambda: call("mdsel_index", {"files": ["missing-" + "x" * 90 + ".md"] * 1_000_000}),
     ),
     (
-        "MDSEL_MAX_FILES=500, MDSEL_MAX_TOTAL_BYTES=104857600",
-        "index of 500 different 200 KB files (100 MB, all parsed)",
+        "MDSEL_MAX_FILES=2000, MDSEL_MAX_TOTAL_BYTES=104857600",
+        "index of 2,000 different 50 KB files (100 MB, all parsed)",
         lambda: call("mdsel_index", {"files": ["bulk"]}),
     ),
 ]

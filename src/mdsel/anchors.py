@@ -107,29 +107,34 @@ def github_anchors(document: Document) -> dict[tuple[str, int], str]:
 
 
 def anchors(document: Document) -> list[str]:
-    """anchors[k] = an anchor that selects document.headings[k]: its explicit id when it has
-    one, else GitHub's anchor, numbered on (`intro-1`) when another heading's explicit id
-    already answers to it."""
+    """anchors[k] = the anchor that selects document.headings[k]: its explicit id, or GitHub's
+    anchor, numbered on (`intro-1`) when that already answers for another heading (an explicit
+    id given twice, or a GitHub anchor that another heading's id takes)."""
     ids = document.headings.ids
     found = github_anchors(document)
-    taken = set(ids.values()) | {h.id for h in document.nested if h.id}
+    github = set(found.values())
+    explicit = set(ids.values()) | {h.id for h in document.nested if h.id}
+    assigned: set[str] = set()
     result = []
     for k in range(len(document.headings)):
-        anchor = ids.get(k)
-        if anchor is None:
-            anchor = found[(HEADING, k)]
-            if anchor in taken:
-                number = 1
-                while f"{anchor}-{number}" in taken or f"{anchor}-{number}" in found.values():
-                    number += 1
-                anchor = f"{anchor}-{number}"
-            taken.add(anchor)
+        ident = ids.get(k)
+        anchor = found[(HEADING, k)] if ident is None else ident
+        if anchor in assigned or (ident is None and anchor in explicit):
+            number = 1
+            while any(f"{anchor}-{number}" in names for names in (assigned, explicit, github)):
+                number += 1
+            anchor = f"{anchor}-{number}"
+        assigned.add(anchor)
         result.append(anchor)
     return result
 
 
 def find(document: Document, fragment: str) -> Target | None:
-    """What `#fragment` (already decoded) names in the document, or None."""
+    """What `#fragment` (already decoded) names in the document, or None.
+
+    Exact matches first, as a browser matches ids: explicit ids, GitHub's anchors, the anchors
+    the index lists, HTML ids; then GitHub's anchors in any letter case, then other generators.
+    """
     headings, nested = document.headings, document.nested
     for index, ident in headings.ids.items():
         if ident == fragment:
@@ -137,9 +142,9 @@ def find(document: Document, fragment: str) -> Target | None:
     for index, heading in enumerate(nested):
         if heading.id == fragment:
             return Target(NESTED, index)
-    lowered = fragment.lower()
-    for (kind, index), anchor in github_anchors(document).items():
-        if anchor == lowered:
+    github = github_anchors(document)
+    for (kind, index), anchor in github.items():
+        if anchor == fragment:
             return Target(kind, index)
     if headings.ids:  # a heading whose GitHub anchor an explicit id took: as the index lists it
         for index, anchor in enumerate(anchors(document)):
@@ -150,6 +155,11 @@ def find(document: Document, fragment: str) -> Target | None:
     line = html_anchor_line(document, fragment)
     if line:
         return Target(HTML, -1, line)
+    lowered = fragment.lower()
+    if lowered != fragment:
+        for (kind, index), anchor in github.items():
+            if anchor == lowered:
+                return Target(kind, index)
     return _by_generators(document, fragment)
 
 
@@ -255,11 +265,10 @@ def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
     if not anchor:
         return []
     anchor = anchor.lower()
-    ids = document.headings.ids
+    listed = anchors(document)  # what selects each section heading
     named: dict[str, str] = {}
     for (kind, index), found in list(github_anchors(document).items())[:MAX_CANDIDATES]:
-        explicit = ids.get(index) if kind == HEADING else document.nested[index].id
-        found = explicit or found
+        found = listed[index] if kind == HEADING else document.nested[index].id or found
         named.setdefault(found, _text(document, kind, index, shown=True))
     names = list(named)
     lowered = [name.lower() for name in names]

@@ -8,6 +8,7 @@ what exists before any loop, so `h2.0-999999999` costs as much as `h2.0-7`.
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -17,6 +18,7 @@ from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
 from mdsel.names import heading_selector
 from mdsel.parse import KINDS
 from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_items, format_segments
+from mdsel.titles import shown_title
 from mdsel.tree import BLOCK_KINDS, Document, Source
 
 ROOT = "root"
@@ -82,8 +84,58 @@ def namespace_sources(namespace: str | None, sources: Sequence[Source]) -> list[
     return hits
 
 
+def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
+    """Indices of the sources a link's path names: those whose path ends with it, compared by
+    whole components (`./` and `../` at its start dropped, as a link is relative to the page
+    that holds it), in the same letter case if any match so, else in any case."""
+    parts = [part for part in link.split("/") if part not in ("", ".")]
+    while parts and parts[0] == "..":
+        parts.pop(0)
+    wanted = "/".join(parts)
+    if not wanted:
+        return []
+    paths = [
+        "/" + os.path.normpath(s.path).replace(os.sep, "/") if s.path != "-" else ""
+        for s in sources
+    ]
+    hits = [i for i, path in enumerate(paths) if path.endswith("/" + wanted)]
+    if not hits:
+        folded = "/" + wanted.casefold()
+        hits = [i for i, path in enumerate(paths) if path.casefold().endswith(folded)]
+    return hits
+
+
 def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
-    docs = namespace_sources(selector.namespace, sources)
+    if selector.link and len(sources) > 1:
+        return _resolve_link(selector, sources)
+    return _resolve_in(selector, sources, namespace_sources(selector.namespace, sources))
+
+
+def _resolve_link(selector: Selector, sources: Sequence[Source]) -> Resolution:
+    """A link names one document by its path; one that names none, or several, is a miss that
+    says which documents there are, never an answer from another document."""
+    docs = link_sources(selector.link, sources)
+    if len(docs) == 1:
+        return _resolve_in(selector, sources, docs)
+    if docs:
+        shown = ", ".join(shown_title(sources[d].path) for d in docs[:5])
+        reason = (
+            f"the link names {len(docs)} documents of this call ({shown}); write more of its "
+            "path, or name the document with its namespace"
+        )
+    else:
+        reason = f"no document of this call is at {shown_title(selector.link)}"
+    miss = Miss(
+        NAMESPACE_NOT_FOUND,
+        selector.source,
+        reason,
+        tuple(docs or range(len(sources))),
+        selector.segments[0],
+    )
+    return Resolution(selector, (), (miss,))
+
+
+def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) -> Resolution:
     prefix = f"{selector.namespace}::" if selector.namespace else ""
     if not docs:
         names = ", ".join(s.namespace for s in sources)

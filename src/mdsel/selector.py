@@ -102,6 +102,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.link = ""  # the path of the link being parsed, if the selector is one
 
     # -- helpers ---------------------------------------------------------------------------
     def fail(self, message: str, pos: int | None = None) -> SelectorSyntaxError:
@@ -149,6 +150,7 @@ class _Parser:
 
     def selector(self) -> Selector:
         begin = self.pos
+        self.link = ""
         namespace = self.file_link()
         named_file = _FILE_NAMESPACE.match(self.text, self.pos)
         if named_file is not None:
@@ -173,7 +175,8 @@ class _Parser:
         if self.peek() == "?":
             self.pos += 1
             params = self.params()
-        return Selector(namespace, tuple(segments), params, self.text[begin : self.pos].strip())
+        source = self.text[begin : self.pos].strip()
+        return Selector(namespace, tuple(segments), params, source, self.link)
 
     def file_link(self) -> str | None:
         """A link as written in Markdown, `README.md#install` or `docs/api.md#setup`: the
@@ -181,10 +184,12 @@ class _Parser:
         end = self.text.find("#", self.pos)
         if end <= self.pos or _NOT_IN_LINK.search(self.text, self.pos, end) is not None:
             return None
-        name = self.text[self.pos : end].replace("\\", "/").rpartition("/")[2]
+        path = self.text[self.pos : end].replace("\\", "/")
+        name = path.rpartition("/")[2]
         if not is_markdown_name(name):
             return None
         self.pos = end
+        self.link = path
         return namespace_of(name)
 
     def segment(self, first: bool) -> Segment:

@@ -48,6 +48,10 @@ class Selector(NamedTuple):
     params: Params
     source: str
     """The selector as written (trimmed), for messages."""
+    link: str = ""
+    """The file path of a link as written (`docs/api.md` of `docs/api.md#setup`), `/`-separated;
+    empty when the selector is not a link. It names the document by its path, not only its
+    namespace: a tree has an `index.md` in every directory."""
 
 
 def format_items(items: tuple[Item, ...]) -> str:
