@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from mdsel.budget import utf8_size
 from mdsel.names import heading_selector
 from mdsel.source import front_matter_title
-from mdsel.titles import shown_title
+from mdsel.titles import short_title, shown_title
 from mdsel.tree import Document, Source
 
 INDENT = "  "
@@ -46,7 +46,8 @@ class _Doc:
     def __init__(self, source: Source, root: str) -> None:
         self.document = document = source.document
         self.path = source.path
-        relative = _relative(source.path, root)
+        # Escaped: a file name may hold a line break or ESC, and must not forge a line.
+        relative = shown_title(_relative(source.path, root))
         self.directory, _, self.name = relative.rpartition("/")
         title = None
         if document.front_matter_lines:
@@ -62,7 +63,7 @@ class _Doc:
             # One heading holding the whole document: the page's title, shown on its line.
             self.skip, self.base = 0, 1
         self.column = bytes(headings.depths)
-        self.title = shown_title(" ".join(title.split()))
+        self.title = short_title(" ".join(title.split()))
 
     def line(self, indent: str) -> str:
         document = self.document
@@ -116,7 +117,7 @@ class _Doc:
 
 def _heading_line(document: Document, index: int, pad: str, hidden: int) -> str:
     headings = document.headings
-    title = shown_title(headings.title(index))
+    title = short_title(headings.title(index))
     selector = heading_selector(headings.levels[index], headings.ordinals[index])
     more = f" +{hidden}" if hidden else ""
     return (
@@ -149,13 +150,15 @@ def catalog(
     docs = [_Doc(source, root) for source in sources]
     lines_total = sum(d.document.line_count for d in docs)
     words_total = sum(d.document.word_count for d in docs)
-    shown_root = (root.replace(os.sep, "/") + "/") if root else "./"
+    shown_root = shown_title(root.replace(os.sep, "/") + "/") if root else "./"
     head = (
         f"{shown_root} {len(docs)} documents {lines_total} lines {words_total} words "
         "(document: file: title, lines, words; heading: selector, title, line, words)"
     )
     room = budget - room_taken - utf8_size(head) - 1
-    closing_room = 400
+    # The closing line is kept room for at its longest (the longest description of the map).
+    longest = "every document with its title and headings 6 levels deep; the 99999 largest also"
+    closing_room = utf8_size(_closing(longest + " " * 40, docs, shown_root, root, True)) + 1
     body = _with_outlines(docs, room - closing_room, max_headings)
     if body is not None:
         lines, depth, deeper = body
@@ -170,11 +173,12 @@ def catalog(
     if summary is None:
         return None
     lines, merged = summary
-    what = (
-        "documents counted by directory"
-        if not merged
-        else f"documents counted by directory, merged to {merged} levels below the root"
-    )
+    what = "documents counted by directory"
+    if merged < 0:
+        what = "documents counted by top-level directory, those holding the most first"
+    elif merged:
+        levels = "level" if merged == 1 else "levels"
+        what += f", merged to {merged} {levels} below the root"
     closing = _closing(what, docs, shown_root, root, by_file=False)
     return [head, *lines, closing]
 
@@ -189,6 +193,8 @@ def _with_outlines(
     """File lines grouped under directory lines, with headings to the deepest outline depth
     whose lines all fit in `room` bytes: (lines, depth, documents shown one level deeper),
     depth -1 for titles only; None when not even the titles fit."""
+    # Each directory once, its documents under it: sorted by directory, then in given order.
+    docs = sorted(docs, key=lambda d: d.directory)
     groups: list[tuple[str, list[_Doc]]] = []
     for doc in docs:
         if groups and groups[-1][0] == doc.directory:
@@ -253,19 +259,43 @@ def _size(outlines: list[list[str]]) -> int:
 
 def _by_directory(docs: list[_Doc], room: int) -> tuple[list[str], int] | None:
     """One line per directory (documents, words, the largest documents), directories merged
-    into their ancestors at the depth that fits: (lines, depth merged to, 0 for none)."""
+    into their ancestors at the deepest level that fits: (lines, level merged to, 0 for none).
+    When even the top-level directories do not all fit, the largest are listed and one line
+    counts the rest."""
     deepest = max((d.directory.count("/") + 1 if d.directory else 0) for d in docs)
-    for keep in range(deepest, -1, -1):
-        groups: dict[str, list[_Doc]] = {}
+    groups: dict[str, list[_Doc]] = {}
+    for keep in range(deepest, 0 if deepest else -1, -1):
+        groups = {}
         for doc in docs:
             parts = doc.directory.split("/") if doc.directory else []
             groups.setdefault("/".join(parts[:keep]), []).append(doc)
+        groups = dict(sorted(groups.items()))
         # As many of the largest documents named per directory as the room holds, 3 at least.
         largest = max(LARGEST, min(MAX_LARGEST, room // (len(groups) * BYTES_PER_NAMED) - 2))
         lines = [_directory_line(name, members, largest) for name, members in groups.items()]
         if sum(utf8_size(line) + 1 for line in lines) <= room:
             return lines, (0 if keep == deepest else keep)
-    return None
+    # Top-level directories, the ones holding the most documents first, while they fit.
+    ranked = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+    shown: list[str] = []
+    used = 200  # the line counting the rest
+    for name, members in ranked:
+        line = _directory_line(name, members, LARGEST)
+        if used + utf8_size(line) + 1 > room:
+            break
+        shown.append(line)
+        used += utf8_size(line) + 1
+    if not shown:
+        return None
+    rest = ranked[len(shown) :]
+    if rest:
+        count = sum(len(members) for _name, members in rest)
+        words = sum(d.document.word_count for _name, members in rest for d in members)
+        shown.append(
+            f"… +{len(rest)} more directories: {count} documents {words} words (index one of "
+            "them to see it)"
+        )
+    return shown, -1
 
 
 def _directory_line(name: str, members: list[_Doc], named: int) -> str:
@@ -289,10 +319,13 @@ def _closing(what: str, docs: list[_Doc], shown_root: str, root: str, by_file: b
     """How to go deeper: a subdirectory or a file to index, or selecting with a file's path."""
     largest = max(docs, key=lambda d: d.document.word_count)
     example_file = _joined(root, largest.directory, largest.name)
-    directories = sorted(
-        {d.directory.split("/")[0] for d in docs if d.directory},
-        key=lambda top: -sum(d.document.word_count for d in docs if d.directory.startswith(top)),
-    )[:EXAMPLE_DIRS]
+    words_below: dict[str, int] = {}
+    for doc in docs:
+        if doc.directory:
+            top = doc.directory.split("/")[0]
+            words_below[top] = words_below.get(top, 0) + doc.document.word_count
+    # The subdirectory holding the most words; ties by name, so the hint is always the same.
+    directories = sorted(words_below, key=lambda top: (-words_below[top], top))[:EXAMPLE_DIRS]
     deeper = f"index one file ({example_file}) for its whole outline"
     if directories:
         deeper = f"index a subdirectory ({_joined(root, directories[0], '')}) or " + deeper[6:]
@@ -308,7 +341,7 @@ def _closing(what: str, docs: list[_Doc], shown_root: str, root: str, by_file: b
 
 
 def _joined(root: str, directory: str, name: str) -> str:
-    parts = [p for p in (root.replace(os.sep, "/"), directory) if p]
+    parts = [p for p in (shown_title(root.replace(os.sep, "/")), directory) if p]
     prefix = "/".join(parts)
     if not name:
         return prefix + "/"

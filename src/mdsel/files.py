@@ -162,15 +162,19 @@ def _within_limits(unique: list[str], limits: FileLimits, base: str) -> tuple[li
 
 
 def _by_directory(paths: list[str], limit: int = 20) -> str:
-    """`docs/a/ 40, docs/b/ 12, … +3 more directories`: files counted per directory."""
-    counts: dict[str, int] = {}
-    for path in paths:
-        directory = os.path.dirname(path)
-        counts[directory] = counts.get(directory, 0) + 1
-    shown = [(f"{d}/" if d else "./", n) for d, n in list(counts.items())[:limit]]
-    text = ", ".join(f"{_names([d])} {n}" for d, n in shown)
-    more = len(counts) - limit
-    return text + (f", … +{more} more directories" if more > 0 else "")
+    """`docs/a/ 40, docs/b/ 12`: files counted per directory, directories merged into their
+    parents until at most `limit` remain, so every file left out is counted somewhere."""
+    directories = [os.path.dirname(path).replace(os.sep, "/") for path in paths]
+    depth = max((d.count("/") + 1 for d in directories if d), default=0)
+    while True:
+        counts: dict[str, int] = {}
+        for directory in directories:
+            key = "/".join(directory.split("/")[:depth]) if directory else ""
+            counts[key] = counts.get(key, 0) + 1
+        if len(counts) <= limit or depth == 0:
+            break
+        depth -= 1
+    return ", ".join(f"{_names([d + '/' if d else './'])} {n}" for d, n in counts.items())
 
 
 def _names(paths: list[str], limit: int = 10) -> str:

@@ -23,6 +23,9 @@ from mdsel.selector import Params, Selector, format_params, parse_request
 from mdsel.suggest import suggest
 from mdsel.tree import Document, Source
 
+OMITTED_LINE_BYTES = 1024
+"""Room for the line naming matches left out: at most 20 runs of selectors (render_text)."""
+
 MAX_SUGGESTED_MISSES = 5
 """Misses per request that get suggestions: each search is bounded, but a request can name
 thousands of missing items (`h3.0,1,2,…`)."""
@@ -42,7 +45,8 @@ def select_matches(
     omitted: list[tuple[str, str]] = []
     budget = options.page_words
     used = 0
-    room = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    # The room left for a last "not shown" line (MAX_RUNS runs of selectors) is kept free.
+    room = answer_bytes(options.answer_tokens) - RESERVE_BYTES - OMITTED_LINE_BYTES
     used_bytes = 0
     for node, selector in found:
         full = options.full or selector.params.full
@@ -54,7 +58,13 @@ def select_matches(
         if isinstance(shown, Problem):
             problems.append(shown)
             continue
-        size = utf8_size(shown.content)
+        # The `==> h2.0 L45-74 <==` line and a page trailer come with it.
+        size = (
+            utf8_size(shown.content)
+            + utf8_size(shown.selector)
+            + 40
+            + 160 * (shown.next is not None)
+        )
         if matches and not full and (used + shown.words > budget or used_bytes + size > room):
             omitted.append(_listed(node, selector.params, sources))
             continue

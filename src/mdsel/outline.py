@@ -13,7 +13,7 @@ from itertools import compress
 from mdsel._record import NamedTuple
 from mdsel.budget import utf8_size
 from mdsel.names import heading_selector
-from mdsel.titles import shown_title
+from mdsel.titles import short_title
 from mdsel.tree import BLOCK_KINDS, Document
 
 
@@ -27,7 +27,7 @@ def heading_line(document: Document, index: int, depth: int, prefix: str, hidden
     heading = document.headings[index]
     words = document.section_words(index)
     more = f" +{hidden}" if hidden else ""
-    title = shown_title(heading.title)
+    title = short_title(heading.title)
     return (
         f"{'  ' * depth}{prefix}{heading_selector(heading.level, heading.ordinal)} {title} "
         f"{heading.line_start} {words}{more}"

@@ -13,7 +13,7 @@ from mdsel.catalog import catalog
 from mdsel.errors import Problem
 from mdsel.outline import block_counts, fit_outline, outline
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
-from mdsel.titles import shown_title
+from mdsel.titles import short_title, shown_title
 
 MAX_LISTED = 12
 """Subsections named in a page trailer; the index lists them all."""
@@ -58,7 +58,7 @@ def _suggestion_line(problem: Problem, qualify: bool) -> str | None:
     for s in problem.suggestions:
         selector = f"{s.namespace}::{s.selector}" if qualify and s.namespace else s.selector
         selector = shown_title(selector)  # an anchor comes from the document: it may hold anything
-        parts.append(f"~{selector} ({shown_title(s.title)})" if s.title else f"~{selector}")
+        parts.append(f"~{selector} ({short_title(s.title)})" if s.title else f"~{selector}")
     return " ".join(parts)
 
 

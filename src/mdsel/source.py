@@ -201,23 +201,44 @@ def _line_end(data: bytes, pos: int) -> int:
 
 _YAML_TITLE = re.compile(rb"^title[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
 _TOML_TITLE = re.compile(rb"^title[ \t]*=[ \t]*(.*?)[ \t]*\r?$", re.MULTILINE)
+_TOML_TABLE = re.compile(rb"^[ \t]*\[", re.MULTILINE)
+_CONTINUED = re.compile(rb"(?:\r?\n[ \t]+[^ \t\r\n#][^\r\n]*)+")
+"""Lines of a plain YAML scalar that go on below its key, indented."""
+_NULLS = ("null", "Null", "NULL", "~")
 
 
 def front_matter_title(block: bytes) -> str | None:
-    """The `title:` of a YAML front matter block (or `title =` of a TOML one), unquoted; None
-    when there is none, or when it is not a one-line value."""
-    pattern = _TOML_TITLE if block.startswith(b"+++") else _YAML_TITLE
-    found = pattern.search(block)
+    """The `title:` of a YAML front matter block (or `title =` of a TOML one, before any table),
+    unquoted; None when there is none, or it is empty, null, a block scalar or not text.
+
+    Read with a few rules rather than a YAML parser: the title is all the index needs, and a
+    parser of the whole block is a dependency and a cost on every document of a tree."""
+    toml = block.startswith(b"+++")
+    if toml:
+        table = _TOML_TABLE.search(block)
+        block = block if table is None else block[: table.start()]
+    found = (_TOML_TITLE if toml else _YAML_TITLE).search(block)
     if found is None:
         return None
-    value = found.group(1).decode("utf-8", "replace")
+    raw = found.group(1)
+    if not toml:
+        continued = _CONTINUED.match(block, found.end())
+        if continued is not None and raw[:1] not in (b"'", b'"'):
+            raw += b" " + b" ".join(line.strip() for line in continued.group().splitlines() if line)
+    value = raw.decode("utf-8", "replace")
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        quote = value[0]
-        value = value[1:-1]
-        value = value.replace("''", "'") if quote == "'" else value.replace('\\"', '"')
-    elif value.startswith(("|", ">", "#")):
-        return None  # a block scalar or a comment: not a one-line title
+        if value[0] == "'":
+            value = value[1:-1].replace("''", "'")
+        else:
+            import json  # a double-quoted scalar's escapes are JSON's, nearly enough
+
+            try:
+                value = str(json.loads(value))
+            except ValueError:
+                value = value[1:-1]
+    elif value.startswith(("|", ">", "#", "[", "{", "&", "*")) or value in _NULLS:
+        return None  # a block scalar, a comment, a collection, an alias or null: no one-line text
     else:
         value = value.split(" #", 1)[0]  # a plain scalar ends at a comment
-    value = value.strip()
+    value = " ".join(value.split())
     return value or None

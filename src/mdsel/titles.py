@@ -30,6 +30,18 @@ def escaped(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+MAX_TITLE_CHARS = 200
+"""Characters of a title an index or toc line shows: a heading may be a paragraph long, and a
+map of a thousand documents is no place for it (the JSON index has every title whole)."""
+
+
+def short_title(title: str) -> str:
+    """`title` escaped as shown_title, cut after MAX_TITLE_CHARS characters with `…`."""
+    if len(title) > MAX_TITLE_CHARS:
+        title = title[:MAX_TITLE_CHARS].rstrip() + "…"
+    return shown_title(title)
+
+
 def shown_title(title: str) -> str:
     """`title` on one line for text output: `\\n`, `\\t`, `\\x1b`, `\\u2028` for control
     characters, every other character unchanged."""

@@ -290,3 +290,18 @@ def test_repeats_are_numbered_by_each_generators_rule() -> None:
 def test_closest_names_headings_by_their_explicit_ids() -> None:
     doc = document("# Top\n\n## Installation {#install-guide}\n\n## Usage\n")
     assert closest(doc, "install") == [("install-guide", "Installation")]
+
+
+def test_an_id_given_twice_and_a_shadowed_slug_are_numbered_on_in_the_index() -> None:
+    doc = document(
+        "# T\n\n## Alpha {#x}\n\n## Beta {#x}\n\n## Intro\n\n## Gamma {#intro}\n\n## Usage\n\n"
+        '## Other\n\n<a id="Usage"></a>\n'
+    )
+    assert anchors(doc) == ["t", "x", "x-1", "intro-1", "intro", "usage", "other"]
+    for index, anchor in enumerate(anchors(doc)):
+        assert find(doc, anchor) == Target(HEADING, index), anchor
+    # The nearest anchors are the ones that select: `#intro` is Gamma's.
+    assert closest(doc, "intr")[:2] == [("intro", "Gamma"), ("intro-1", "Intro")]
+    # An exact HTML id beats a heading whose GitHub anchor matches only in lower case.
+    html = find(doc, "Usage")
+    assert html is not None and html.kind == "html"

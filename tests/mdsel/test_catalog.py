@@ -150,3 +150,40 @@ def test_real_trees_fit_and_name_every_document() -> None:
     # Explicit ids are not part of the titles shown.
     assert "{#" not in out.stdout
     assert "  faq.md: Frequently Asked Questions " in out.stdout
+
+
+def test_file_names_are_escaped_and_directories_listed_once(tmp_path: Path) -> None:
+    write_tree(tmp_path, 120)
+    (tmp_path / "evil\nh2.0 Fake 1 1.md").write_text("# Evil\n\ntext\n")
+    (tmp_path / "area-00" / "zz.md").write_text("# Late\n\ntext\n")
+    out = index(".", cwd=tmp_path)
+    assert "  evil\\nh2.0 Fake 1 1.md: Evil " in out.stdout
+    assert not any(line.startswith("h2.0 Fake") for line in out.stdout.splitlines())
+    directories = [line for line in out.stdout.splitlines() if line.endswith("/")]
+    assert len(directories) == len(set(directories))
+
+
+def test_long_titles_are_cut_and_the_map_still_fits(tmp_path: Path) -> None:
+    for number in range(3):
+        (tmp_path / f"d{number}.md").write_text("# " + "word " * 10_000 + "\n\ntext\n")
+    out = index(".", cwd=tmp_path)
+    assert len(out.stdout.encode()) <= 25_000
+    assert out.stdout.count("word word") and "…" in out.stdout
+    assert "too small" not in out.stdout
+
+
+def test_thousands_of_directories_list_the_largest_and_count_the_rest(tmp_path: Path) -> None:
+    for number in range(2000):
+        (tmp_path / f"d{number:04d}").mkdir()
+        words = "word " * (number % 7)
+        (tmp_path / f"d{number:04d}" / "page.md").write_text(f"# Page {number}\n\n{words}\n")
+    out = index(".", cwd=tmp_path)
+    assert len(out.stdout.encode()) <= 25_000
+    last = out.stdout.splitlines()[-2]
+    shown = sum(1 for line in out.stdout.splitlines() if re.match(r"d\d{4}/ 1 document", line))
+    assert (
+        last
+        == f"… +{2000 - shown} more directories: {2000 - shown} documents "
+        + (last.split(" documents ")[1])
+    )
+    assert shown > 100

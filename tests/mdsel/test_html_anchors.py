@@ -139,3 +139,16 @@ def test_an_attribute_block_in_code_names_nothing(fragment: str) -> None:
 def test_an_escaped_brace_is_no_attribute_block() -> None:
     # `\{#escaped}` is text to Python-Markdown and markdown-it-attrs alike.
     assert missed(ATTRIBUTE_DOC, "#escaped")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{" * 40_000 + "\n",  # braces: each tried up to the next one
+        "<div>\n" + '<a id="q"\n' * 20_000 + "</div>\n",  # tags never closed
+        "<div>\n" + "<!-- x\n" * 20_000 + "</div>\n",  # comments never closed
+    ],
+)
+@pytest.mark.timeout(30)  # a guard against a hang (the quadratic reading took minutes)
+def test_a_miss_in_hostile_html_or_braces_is_answered(body: str) -> None:
+    assert missed("# T\n\n" + body, "#zz")

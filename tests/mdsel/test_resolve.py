@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import mdsel
@@ -276,3 +278,33 @@ def test_toc_of_a_line_is_its_section_and_of_a_range_an_error() -> None:
     (problem,) = select("L10-12?toc=true").problems
     assert problem.type == "INVALID_SELECTOR"
     assert problem.message.endswith("L10-12 is a line range")
+
+
+def _tree(root: Path, files: dict[str, str]) -> list[str]:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return [str(root / name) for name in files]
+
+
+def test_a_links_path_names_its_document_not_the_first_of_that_name(tmp_path: Path) -> None:
+    paths = _tree(
+        tmp_path,
+        {
+            "a/index.md": "# A\n\n## Usage\n\nA usage text\n",
+            "b/index.md": "# B\n\n## Usage\n\nB usage text\n",
+        },
+    )
+    sources, _ = mdsel.load(paths)
+    for link in ("b/index.md#usage", "../b/index.md#usage", "/b/index.md#usage"):
+        result = mdsel.select(link, sources)
+        assert [m.content for m in result.matches] == ["## Usage\n\nB usage text\n"], link
+    # Two documents answer to a bare name, none to another directory: misses, never a guess.
+    for link, reason in (
+        ("index.md#usage", "the link names 2 documents"),
+        ("c/index.md#usage", "no document of this call is at c/index.md"),
+    ):
+        result = mdsel.select(link, sources)
+        assert not result.matches
+        assert [p.type for p in result.problems] == ["NAMESPACE_NOT_FOUND"]
+        assert reason in result.problems[0].message

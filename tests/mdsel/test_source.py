@@ -13,6 +13,7 @@ from mdsel.source import (
     LineTable,
     decode,
     front_matter_end,
+    front_matter_title,
     lone_cr_to_lf,
     strip_bom,
     word_count,
@@ -179,3 +180,24 @@ def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> Non
     from mdsel.source import _lines
 
     assert list(_lines(data, chunk)) == data.splitlines(keepends=True)
+
+
+@pytest.mark.parametrize(
+    ("block", "title"),
+    [
+        (b"---\ntitle: Plain title\n---\n", "Plain title"),
+        (b"---\ntitle: First line\n  continued\ndate: x\n---\n", "First line continued"),
+        (b"---\ntitle: Plain # a comment\n---\n", "Plain"),
+        (b"---\ntitle: 'It''s quoted'\n---\n", "It's quoted"),
+        (b'---\ntitle: "Caf\\u00e9 \\"q\\""\n---\n', 'Café "q"'),
+        (b"---\ntitle: null\n---\n", None),
+        (b"---\ntitle: ~\n---\n", None),
+        (b"---\ntitle: |\n  block\n---\n", None),
+        (b"---\ntitle:\n---\n", None),
+        (b"---\nmeta:\n  title: nested\n---\n", None),
+        (b'+++\ntitle = "TOML title"\n[params]\ntitle = "x"\n+++\n', "TOML title"),
+        (b'+++\n[params]\ntitle = "x"\n+++\n', None),
+    ],
+)
+def test_front_matter_title(block: bytes, title: str | None) -> None:
+    assert front_matter_title(block) == title
