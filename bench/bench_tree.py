@@ -22,6 +22,7 @@ test suite's generator).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -65,13 +66,18 @@ def parsing(paths: list[str], cwd: str) -> None:
 
 
 def interleaved(functions: list[Callable[[], object]], repeat: int) -> list[float]:
-    """Median times of the functions run in turn, so drift hits them alike."""
+    """Median times of the functions run in turn, so drift hits them alike. The cyclic
+    collector is off, as `mdsel` itself runs (mdsel.cli.main): otherwise each function would
+    pay for collecting what the one before it left."""
+    gc.disable()
     samples: list[list[float]] = [[] for _ in functions]
     for _ in range(repeat):
         for function, times in zip(functions, samples, strict=True):
             start = time.perf_counter()
             function()
             times.append(time.perf_counter() - start)
+    gc.enable()
+    gc.collect()
     return [statistics.median(times) for times in samples]
 
 

@@ -31,8 +31,24 @@ def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
         return None
     # Written at the end of a line of the heading (before an ATX closing sequence), and not
     # after a backslash or inside a code span, whose backticks would follow it.
-    block = re.escape(found.group(1).encode("utf-8"))
-    if re.search(rb"(?<!\\)" + block + rb"[ \t#]*(?:\r?\n|\r|\Z)", raw) is None:
+    if not _written_at_line_end(found.group(1).encode("utf-8"), raw):
         return None
     ids = [word[1:] for word in _ATTRIBUTES.findall(found.group(1)) if word[0] == "#"]
     return title[: found.start()], (ids[-1] if ids else None)
+
+
+def _written_at_line_end(block: bytes, raw: bytes) -> bool:
+    """Whether `block` occurs in `raw` unescaped with only spaces, tabs or `#`s after it on its
+    line. Plain searches: a pattern made per heading would be compiled per heading."""
+    start = raw.find(block)
+    while start >= 0:
+        after = start + len(block)
+        end = len(raw)
+        for stop in (b"\n", b"\r"):
+            found = raw.find(stop, after)
+            if 0 <= found < end:
+                end = found
+        if (start == 0 or raw[start - 1] != 0x5C) and not raw[after:end].strip(b" \t#"):
+            return True
+        start = raw.find(block, start + 1)
+    return False
