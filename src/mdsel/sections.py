@@ -60,11 +60,6 @@ _BYTES_PER_HEADING = 512
 """Below this many bytes per heading on average, words and last lines are counted per shown
 heading, not for every heading up front: see build_sections."""
 
-_EAGER_BYTES = 256 * 1024
-"""Below this size a section's words and lines are counted when asked for: in a small file that
-is cheaper than counting them all, and a tree of a thousand small files pays it a thousand
-times."""
-
 _COUNT_ALL_AFTER = 1000
 """Heading values made one at a time before every heading's line columns are counted at once:
 an index shows a few hundred headings; a JSON index or a select of every section, all of them."""
@@ -85,8 +80,8 @@ class Headings(Sequence[Heading]):
     the first lines, which are counted when first needed (see line_start)."""
 
     __slots__ = (
-        *COLUMNS, "_last", "_line_ends", "_line_starts", "_made", "_near", "_section_line_ends",
-        "_words", "lines",
+        *COLUMNS, "_all_at_once", "_last", "_line_ends", "_line_starts", "_made", "_near",
+        "_section_line_ends", "_words", "lines",
     )  # fmt: skip
 
     def __init__(self, scan: Scan, lines: LineTable, columns: dict[str, Sequence[int]]) -> None:
@@ -110,6 +105,7 @@ class Headings(Sequence[Heading]):
         self._section_line_ends: array[int] | None = None
         self._last: Heading | None = None  # the last value made: often asked for again at once
         self._words: array[int] | None = None  # see section_words
+        self._all_at_once = False  # count every heading's words and lines on first use
 
     def __len__(self) -> int:
         return len(self.levels)
@@ -133,7 +129,7 @@ class Headings(Sequence[Heading]):
         line_ends, section_line_ends = self._line_ends, self._section_line_ends
         if line_ends is None or section_line_ends is None:
             self._made += 1
-            if self._made > _COUNT_ALL_AFTER:
+            if self._made > _COUNT_ALL_AFTER or self._all_at_once:
                 line_ends, section_line_ends = self._count_line_columns()
         if line_ends is None or section_line_ends is None:
             line_end = self.line_end(index)
@@ -210,6 +206,8 @@ class Headings(Sequence[Heading]):
         """Words of heading `index`'s section: from the words before every heading when they
         were counted (see build_sections), else counted in the section's own bytes."""
         words = self._words
+        if words is None and self._all_at_once:
+            words = self._words = words_before(self.lines, self.starts)
         if words is not None:
             return words[self.lasts[index] + 1] - words[index]
         return self.lines.words_between(self.starts[index], self.section_ends[index])
@@ -290,7 +288,8 @@ def build_sections(
     # per nesting depth. Where headings are dense, counting them all would cost more than
     # counting the few sections an index shows.
     # The same goes for the line columns.
-    if count * _BYTES_PER_HEADING < len(data) and len(data) >= _EAGER_BYTES:
-        headings._words = words_before(lines, starts)
-        headings._count_line_columns()
+    # Counted on first use, not here: a tree's index parses a thousand documents and shows the
+    # headings of few of them.
+    if count * _BYTES_PER_HEADING < len(data):
+        headings._all_at_once = True
     return headings, by_level
