@@ -45,7 +45,8 @@ selectors:
   #installation     the section whose heading has that GitHub anchor (lower case, spaces as
                     '-', repeats numbered -1, -2…; `mdsel index --json` lists them);
                     README.md#installation, a link as written, means readme::#installation
-  h2.1/code.0       the first code block inside h2.1 (paths scope each step)
+  h2.1/code.0       the first code block inside h2.1 (paths scope each step; a heading keeps
+                    the number the index prints: h2.5/h3.4 is the index's h3.4, if under h2.5)
   L812/code.0 #setup/code.0
                     L<n> and #anchor come first and can be scoped into; L800-850 cannot
   list.2/code.0     the first fence in the third list's items

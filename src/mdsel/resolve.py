@@ -185,8 +185,15 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
         else:
             for item in segment.items:
                 for _scope, nodes in per_scope:
-                    # Clamped slice: never iterates past what exists.
-                    found.update(dict.fromkeys(nodes[item.first : item.last + 1]))
+                    # Clamped slice: never iterates past what exists. Heading numbers are the
+                    # document's own (as the index prints them), so a scope's headings start
+                    # at the number of its first one.
+                    first, last = (
+                        item.first - _first_number(nodes),
+                        item.last - _first_number(nodes),
+                    )
+                    if last >= 0:
+                        found.update(dict.fromkeys(nodes[max(first, 0) : last + 1]))
                 if not _item_hit(per_scope, item):
                     misses.append(
                         Miss(
@@ -205,7 +212,17 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
 
 
 def _item_hit(per_scope: list[tuple[Node, Sequence[Node]]], item: Item) -> bool:
-    return any(len(nodes) > item.first for _scope, nodes in per_scope)
+    for _scope, nodes in per_scope:
+        start = _first_number(nodes)
+        if item.first < start + len(nodes) and item.last >= start:
+            return True
+    return False
+
+
+def _first_number(nodes: Sequence[Node]) -> int:
+    """The number the first of `nodes` goes by: its document-wide ordinal for the headings of
+    one level inside a scope, else 0 (blocks and sections count within their scope)."""
+    return nodes.offset if isinstance(nodes, _NodeRange) else 0
 
 
 def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[Node]:
@@ -230,7 +247,8 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
         level_indices = document.by_level[int(kind[1])]
         lo = _bisect(level_indices, first)
         hi = _bisect(level_indices, last + 1)
-        return _NodeRange(doc, HEADING, level_indices[lo:hi])
+        # by_level[n][k] is the heading numbered hN.k: those in the scope are numbered from lo.
+        return _NodeRange(doc, HEADING, level_indices[lo:hi], lo)
     if scope.kind == ROOT:
         return _NodeRange(doc, kind, document.top_blocks[kind])
     if scope.kind in (HEADING, SECTION):
@@ -266,10 +284,12 @@ def _blocks_in_lines(scope: Node, kind: str, document: Document) -> Sequence[Nod
 class _NodeRange(Sequence[Node]):
     """Nodes over a sequence of indices, built lazily so slicing a huge range costs nothing."""
 
-    __slots__ = ("_doc", "_indices", "_kind")
+    __slots__ = ("_doc", "_indices", "_kind", "offset")
 
-    def __init__(self, doc: int, kind: str, indices: Sequence[int]) -> None:
+    def __init__(self, doc: int, kind: str, indices: Sequence[int], offset: int = 0) -> None:
         self._doc, self._kind, self._indices = doc, kind, indices
+        self.offset = offset
+        """The document-wide number of the first node (headings of one level), else 0."""
 
     def __len__(self) -> int:
         return len(self._indices)
@@ -350,6 +370,15 @@ def _range_reason(
         count = len(nodes)
         if count == 0:
             return f"{describe_scope(sources, scope)} has no {kind_label(kind)}"
+        start = _first_number(nodes)
+        if start or (kind.startswith("h") and scope.kind != ROOT):
+            # Heading numbers are the document's: say which this scope holds.
+            held = f"{kind}.{start}" if count == 1 else f"{kind}.{start}-{start + count - 1}"
+            return (
+                f"{kind}.{format_items((item,))} is not inside {describe_scope(sources, scope)}, "
+                f"which holds {held} (heading numbers are the document's, as the index prints "
+                "them)"
+            )
         return (
             f"{what} out of range: {describe_scope(sources, scope)} has {count} "
             f"{kind_label(kind, count)}"
@@ -357,6 +386,11 @@ def _range_reason(
     most = max(len(nodes) for _scope, nodes in per_scope)
     if most == 0:
         return f"none of the {len(per_scope)} scopes has {kind_label(kind)}"
+    if kind.startswith("h"):
+        return (
+            f"{kind}.{format_items((item,))} is inside none of the {len(per_scope)} scopes "
+            "(heading numbers are the document's, as the index prints them)"
+        )
     return (
         f"{what} out of range: each of the {len(per_scope)} scopes has at most "
         f"{most} {kind_label(kind, most)}"

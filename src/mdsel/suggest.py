@@ -49,6 +49,8 @@ def suggest(
         ranked += _last_lines(sources, docs)
     if segment is not None and segment.type == ANCHOR:
         ranked += _closest_anchors(segment.name, sources, docs)
+    if segment is not None and segment.type[:1] == "h" and segment.items:
+        ranked += _numbered_heading(segment, sources, docs)
     if not ranked:  # the closest anchors name the same headings the title words would
         ranked += _title_matches(request, sources, docs)
     if segment is not None and segment.type not in (LINE, LINES, ANCHOR):
@@ -64,6 +66,21 @@ def suggest(
         if len(result) == MAX_SUGGESTIONS:
             break
     return tuple(result)
+
+
+def _numbered_heading(
+    segment: Segment, sources: Sequence[Source], docs: list[int]
+) -> list[Suggestion]:
+    """The heading that number names in the document (`h3.4` of a missed `h2.5/h3.4`): the
+    index prints it so, under whichever section holds it."""
+    assert segment.items is not None
+    ordinal = segment.items[0].first
+    result = []
+    for doc in docs:
+        level_indices = sources[doc].document.by_level[int(segment.type[1])]
+        if ordinal < len(level_indices):
+            result.append(_heading(sources[doc], level_indices[ordinal]))
+    return result
 
 
 def _last_lines(sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:

@@ -308,3 +308,30 @@ def test_a_links_path_names_its_document_not_the_first_of_that_name(tmp_path: Pa
         assert not result.matches
         assert [p.type for p in result.problems] == ["NAMESPACE_NOT_FOUND"]
         assert reason in result.problems[0].message
+
+
+def test_a_heading_keeps_its_document_number_in_any_scope() -> None:
+    # As the index prints it: h3.2 under h2.1, not the third h3 of h2.1.
+    text = "# T\n\n## A\n\n### a0\n\n### a1\n\n## B\n\n### b0\n\n### b1\n\n### b2\n"
+    sources = [mdsel.Source("doc", "doc.md", mdsel.parse_document(text.encode()))]
+    assert "    h3.2 b0 " in "\n" + render_index(sources)
+    picked = mdsel.select("h2.1/h3.2,h2.1/h3.3-4", sources)
+    assert [m.content.split("\n")[0] for m in picked.matches] == ["### b0", "### b1", "### b2"]
+    missed = mdsel.select("h2.1/h3.0", sources)
+    assert not missed.matches
+    problem = missed.problems[0]
+    assert problem.message.startswith("h3.0 is not inside h2.1, which holds h3.2-4")
+    assert problem.suggestions[0].selector == "h3.0"  # the heading that number names
+    assert [m.selector for m in mdsel.select("h2.1/h3", sources).matches] == [
+        "h3.2",
+        "h3.3",
+        "h3.4",
+    ]
+    assert [m.selector for m in mdsel.select("h2.1/section.0", sources).matches] == ["section.5"]
+    del index
+
+
+def render_index(sources: list[mdsel.Source]) -> str:
+    from mdsel import render_text
+
+    return render_text.index(mdsel.index(sources), [], [], mdsel.Options()).stdout
