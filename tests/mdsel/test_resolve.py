@@ -328,7 +328,6 @@ def test_a_heading_keeps_its_document_number_in_any_scope() -> None:
         "h3.4",
     ]
     assert [m.selector for m in mdsel.select("h2.1/section.0", sources).matches] == ["section.5"]
-    del index
 
 
 def render_index(sources: list[mdsel.Source]) -> str:
