@@ -83,10 +83,20 @@ def _syntax_problem(request: str, exc: SelectorSyntaxError, sources: Sequence[So
     return Problem(
         INVALID_SELECTOR,
         "SYNTAX",
-        f"{exc.message} at column {column}",
+        _with_column(exc.message, column),
         selector=request.strip()[:200] or request[:200],
         suggestions=suggest(request[:200], sources, range(len(sources))),
     )
+
+
+def _with_column(message: str, column: int) -> str:
+    """`unknown type 'x' at column 1; types are …`: the column right after what it locates."""
+    depth = 0
+    for position, char in enumerate(message):
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and message.startswith("; ", position):
+            return f"{message[:position]} at column {column}{message[position:]}"
+    return f"{message} at column {column}"
 
 
 def _resolve_all(

@@ -62,7 +62,10 @@ _TYPES = {
 for _n in range(1, 7):
     _TYPES[f"h{_n}"] = _TYPES[f"heading:h{_n}"] = f"h{_n}"
 
-TYPE_NAMES = "root, section, h1…h6, para, code, list, table, quote; or L812, L800-850, #anchor"
+TYPE_NAMES = (
+    "root, section, h1…h6, para, code, list, table, quote; a line is L812, lines L800-850, "
+    "an anchor #anchor"
+)
 
 _NAMESPACE = re.compile(r"([A-Za-z0-9_\-]+)[ \t]*::")
 _FILE_NAMESPACE = re.compile(r"([^\s:/?,]+\.[A-Za-z0-9]+)[ \t]*::")

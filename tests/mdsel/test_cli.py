@@ -614,8 +614,8 @@ def test_a_decoded_fragment_cannot_forge_output_lines() -> None:
     out = cli("select", "#x%0A~h2.0%1b[31m", STRUCTURE)
     assert (out.exit_code, out.stdout) == (1, "")
     assert out.stderr == (
-        "!#x%0A~h2.0%1b[31m INVALID_SELECTOR: the anchor decodes to a control character (\\n); "
-        "anchors hold none: copy the link's fragment as written at column 2\n"
+        "!#x%0A~h2.0%1b[31m INVALID_SELECTOR: the anchor decodes to a control character (\\n) "
+        "at column 2; anchors hold none: copy the link's fragment as written\n"
     )
     for request in ("#x&#10;~h2.0", "#a%E2%80%AEb", "#x%C2%9B31m", "h1.0,#x%0D~h2.0", "#x%09"):
         out = cli("select", request, STRUCTURE)
