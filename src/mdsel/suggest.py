@@ -26,6 +26,7 @@ MAX_WORDS = 8
 TITLE_CUTOFF = 0.75
 
 _WORDS = re.compile(r"[^\W\d_]{3,}")
+_NOT_ALNUM = re.compile(r"[\W_]+")
 _TYPE_WORDS = frozenset(
     {"root", "section", "para", "paragraph", "code", "list", "table", "quote", "blockquote"}
     | {"block", "heading", "head", "tail", "page", "full", "toc", "true", "false"}
@@ -45,6 +46,8 @@ def suggest(
     """
     docs = list(docs)
     ranked: list[Suggestion] = []
+    if segment is None:  # the request did not parse: what it most likely meant, if it exists
+        ranked += _repaired(request, sources, docs)
     if segment is not None and segment.type in (LINE, LINES):
         ranked += _last_lines(sources, docs)
     if segment is not None and segment.type == ANCHOR:
@@ -66,6 +69,29 @@ def suggest(
         if len(result) == MAX_SUGGESTIONS:
             break
     return tuple(result)
+
+
+def _repaired(request: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
+    """The repairs of a request that does not parse (mdsel.repair) that name something."""
+    from mdsel.errors import SelectorSyntaxError
+    from mdsel.repair import repairs
+    from mdsel.resolve import HEADING, SECTION, resolve
+    from mdsel.selector import parse_request
+
+    picked = [sources[doc] for doc in docs]
+    result = []
+    for candidate in repairs(request):
+        try:
+            selector = parse_request(candidate)[0]
+        except SelectorSyntaxError:
+            continue
+        for node in resolve(selector, picked).nodes[:1]:
+            source = picked[node.doc]
+            title = ""
+            if node.kind in (HEADING, SECTION):
+                title = source.document.headings.title(node.ref)
+            result.append(Suggestion(candidate, title, source.namespace))
+    return result
 
 
 def _numbered_heading(
@@ -120,7 +146,10 @@ def _title_matches(request: str, sources: Sequence[Source], docs: list[int]) -> 
         source = sources[doc]
         for index, heading in enumerate(source.document.headings[:MAX_CANDIDATES]):
             title_words = [w.lower() for w in _WORDS.findall(heading.title)]
-            best = 0.0
+            # The whole title run together (`docs_dir`, `Docs Dir` → `docsdir`) typed as one
+            # word beats a title that only shares a part of it.
+            joined = _NOT_ALNUM.sub("", heading.title.lower())
+            best = 1.2 if joined in words else 0.0
             for word in words:
                 for title_word in title_words:
                     if title_word.startswith(word) or word.startswith(title_word):
