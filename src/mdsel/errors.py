@@ -94,3 +94,13 @@ class SelectorSyntaxError(Exception):
         self.message = message
         self.column = column
         """1-based column in the request string."""
+
+
+def missing_reason(path: str) -> str:
+    """Why a path names no file, and what to try: `~` is the shell's, not a file name's."""
+    if path.startswith("~"):
+        return (
+            "no such file; `~` is not expanded here (no shell reads the path): write the home "
+            "directory out, e.g. /home/you/notes.md, or a path relative to the working directory"
+        )
+    return "no such file; check the path"

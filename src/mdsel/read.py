@@ -9,7 +9,7 @@ import os
 import stat
 import sys
 
-from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
+from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem, missing_reason
 from mdsel.names import STDIN
 
 
@@ -83,7 +83,7 @@ def _read_stdin(max_bytes: int) -> bytes:
 
 
 def missing(path: str) -> Problem:
-    return Problem(FILE_NOT_FOUND, "ENOENT", "no such file; check the path", file=path)
+    return Problem(FILE_NOT_FOUND, "ENOENT", missing_reason(path), file=path)
 
 
 def _check_kind(path: str, mode: int, size: int, max_bytes: int) -> None:

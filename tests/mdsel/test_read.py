@@ -50,3 +50,13 @@ def test_read_cap(tmp_path: Path) -> None:
     with pytest.raises(FileReadError) as info:
         read_bytes(str(path), 10)
     assert info.value.problem.code == "TOO_LARGE"
+
+
+def test_a_missing_path_under_tilde_says_that_tilde_is_not_expanded(tmp_path: Path) -> None:
+    from mdsel.cli import run
+
+    out = run(["index", "~/no-such-notes.md"], {}, str(tmp_path))
+    assert out.exit_code == 1
+    assert "`~` is not expanded" in out.stderr and "FILE_NOT_FOUND" in out.stderr
+    plain = run(["index", "no-such-notes.md"], {}, str(tmp_path))
+    assert "`~`" not in plain.stderr

@@ -17,7 +17,7 @@ import stat
 import sys
 from collections.abc import Callable
 
-from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
+from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem, missing_reason
 from mdsel.names import MARKDOWN_SUFFIXES, is_markdown_name
 from mdsel_claude.server import access
 
@@ -66,8 +66,7 @@ def _open_problem(path: str, error: OSError) -> Problem:
         reason = "was replaced by a symbolic link while it was being read; refused"
         return _refusal(path, "CHANGED", reason)
     if error.errno == errno.ENOENT:
-        reason = "no such file; check the path"
-        return _refusal(path, "ENOENT", reason, FILE_NOT_FOUND)
+        return _refusal(path, "ENOENT", missing_reason(path), FILE_NOT_FOUND)
     if isinstance(error, PermissionError):
         return _refusal(path, "EACCES", "permission denied; check its permissions")
     return _refusal(path, "OS_ERROR", f"cannot read: {error.strerror or error}")

@@ -88,11 +88,12 @@ SELECT_INPUT_SCHEMA: dict[str, Any] = {
 INSTRUCTIONS = """\
 Read Markdown by structure: for any Markdown file over ~200 words, use mdsel_index and \
 mdsel_select instead of Read (Read costs the whole file).
-- Outline: mdsel_index. Each heading line: selector, title, start line, words.
+- Outline: mdsel_index, to find selectors. Each heading line: selector, title, start line, \
+words. On a docs folder it gives a map: each file's title and top headings.
 - Section: mdsel_select "h2.3"; a long one comes in pages: "h2.3?page=2".
-- Known line (Grep hit, error, diff): "L812" = the section holding line 812, no index \
-needed; "L800-850" = exactly those lines.
-- Link README.md#install-steps: "#install-steps".
+- A line or link you already have is a selector itself: "L812" (Grep hit, error, diff) = the \
+section holding line 812; "L800-850" = exactly those lines; README.md#install-steps = \
+"#install-steps".
 - Inside a section: "h2.1/code.0"; several: "h2.0,2" or "h2.1-3"; first lines: "h2.3?head=20".
 - Several files: prefix the document name: "readme::h2.0".
 Use Read for small files and before editing."""
@@ -180,6 +181,9 @@ def _files(tool: str, arguments: dict[str, Any], limits: ArgumentLimits) -> tupl
             f"{tool}: missing required argument 'files' (an array of Markdown file paths)"
         )
     files = arguments["files"]
+    if isinstance(files, str):
+        # Agents often send one path as a bare string: it can only mean that one file.
+        files = [files]
     if not isinstance(files, list):
         raise ArgumentError(
             f"{tool}: argument 'files' must be an array of strings, got {_json_type(files)}"

@@ -101,7 +101,7 @@ def test_valid_arguments(name: str, arguments: dict[str, Any], expected: ToolReq
         (INDEX_TOOL, None, "'files'"),
         (INDEX_TOOL, {}, "'files'"),
         (INDEX_TOOL, {"files": []}, "'files'"),
-        (INDEX_TOOL, {"files": "a.md"}, "'files'"),
+        (INDEX_TOOL, {"files": 3}, "'files'"),
         (INDEX_TOOL, {"files": None}, "'files'"),
         (INDEX_TOOL, {"files": {"a": 1}}, "'files'"),
         (INDEX_TOOL, {"files": ["a.md", 3]}, "'files[1]'"),
@@ -130,8 +130,8 @@ def test_invalid_arguments_name_the_field(
 
 
 def test_wrong_types_are_named_in_json_terms() -> None:
-    with pytest.raises(ArgumentError, match="got string"):
-        parse_arguments(INDEX_TOOL, {"files": "a.md"})
+    with pytest.raises(ArgumentError, match="got object"):
+        parse_arguments(INDEX_TOOL, {"files": {"a.md": 1}})
     with pytest.raises(ArgumentError, match="got number"):
         parse_arguments(SELECT_TOOL, {"selector": 1.5, "files": ["a.md"]})
     with pytest.raises(ArgumentError, match="got boolean"):
@@ -192,3 +192,10 @@ def test_every_quoted_selector_selects(tmp_path: Path, selector: str) -> None:
     outcome = mdsel.run_command("select", selector, ["README.md"], cwd=str(tmp_path))
     assert (outcome.exit_code, outcome.stderr) == (0, "")
     assert outcome.stdout.strip()
+
+
+def test_one_path_sent_as_a_string_is_that_one_file() -> None:
+    # Agents send a lone path without the array; it can only mean that file.
+    assert parse_arguments(INDEX_TOOL, {"files": "docs/a.md"}).files == ("docs/a.md",)
+    with pytest.raises(ArgumentError, match="empty path"):
+        parse_arguments(INDEX_TOOL, {"files": ""})
