@@ -7,8 +7,15 @@ hooks; else `$XDG_DATA_HOME/mdsel-claude/plugin`), named after a digest of the l
 Python version, so a plugin update with new pins provisions afresh and every later start reuses
 it. The server then runs that environment's Python on the plugin's `src/`.
 
-pip takes its usual settings from the environment, so `PIP_INDEX_URL`, or `PIP_NO_INDEX=1`
-with `PIP_FIND_LINKS=<wheel directory>` on a machine without network, apply as usual.
+The lock pins every package by version and by sha256 (scripts/lock.sh writes it), and pip runs
+with `--require-hashes`: a file the index serves that is not the one locked is refused. pip takes
+its usual settings from the environment, so `PIP_INDEX_URL`, or `PIP_NO_INDEX=1` with
+`PIP_FIND_LINKS=<wheel directory>` on a machine without network, apply as usual; only its retries
+and timeout default lower (`FAST_FAIL`), so that a start without network fails within seconds.
+
+When provisioning fails, the server still answers the client's first request: with an error that
+says what went wrong and what to do, which Claude Code shows in `claude mcp list` and `/mcp` (a
+server that just exits shows "Connection closed" there, and the reason only in its log).
 
 Runs under whatever `python3` is on PATH: standard library only.
 """
@@ -17,13 +24,20 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 ROOT = Path(__file__).resolve().parents[2]
 """The plugin (repository) root: this file is `src/mdsel_claude/provision.py`."""
@@ -31,6 +45,28 @@ SRC = ROOT / "src"
 LOCK = ROOT / "requirements.lock"
 READY = "ready"
 """Written last into a provisioned environment: its presence means the install finished."""
+FAST_FAIL = {"PIP_RETRIES": "1", "PIP_TIMEOUT": "5"}
+"""pip's defaults (5 retries with back-off, 15 s per connection) take a minute to give up on a
+black-holed network and longer than Claude Code waits for a server (30 s): one retry and 5 s
+without an answer fail within about 12 s. Set in the environment, these win."""
+UNREACHABLE = (
+    "NewConnectionError",
+    "ConnectTimeoutError",
+    "Failed to establish a new connection",
+    "Name or service not known",
+    "Temporary failure in name resolution",
+    "Network is unreachable",
+    "getaddrinfo failed",
+    "ProxyError",
+    "Read timed out",
+)
+"""What pip prints when the package index cannot be reached."""
+NOT_LOCKED = "DO NOT MATCH THE HASHES"
+"""What pip prints when a downloaded file is not the one whose hash the lock holds."""
+VENV = "creating a virtual environment"
+REFUSAL_WAIT = 30.0
+"""Seconds the failed server keeps answering before it exits: enough for the client to ask
+and read the reason, bounded in case it never closes the pipe."""
 
 
 class LaunchError(Exception):
@@ -74,12 +110,45 @@ def _locked(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _run(argv: Sequence[str], what: str) -> None:
-    # pip's progress goes to stderr, which Claude Code keeps in the server's log; stdout is
-    # the MCP channel and must stay clean.
-    result = subprocess.run(list(argv), stdout=sys.stderr, stdin=subprocess.DEVNULL, check=False)
+def _run(argv: Sequence[str], what: str, env: Mapping[str, str] | None = None) -> None:
+    # pip's output goes to stderr, which Claude Code keeps in the server's log; stdout is the
+    # MCP channel and must stay clean. It is also read here, to say why pip failed.
+    result = subprocess.run(
+        list(argv),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    output = result.stdout.decode("utf-8", "replace")
+    sys.stderr.write(output)
     if result.returncode != 0:
-        raise LaunchError(f"{what} failed (exit status {result.returncode}): see the output above")
+        raise LaunchError(_why(what, result.returncode, output))
+
+
+def _why(what: str, status: int, output: str) -> str:
+    if any(sign in output for sign in UNREACHABLE):
+        return (
+            "its first start installs the locked dependencies with pip, and pip could not reach "
+            "the package index. Connect to the network, then reconnect the server (/mcp) or "
+            "restart Claude Code; behind a mirror, start Claude Code with PIP_INDEX_URL set; "
+            "without network, with PIP_NO_INDEX=1 and PIP_FIND_LINKS=<a directory of the locked "
+            "wheels>"
+        )
+    if what == VENV:
+        return (
+            f"`{sys.executable} -m venv` failed: on Debian and Ubuntu, install the python3-venv "
+            "package, then reconnect the server (/mcp) or restart Claude Code"
+        )
+    if NOT_LOCKED in output:
+        return (
+            "the package index served a file whose sha256 is not the one in the plugin's "
+            "requirements.lock, so nothing was installed. Check PIP_INDEX_URL (a mirror or "
+            "proxy that changes packages), then reconnect the server (/mcp)"
+        )
+    last = (output.strip().splitlines() or [""])[-1].strip()
+    return f"{what} failed (exit status {status}): {last} (pip's output is in the server's log)"
 
 
 def provision(environ: Mapping[str, str]) -> Path:
@@ -96,9 +165,10 @@ def provision(environ: Mapping[str, str]) -> Path:
         sys.stderr.write(f"mdsel-claude: first start, installing dependencies into {env_dir}\n")
         temp = Path(tempfile.mkdtemp(prefix=".venv-", dir=base))
         try:
-            _run([sys.executable, "-m", "venv", str(temp)], "creating a virtual environment")
-            pip = [str(env_python(temp)), "-m", "pip", "install", "--quiet"]
-            _run([*pip, "--disable-pip-version-check", "-r", str(LOCK)], "pip install")
+            _run([sys.executable, "-m", "venv", str(temp)], VENV)
+            pip = [str(env_python(temp)), "-m", "pip", "install", "--quiet", "--require-hashes"]
+            env = {**FAST_FAIL, **environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+            _run([*pip, "-r", str(LOCK)], "pip install", env)
             (temp / READY).write_text(lock_text.decode("utf-8", "replace"))
             # Scripts in the environment hold its path, but only its Python is ever run (with
             # `-m`), and a venv's Python finds its packages relative to itself: moving is safe.
@@ -118,17 +188,17 @@ def _remove_stale(base: Path, keep: Path) -> None:
 
 
 def serve(args: Sequence[str]) -> int:
-    """Provision if needed, then become the server (exec); 1 when provisioning failed."""
+    """Provision if needed, then become the server (exec); when provisioning failed, answer the
+    client with the reason and return 1."""
     try:
         python = provision(os.environ)
     except (LaunchError, OSError) as error:
-        sys.stderr.write(
-            f"mdsel-claude: cannot start the MCP server: {error}. The plugin installs its "
-            f"dependencies with `{sys.executable} -m venv` and pip on first start; on Debian "
-            "and Ubuntu that needs the python3-venv package, and pip needs the network (or "
-            "PIP_NO_INDEX=1 and PIP_FIND_LINKS=<wheels>). Or install mdsel-claude yourself "
-            "and use `mdsel-claude install` instead of the plugin.\n"
+        message = (
+            f"mdsel-claude cannot start its MCP server: {error}. Or install mdsel-claude from "
+            "its repository (pipx install .) and use `mdsel-claude install` instead of the plugin."
         )
+        sys.stderr.write(message + "\n")
+        refuse(message, sys.stdin.buffer, sys.stdout.buffer)
         return 1
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
@@ -137,3 +207,40 @@ def serve(args: Sequence[str]) -> int:
         return subprocess.run(argv, env=env, check=False).returncode
     os.execve(argv[0], argv, env)
     return 1  # not reached
+
+
+def refuse(message: str, stdin: BinaryIO, stdout: BinaryIO, wait: float = REFUSAL_WAIT) -> None:
+    """Answer every JSON-RPC request on `stdin` with an error carrying `message`, until the
+    client closes the pipe or `wait` seconds have passed: the client's `initialize` gets the
+    reason, and the client shows it (`claude mcp list`: "Failed to connect — …")."""
+    deadline = time.monotonic() + wait
+    pending = b""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        if os.name != "nt":  # select does not wait on pipes on Windows: read until EOF there
+            ready, _, _ = select.select([stdin], [], [], left)
+            if not ready:
+                return
+        chunk = os.read(stdin.fileno(), 65536)
+        if not chunk:
+            return
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            reply = _error_reply(line, message)
+            if reply is not None:
+                stdout.write(reply)
+                stdout.flush()
+
+
+def _error_reply(line: bytes, message: str) -> bytes | None:
+    try:
+        request = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(request, dict) or "method" not in request or "id" not in request:
+        return None  # a notification, or not JSON-RPC: nothing to answer
+    error = {"code": -32603, "message": message}
+    reply = {"jsonrpc": "2.0", "id": request["id"], "error": error}
+    return json.dumps(reply).encode("utf-8") + b"\n"

@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,12 @@ from tests.e2e.anthropic_stub import messages_api
 REPO = Path(__file__).resolve().parents[2]
 CLIENTS = REPO / "tools" / "clients" / "node_modules" / ".bin"
 WHEELHOUSE = REPO / ".wheelhouse"
-PLUGIN_FILES = (".claude-plugin", "hooks", ".mcp.json", "src", "requirements.lock")
+PLUGIN = "mdsel@mdsel-claude"
+"""The plugin in the repository's one-plugin marketplace."""
+SERVER = "plugin:mdsel:mdsel"
+"""Its MCP server, as `claude mcp list` names it."""
+PLUGIN_MAX_BYTES = 5_000_000
+"""What installing the plugin may copy: its manifests and `src/` (about 1.5 MB)."""
 REMINDER = "Use mdsel_index and mdsel_select instead of Read."
 
 
@@ -207,15 +213,14 @@ def test_doctor_reports_a_server_in_two_scopes(sandbox: Sandbox) -> None:
     assert "local scope" in doctor.stdout and "user scope" in doctor.stdout
 
 
-def test_plugin_layout_validates(claude_cli: str, tmp_path: Path) -> None:
+def test_plugin_layout_validates_strictly(claude_cli: str, tmp_path: Path) -> None:
     env = {**os.environ, "HOME": str(tmp_path)}
     env.pop("CLAUDE_CONFIG_DIR", None)
-    # `.` is the marketplace (it lists the plugin); the manifest path checks plugin and hooks.
-    # Not --strict: this version warns that the name starts like a vendor's and that there is
-    # no listing icon, neither of which stops anything from loading.
-    for target in (".", ".claude-plugin/plugin.json"):
+    # `.` is the marketplace (it lists the plugin); `plugin` checks the plugin and its hooks.
+    # --strict: a warning fails. The plugin-directory checks (a listing icon) are advice only.
+    for target in (".", "plugin"):
         result = subprocess.run(
-            [claude_cli, "plugin", "validate", target],
+            [claude_cli, "plugin", "validate", "--strict", target],
             env=env,
             cwd=REPO,
             capture_output=True,
@@ -225,37 +230,71 @@ def test_plugin_layout_validates(claude_cli: str, tmp_path: Path) -> None:
         )
         assert result.returncode == 0, result.stdout + result.stderr
         assert "Validation passed" in result.stdout and "✘" not in result.stdout
+    assert "pypi.org (declared)" in result.stdout  # what the first start reaches
+    assert "Hosts not declared" not in result.stdout
 
 
-def copy_plugin(target: Path) -> None:
-    """The repository's plugin files (a checkout has them all), without caches."""
-    target.mkdir()
-    for name in PLUGIN_FILES:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy(source, target / name)
+def tree_size(folder: Path) -> tuple[int, list[str]]:
+    """Bytes of the regular files below `folder`, and the names of its top-level entries."""
+    files = [path for path in folder.rglob("*") if path.is_file() and not path.is_symlink()]
+    return sum(path.stat().st_size for path in files), sorted(p.name for p in folder.iterdir())
 
 
-def test_plugin_works_with_nothing_on_path(sandbox: Sandbox, tmp_path: Path) -> None:
+def install_plugin(sandbox: Sandbox) -> Path:
+    """The checkout itself (with its .venv, .wheelhouse and clients) added as a marketplace and
+    the plugin installed from it, as a user would; the folder Claude Code installed it in."""
+    added = sandbox.run("claude", "plugin", "marketplace", "add", str(REPO))
+    assert added.returncode == 0, added.stdout + added.stderr
+    started = time.monotonic()
+    plugin = sandbox.run("claude", "plugin", "install", PLUGIN)
+    took = time.monotonic() - started
+    assert plugin.returncode == 0, plugin.stdout + plugin.stderr
+    [folder] = (sandbox.home / ".claude" / "plugins" / "cache").glob("*/mdsel/*")
+    size, names = tree_size(folder)
+    print(f"plugin install: {size / 1e6:.2f} MB in {took:.1f} s")  # for the report (-s)
+    assert size <= PLUGIN_MAX_BYTES, (size, names)
+    assert names == [".claude-plugin", ".mcp.json", "LICENSE", "hooks", "requirements.lock", "src"]
+    assert (folder / "src" / "mdsel_claude" / "launch.py").is_file()
+    assert (folder / "requirements.lock").read_bytes() == (REPO / "requirements.lock").read_bytes()
+    return folder
+
+
+def test_the_checkout_opened_as_a_project_shows_no_broken_server(sandbox: Sandbox) -> None:
+    listing = sandbox.run("claude", "mcp", "list", cwd=REPO)
+    assert listing.returncode == 0, listing.stdout + listing.stderr
+    assert "CLAUDE_PLUGIN_ROOT" not in listing.stdout + listing.stderr
+    assert "launch.py" not in listing.stdout  # the plugin's server is the plugin's only
+
+
+def test_plugin_works_with_nothing_on_path(sandbox: Sandbox) -> None:
     if not any(WHEELHOUSE.glob("mcp-*.whl")):
         pytest.skip(f"no wheels in {WHEELHOUSE} to provision from offline (scripts/test.sh)")
-    marketplace = tmp_path / "marketplace"
-    copy_plugin(marketplace)
-    # Offline: pip installs the locked dependencies from the wheelhouse only. The first start
-    # installs them, so give it more than the default 30 s on a busy machine.
+    install_plugin(sandbox)
+    # Offline: pip installs the locked dependencies, by hash, from the wheelhouse only. The
+    # first start installs them, so give it more than the default 30 s on a busy machine.
     sandbox.env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(WHEELHOUSE), MCP_TIMEOUT="150000")
-    added = sandbox.run("claude", "plugin", "marketplace", "add", str(marketplace))
-    assert added.returncode == 0, added.stdout + added.stderr
-    plugin = sandbox.run("claude", "plugin", "install", "mdsel-claude@mdsel-claude")
-    assert plugin.returncode == 0, plugin.stdout + plugin.stderr
-
     for start in ("first", "provisioned"):
         listing = sandbox.run("claude", "mcp", "list")
-        [line] = server_lines(listing.stdout, "plugin:mdsel-claude:mdsel")
+        [line] = server_lines(listing.stdout, SERVER)
         assert "Connected" in line, (start, listing.stdout)
     data = sandbox.home / ".claude" / "plugins" / "data"
     assert [p.name[:5] for p in data.glob("*/venv-*")] == ["venv-"]
 
     assert reminded_in_a_session(sandbox)  # the plugin's hook, in a real session
+
+
+def test_plugin_offline_first_start_fails_fast_saying_what_to_do(sandbox: Sandbox) -> None:
+    install_plugin(sandbox)
+    # No package index answers (nothing listens on port 9), and no pip configuration of this
+    # machine's applies: as on a laptop without network.
+    sandbox.env.update(PIP_INDEX_URL="http://127.0.0.1:9/simple", PIP_CONFIG_FILE=os.devnull)
+    started = time.monotonic()
+    listing = sandbox.run("claude", "mcp", "list")
+    took = time.monotonic() - started
+    [line] = server_lines(listing.stdout, SERVER)
+    assert "Failed to connect" in line, listing.stdout
+    assert "could not reach the package index" in line  # the launcher's own words
+    assert "PIP_INDEX_URL" in line and "mdsel-claude install" in line  # what to do
+    print(f"offline first start: {took:.1f} s")  # for the report (-s)
+    assert took < 30  # Claude Code's own start-up timeout
+    assert not list((sandbox.home / ".claude" / "plugins" / "data").glob("*/venv-*"))

@@ -115,7 +115,7 @@ def test_no_installation_means_nothing_is_ours(installed: tuple[Installation, Pa
 
 
 def test_the_plugin_forms_are_those_of_the_plugin_files() -> None:
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[3] / "plugin"
     server = json.loads((root / ".mcp.json").read_text())["mcpServers"]["mdsel"]
     hooks = json.loads((root / "hooks" / "hooks.json").read_text())["hooks"]["PreToolUse"]
     assert server == ours.PLUGIN_SERVER
