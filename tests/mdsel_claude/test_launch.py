@@ -6,8 +6,12 @@ Code CLI (tests/e2e/test_claude_cli.py); here, the hook path and provisioning th
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -76,8 +80,8 @@ def test_failed_provisioning_says_why_and_leaves_nothing_half_done(tmp_path: Pat
     done = launch(["serve"], "", env, tmp_path)
     assert done.returncode == 1
     assert done.stdout == ""  # stdout is the MCP channel: pip's output never goes there
-    assert "cannot start the MCP server: pip install failed" in done.stderr
-    assert "PIP_NO_INDEX" in done.stderr
+    assert "cannot start its MCP server: pip install failed (exit status 1): " in done.stderr
+    assert "No matching distribution found for" in done.stderr  # pip's last line, in the reason
     assert os.listdir(data) == []  # no environment, no temporary directory left behind
 
 
@@ -97,3 +101,75 @@ def test_environment_name_follows_the_pins() -> None:
     assert one == provision.env_name(b"mcp==2.3.0\n")
     assert one != provision.env_name(b"mcp==2.3.1\n")
     assert one.startswith("venv-")
+
+
+def test_a_failed_start_answers_each_request_with_the_reason(tmp_path: Path) -> None:
+    env = clean_env(tmp_path)
+    env.update(
+        CLAUDE_PLUGIN_DATA=str(tmp_path / "data"),
+        PIP_INDEX_URL="http://127.0.0.1:9/simple",  # nothing listens there: as if offline
+        PIP_CONFIG_FILE=os.devnull,
+    )
+    requests = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": "b", "method": "tools/list"},
+    ]
+    stdin = "".join(json.dumps(request) + "\n" for request in requests) + "not json\n"
+    done = launch(["serve"], stdin, env, tmp_path)
+    assert done.returncode == 1
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [reply["id"] for reply in replies] == [0, "b"]  # the notification has no reply
+    message = replies[0]["error"]["message"]
+    assert "pip could not reach the package index" in message
+    assert "PIP_INDEX_URL" in message and "mdsel-claude install" in message
+    assert message in done.stderr  # and in the server's log
+
+
+def test_refusal_stops_when_the_client_waits_too_long() -> None:
+    read, write = os.pipe()
+    out = io.BytesIO()
+    with os.fdopen(read, "rb") as stdin, os.fdopen(write, "wb"):
+        provision.refuse("no", stdin, out, wait=0.2)  # the pipe stays open: it must not hang
+    assert out.getvalue() == b""
+
+
+def test_the_lock_pins_every_package_by_version_and_hash() -> None:
+    lock = (REPO / "requirements.lock").read_text()
+    entries = re.split(r"\n(?=[A-Za-z])", lock.split("\n", lock.count("\n# ") + 1)[-1])
+    pins = [entry for entry in entries if entry.strip() and not entry.startswith("#")]
+    assert len(pins) > 20
+    for pin in pins:
+        assert re.match(r"[A-Za-z0-9._-]+==[^ ;\\]+", pin), pin
+        assert re.search(r"--hash=sha256:[0-9a-f]{64}", pin), pin
+    assert "scripts/lock.sh" in lock  # says how it is refreshed
+    assert (REPO / "plugin" / "requirements.lock").read_bytes() == lock.encode()
+
+
+def test_a_substituted_package_is_refused(tmp_path: Path) -> None:
+    """The lock's hash of a wheel differs from the wheel the index serves: nothing installs."""
+    wheels = sorted((REPO / ".wheelhouse").glob("idna-*.whl"))
+    if not wheels:
+        pytest.skip(".wheelhouse has no locked wheels: scripts/test.sh fills it")
+    plugin = tmp_path / "plugin"
+    shutil.copytree(REPO / "src" / "mdsel_claude", plugin / "src" / "mdsel_claude")
+    shutil.copytree(REPO / "src" / "mdsel", plugin / "src" / "mdsel")
+    lock = (REPO / "requirements.lock").read_text()
+    digest = hashlib.sha256(wheels[-1].read_bytes()).hexdigest()
+    assert digest in lock
+    (plugin / "requirements.lock").write_text(lock.replace(digest, "0" * 64))
+    env = clean_env(tmp_path)
+    env.update(
+        CLAUDE_PLUGIN_DATA=str(tmp_path / "data"),
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(REPO / ".wheelhouse"),
+        PIP_CONFIG_FILE=os.devnull,
+    )
+    python = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+    done = subprocess.run(
+        [python, "-S", str(plugin / "src" / "mdsel_claude" / "launch.py"), "serve"],
+        input="", env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "sha256 is not the one in the plugin's requirements.lock" in done.stderr
+    assert os.listdir(tmp_path / "data") == []
