@@ -22,7 +22,11 @@ from __future__ import annotations
 import re
 
 from mdsel.errors import SelectorSyntaxError
+from mdsel.fragments import decoded_fragment
 from mdsel.names import is_markdown_name, namespace_of
+from mdsel.scanner import MAX_NUMBER, Scanner
+from mdsel.selector_params import parse_params
+from mdsel.selector_types import TYPE_NAMES, TYPES
 from mdsel.selector_values import (
     ANCHOR,
     LINE,
@@ -40,41 +44,10 @@ from mdsel.titles import CONTROL, escaped
 MAX_REQUEST_CHARS = 4096
 """Longer requests are refused: nothing legitimate needs more, and it bounds all later work."""
 
-MAX_NUMBER = 10**12
-"""Numbers are clamped here: `int()` of thousands of digits is slow (and refused past 4300)."""
-
-_TYPES = {
-    "root": "root",
-    "section": "section",
-    "para": "para",
-    "paragraph": "para",
-    "block:paragraph": "para",
-    "code": "code",
-    "block:code": "code",
-    "list": "list",
-    "block:list": "list",
-    "table": "table",
-    "block:table": "table",
-    "quote": "quote",
-    "blockquote": "quote",
-    "block:blockquote": "quote",
-}
-for _n in range(1, 7):
-    _TYPES[f"h{_n}"] = _TYPES[f"heading:h{_n}"] = f"h{_n}"
-
-TYPE_NAMES = (
-    "root, section, h1…h6, para, code, list, table, quote; a line is L812, lines L800-850, "
-    "an anchor #anchor"
-)
-
 _NAMESPACE = re.compile(r"([A-Za-z0-9_\-]+)[ \t]*::")
 _FILE_NAMESPACE = re.compile(r"([^\s:/?,]+\.[A-Za-z0-9]+)[ \t]*::")
 _TYPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ \t]*:[ \t]*[A-Za-z][A-Za-z0-9]*)?")
-_DIGITS = re.compile(r"[0-9]+")
-_WORD = re.compile(r"[A-Za-z_]+")
-_VALUE = re.compile(r"[A-Za-z0-9]+")
 _ITEM_AHEAD = re.compile(r",[ \t]*[0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*(?=[,/?]|\Z)")
-_SPACE = " \t\r\n"
 _LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
 _ANCHOR = re.compile(r"#((?:[^\s,/?#&]|&#?[A-Za-z0-9]{1,32};)*)")
 _TYPED_CONTROL = re.compile(
@@ -101,37 +74,10 @@ def parse_request(text: str) -> tuple[Selector, ...]:
     return _Parser(text).request()
 
 
-class _Parser:
+class _Parser(Scanner):
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
+        super().__init__(text)
         self.link = ""  # the path of the link being parsed, if the selector is one
-
-    # -- helpers ---------------------------------------------------------------------------
-    def fail(self, message: str, pos: int | None = None) -> SelectorSyntaxError:
-        return SelectorSyntaxError(message, (self.pos if pos is None else pos) + 1)
-
-    def unexpected(self, expected: str) -> SelectorSyntaxError:
-        if self.pos >= len(self.text):
-            return self.fail(f"expected {expected} but the selector ended")
-        return self.fail(f"unexpected {self.text[self.pos]!r}, expected {expected}")
-
-    def skip_space(self) -> None:
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos] in _SPACE:
-            pos += 1
-        self.pos = pos
-
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def number(self, what: str) -> int:
-        match = _DIGITS.match(self.text, self.pos)
-        if match is None:
-            raise self.unexpected(what)
-        self.pos = match.end()
-        digits = match.group()
-        return int(digits) if len(digits) <= 12 else MAX_NUMBER
 
     # -- grammar ---------------------------------------------------------------------------
     def request(self) -> tuple[Selector, ...]:
@@ -210,7 +156,7 @@ class _Parser:
         if match is None:
             raise self.unexpected(f"a type ({TYPE_NAMES})")
         name = re.sub(r"[ \t]", "", match.group()).lower()
-        kind = _TYPES.get(name)
+        kind = TYPES.get(name)
         if kind is None:
             raise self.fail(f"unknown type {match.group()!r}; types are {TYPE_NAMES}", begin)
         self.pos = match.end()
@@ -239,7 +185,7 @@ class _Parser:
                     "anchor: lower case, spaces as '-')",
                     begin + 1,
                 )
-            name = _anchor_name(anchor.group(1))
+            name = decoded_fragment(anchor.group(1))
             control = CONTROL.search(name)
             if control is not None:
                 raise self.fail(
@@ -315,85 +261,7 @@ class _Parser:
         return Item(first, last)
 
     def params(self) -> Params:
-        values: dict[str, int | bool] = {}
-        while True:
-            self.skip_space()
-            begin = self.pos
-            match = _WORD.match(self.text, self.pos)
-            if match is None:
-                raise self.unexpected("a parameter (head, tail, page, full, toc)")
-            key = match.group().lower()
-            if key not in ("head", "tail", "page", "full", "toc"):
-                raise self.fail(
-                    f"unknown parameter {match.group()!r}; use head, tail, page, full or toc", begin
-                )
-            if key in values:
-                raise self.fail(f"parameter {key!r} is given twice", begin)
-            self.pos = match.end()
-            self.skip_space()
-            if self.peek() != "=":
-                raise self.unexpected(f"'=' after {key}")
-            self.pos += 1
-            self.skip_space()
-            value_at = self.pos
-            if key in ("full", "toc"):
-                word = _VALUE.match(self.text, self.pos)
-                flag = word.group().lower() if word else ""
-                if flag not in ("true", "false"):
-                    raise self.fail(f"{key} must be true or false", value_at)
-                self.pos = word.end() if word else self.pos
-                values[key] = flag == "true"
-            else:
-                number = self.number(f"a number after {key}=")
-                if number < 1:
-                    raise self.fail(f"{key} must be at least 1", value_at)
-                values[key] = number
-            self.skip_space()
-            if self.peek() != "&":
-                break
-            self.pos += 1
-        if "head" in values and "tail" in values:
-            raise self.fail("head and tail cannot be used together; pick one")
-        if values.get("toc") and any(key in values for key in ("head", "tail", "page")):
-            raise self.fail("toc=true lists headings; it takes no head, tail or page")
-        return Params(
-            head=_int(values.get("head")),
-            tail=_int(values.get("tail")),
-            page=_int(values.get("page")),
-            full=bool(values.get("full", False)),
-            toc=bool(values.get("toc", False)),
-        )
-
-
-def _anchor_name(text: str) -> str:
-    """As written in a link's source (`#Install%C3%A9`, `#programaci&#x00F3;n`) → as the page
-    has it (`Installé`, `programación`): entities decoded once, as the Markdown parser does,
-    then percent escapes once, as the browser does. Case is kept: ids are case-sensitive (a
-    heading's GitHub anchor is compared in lower case)."""
-    if "&" in text:
-        from html import unescape  # only here: most requests never need it
-
-        text = unescape(text)
-    if "%" in text:
-        from urllib.parse import unquote
-
-        text = unquote(text, errors="strict") if _is_utf8_escapes(text) else text
-    return text
-
-
-def _is_utf8_escapes(text: str) -> bool:
-    """Whether every percent escape in `text` decodes as UTF-8 (else it is kept as written)."""
-    from urllib.parse import unquote
-
-    try:
-        unquote(text, errors="strict")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _int(value: int | bool | None) -> int | None:
-    return None if value is None else int(value)
+        return parse_params(self)
 
 
 __all__ = [
