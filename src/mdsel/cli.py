@@ -79,6 +79,9 @@ output:
   starts with its namespace and path, and selectors carry the namespace (readme::h2.1).
   Headings that do not fit MDSEL_INDEX_MAX_HEADINGS collapse into counts (+14); --json
   gives every span, word count and anchor.
+  Many documents whose outlines would pass MDSEL_MAX_ANSWER_TOKENS print as a map instead:
+  each directory once, each document as `file: title lines words` with the outline levels
+  that fit (thousands: one line per directory), and a last line saying how to go deeper.
 
 examples:
   mdsel index README.md
