@@ -17,6 +17,7 @@ from mdsel.api import run_command
 from mdsel.files import FileLimits, expand_paths
 from mdsel.results import Options, Outcome
 from mdsel.settings import (
+    DEFAULT_MAX_ANSWER_TOKENS,
     DEFAULT_MAX_BLOCKS,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_DEPTH,
@@ -95,6 +96,8 @@ ENVIRONMENT_HELP = (
     f"  MDSEL_PAGE_WORDS          words per page and per response (default {DEFAULT_PAGE_WORDS})\n"
     "  MDSEL_INDEX_MAX_HEADINGS  outline size before deep levels collapse "
     f"(default {DEFAULT_MAX_HEADINGS})\n"
+    "  MDSEL_MAX_ANSWER_TOKENS   estimated tokens per answer unless --full "
+    f"(default {DEFAULT_MAX_ANSWER_TOKENS})\n"
     f"  MDSEL_MAX_FILES           files per call after expansion (default {DEFAULT_MAX_FILES})\n"
     f"  MDSEL_MAX_BYTES           largest file read (default {DEFAULT_MAX_BYTES})\n"
     f"  MDSEL_MAX_TOTAL_BYTES     bytes read per call (default {DEFAULT_MAX_TOTAL_BYTES})\n"
