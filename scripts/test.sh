@@ -11,14 +11,44 @@ python3 -m venv .venv
 wheels=(--no-index --find-links .wheelhouse)
 .venv/bin/pip download --quiet "${wheels[@]}" -d .wheelhouse -r requirements-dev.lock \
     >/dev/null 2>&1 || .venv/bin/pip download --quiet -d .wheelhouse -r requirements-dev.lock
+# The server's lock too, by hash (the plugin test and scripts/demo.sh install it from here).
+.venv/bin/pip download --quiet "${wheels[@]}" -d .wheelhouse -r requirements.lock \
+    >/dev/null 2>&1 || .venv/bin/pip download --quiet -d .wheelhouse -r requirements.lock
 .venv/bin/pip install --quiet "${wheels[@]}" -r requirements-dev.lock
 .venv/bin/pip install --quiet "${wheels[@]}" --no-deps -e .
-# The MCP clients the end-to-end tests drive, at the versions locked in tools/clients (skipped
-# when already installed from this lock; without npm their tests are skipped and say why).
-if command -v npm >/dev/null 2>&1 &&
-    ! cmp -s tools/clients/package-lock.json tools/clients/node_modules/.installed-lock; then
-    (cd tools/clients && npm install --no-save --no-audit --no-fund --loglevel=error &&
-        cp package-lock.json node_modules/.installed-lock) ||
+# The agent CLIs the end-to-end tests drive (Claude Code, Gemini CLI, Codex CLI, OpenCode), at
+# the versions locked in tools/clients: about 1.2 GB in tools/clients/node_modules, installed once
+# and kept while the lock is unchanged. MDSEL_TEST_SKIP_CLIS=1 installs none of them, and their
+# tests skip saying so; without npm they are skipped too. CI installs them.
+clients_mb=1200 # what they take on disk (du -sm tools/clients/node_modules), checked by a test
+install_clients() {
+    local names npm_pid waited=0
+    names=$(.venv/bin/python -c 'import json
+deps = json.load(open("tools/clients/package.json"))["dependencies"]
+print(", ".join(f"{name}@{version}" for name, version in deps.items()))')
+    echo "scripts/test.sh: installing the agent CLIs the end-to-end tests drive ($names)," \
+        "about $clients_mb MB, into tools/clients/node_modules with npm; MDSEL_TEST_SKIP_CLIS=1" \
+        "skips them and their tests" >&2
+    (cd tools/clients && npm install --no-save --no-audit --no-fund --loglevel=error) &
+    npm_pid=$!
+    while kill -0 "$npm_pid" 2>/dev/null; do
+        sleep 1
+        waited=$((waited + 1))
+        if [ $((waited % 10)) -eq 0 ] && kill -0 "$npm_pid" 2>/dev/null; then
+            echo "scripts/test.sh: agent CLIs: $(du -sm tools/clients/node_modules 2>/dev/null |
+                cut -f1) of about $clients_mb MB after ${waited}s" >&2
+        fi
+    done
+    wait "$npm_pid" && cp tools/clients/package-lock.json tools/clients/node_modules/.installed-lock
+}
+if [ -n "${MDSEL_TEST_SKIP_CLIS:-}" ]; then
+    echo "scripts/test.sh: MDSEL_TEST_SKIP_CLIS is set: no agent CLI is installed, and the" \
+        "end-to-end tests that drive one are skipped" >&2
+elif ! command -v npm >/dev/null 2>&1; then
+    echo "scripts/test.sh: no npm: the agent CLIs are not installed, and the end-to-end" \
+        "tests that drive one are skipped" >&2
+elif ! cmp -s tools/clients/package-lock.json tools/clients/node_modules/.installed-lock; then
+    install_clients ||
         echo "scripts/test.sh: could not install tools/clients; those tests will be skipped" >&2
 fi
 # The Claude tokenizer the benchmarks and tests count tokens with: tokenizer.json inside this

@@ -1,4 +1,7 @@
-"""scripts/demo.sh: installs once, then reuses the venv; shows `index` and then `select`."""
+"""scripts/demo.sh: installs once, then reuses the venv; shows `index`, `select` and what next.
+
+FILE is named from where the user stands, not from the repository.
+"""
 
 from __future__ import annotations
 
@@ -27,10 +30,10 @@ def test_demo_installs_once_then_indexes_and_selects(tmp_path: Path) -> None:
     env = {key: value for key, value in os.environ.items() if not key.startswith("PIP_")}
     env |= {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(WHEELHOUSE), "PIP_CONFIG_FILE": os.devnull}
 
-    def demo(*argv: str) -> str:
+    def demo(*argv: str, cwd: Path = project) -> str:
         done = subprocess.run(
-            ["scripts/demo.sh", *argv], cwd=project, env=env, capture_output=True, text=True,
-            timeout=300, check=True,
+            [str(project / "scripts" / "demo.sh"), *argv], cwd=cwd, env=env, capture_output=True,
+            text=True, timeout=300, check=True,
         )  # fmt: skip
         return done.stdout
 
@@ -39,12 +42,25 @@ def test_demo_installs_once_then_indexes_and_selects(tmp_path: Path) -> None:
     installed_at = venv_config.stat().st_mtime_ns
     index = cli_run(["index", "README.md"], {}, cwd=str(project)).stdout
     section = cli_run(["select", "h2.0?head=12", "README.md"], {}, cwd=str(project)).stdout
-    assert first == (
-        f"$ mdsel index README.md\n{index}\n$ mdsel select 'h2.0?head=12' README.md\n{section}"
+    bin_dir = project / ".venv" / "bin"
+    next_steps = (
+        f"\nmdsel and mdsel-claude are installed in {bin_dir} (not on your PATH). Next:\n"
+        f"  {bin_dir}/mdsel index FILE.md        any Markdown file, directory or glob\n"
     )
+    assert first.startswith(
+        f"$ mdsel index README.md\n{index}\n$ mdsel select 'h2.0?head=12' README.md\n{section}"
+        + next_steps
+    )
+    assert first.endswith("  mdsel-claude install            then restart claude: the tools and "
+                          "the Read hook in Claude Code\n")  # fmt: skip
     # Unchanged lock: the venv is reused as it is, not created or installed into again.
     assert demo() == first
     assert venv_config.stat().st_mtime_ns == installed_at
-    (project / "flat.md").write_text("Only a paragraph, no headings.\n", encoding="utf-8")
-    flat = demo("flat.md")
-    assert flat.endswith("$ mdsel select 'root?head=12' flat.md\nOnly a paragraph, no headings.\n")
+    # FILE is named from where the user stands, not from the repository.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "flat.md").write_text("Only a paragraph, no headings.\n", encoding="utf-8")
+    flat = demo("flat.md", cwd=elsewhere)
+    assert flat.startswith("$ mdsel index flat.md\n")
+    assert "$ mdsel select 'root?head=12' flat.md\nOnly a paragraph, no headings.\n\n" in flat
+    assert flat.endswith(first[first.index(next_steps) :])

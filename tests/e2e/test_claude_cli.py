@@ -29,6 +29,8 @@ from tests.e2e.anthropic_stub import messages_api
 REPO = Path(__file__).resolve().parents[2]
 CLIENTS = REPO / "tools" / "clients" / "node_modules" / ".bin"
 WHEELHOUSE = REPO / ".wheelhouse"
+SKIP_CLIS = "MDSEL_TEST_SKIP_CLIS"
+"""Set (to anything), scripts/test.sh installs no agent CLI and their tests skip."""
 PLUGIN = "mdsel@mdsel-claude"
 """The plugin in the repository's one-plugin marketplace."""
 SERVER = "plugin:mdsel:mdsel"
@@ -40,6 +42,8 @@ REMINDER = "Use mdsel_index and mdsel_select instead of Read."
 
 def client(name: str) -> str:
     """A pinned client CLI from tools/clients, or skip saying how to get it."""
+    if os.environ.get(SKIP_CLIS):
+        pytest.skip(f"{SKIP_CLIS} is set: the tests that drive the agent CLIs are skipped")
     path = CLIENTS / name
     if not path.exists():
         pytest.skip(
@@ -205,9 +209,12 @@ def test_user_scope_install_connects(sandbox: Sandbox) -> None:
 
 def test_doctor_reports_a_server_in_two_scopes(sandbox: Sandbox) -> None:
     installed(sandbox)
-    for scope in ("local", "user"):
-        done = sandbox.run("mdsel-claude", "install", "--scope", scope)
-        assert done.returncode == 0, done.stderr
+    done = sandbox.run("mdsel-claude", "install", "--scope", "local")
+    assert done.returncode == 0, done.stderr
+    refused = sandbox.run("mdsel-claude", "install", "--scope", "user")
+    assert refused.returncode == 1 and "mdsel-claude uninstall --scope local" in refused.stderr
+    done = sandbox.run("mdsel-claude", "install", "--scope", "user", "--allow-duplicate")
+    assert done.returncode == 0, done.stderr
     doctor = sandbox.run("mdsel-claude", "doctor")
     assert doctor.returncode != 0
     assert "local scope" in doctor.stdout and "user scope" in doctor.stdout

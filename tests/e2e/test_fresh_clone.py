@@ -43,8 +43,9 @@ def test_a_bare_clone_runs_its_own_test_command(tmp_path: Path) -> None:
         "PIP_FIND_LINKS": str(WHEELHOUSE),
         "PIP_CONFIG_FILE": os.devnull,
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-        # The clone's command installs the pinned client CLIs when npm exists: from npm's cache
-        # only, so this test never reaches the network (the selection below does not use them).
+        # The selection below drives no agent CLI: the clone installs none (1.2 GB), as the
+        # README's switch says, and npm would only use its cache anyway.
+        "MDSEL_TEST_SKIP_CLIS": "1",
         "npm_config_offline": "true",
     }
     done = subprocess.run(
@@ -58,3 +59,5 @@ def test_a_bare_clone_runs_its_own_test_command(tmp_path: Path) -> None:
     passed, deselected = int(summary[1]), int(summary[2])
     assert passed >= 16 + 5 and deselected > 100  # the corpus ran; everything else was collected
     assert "skipped" not in output.splitlines()[-1]
+    assert "MDSEL_TEST_SKIP_CLIS is set: no agent CLI is installed" in output
+    assert not (clone / "tools" / "clients" / "node_modules").exists()
