@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mdsel.settings import DEFAULT_MIN_WORDS, ConfigError, parse_count, read_min_words
 from mdsel_claude.hook import MODES as HOOK_MODES
-from mdsel_claude.setup import clients, ledger
+from mdsel_claude.setup import clients, doctor_clients, guards, ledger, sweep
 from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, HOOK_EVENTS
@@ -28,6 +28,7 @@ from mdsel_claude.setup.paths import (
     SetupError,
     find_executable,
     locations,
+    passing_warning,
     portable_executable,
 )
 from mdsel_claude.setup.planner import plan_install, plan_uninstall
@@ -55,9 +56,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     install = commands.add_parser(
-        "install", help="register the server and the hook (run again to update them)"
+        "install",
+        help="register the server and the hook (run again to update them)",
+        description="Register the mdsel MCP server and the Read hook in Claude Code (in one "
+        "scope), or with --client the server in another MCP client. Running it again updates "
+        "them in place. What it writes is noted in the install record, for uninstall.",
     )
-    uninstall = commands.add_parser("uninstall", help="remove exactly what install added")
+    uninstall = commands.add_parser(
+        "uninstall",
+        help="remove exactly what install added",
+        description="Remove exactly what install wrote, as the install record lists it: in one "
+        "scope of this project (or one client), or with --all in every project and client. "
+        "Fails, naming them, when entries exactly like install's are left that the record "
+        "does not list.",
+    )
     for sub in (install, uninstall):
         sub.add_argument(
             "--scope",
@@ -77,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--dry-run", action="store_true", help="print what would change, change nothing"
         )
+    uninstall.add_argument(
+        "--all",
+        action="store_true",
+        help="remove everything install wrote, in every project, scope and client the install "
+        "record knows (and say what is no longer there)",
+    )
     install.add_argument(
         "--min-words",
         type=_min_words_arg,
@@ -98,7 +116,35 @@ def _parser() -> argparse.ArgumentParser:
         "document's index in place of a whole-file Read's result (PostToolUse only) "
         "(default: reminder)",
     )
-    commands.add_parser("doctor", help="report what is installed where and check that it works")
+    install.add_argument(
+        "--allow-duplicate",
+        action="store_true",
+        help="install even though another scope (or the plugin) already registers mdsel here "
+        "(the tools would be listed twice and the reminder given twice)",
+    )
+    doctor = commands.add_parser(
+        "doctor",
+        help="report what is installed where and check that it works",
+        description="Report what is registered where and whether it works, changing nothing: "
+        "Claude Code's scopes for this project (the default), another MCP client (--client), "
+        "the Claude Code plugin (--plugin), or every install the record knows (--all).",
+    )
+    which = doctor.add_mutually_exclusive_group()
+    which.add_argument(
+        "--client", choices=sorted(CLIENTS), help="check that client's user and project files"
+    )
+    which.add_argument(
+        "--plugin",
+        action="store_true",
+        help="check the mdsel-claude Claude Code plugin: installed, enabled, its server's "
+        "environment provisioned, and this installation's server and hook",
+    )
+    which.add_argument(
+        "--all",
+        action="store_true",
+        help="every entry the install record knows, in every project and client: still there, "
+        "and its program still installed",
+    )
     return parser
 
 
@@ -131,9 +177,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.event is None:
             args.event = "PostToolUse" if outline else "PreToolUse"
     if args.command == "doctor":
-        return run_doctor(Path.cwd(), os.environ)
+        return _doctor_main(args)
+    if args.command == "uninstall" and args.all:
+        if args.scope or args.client:
+            parser.error(
+                "--all takes every scope and client the record knows: no --scope, --client"
+            )
+        return _uninstall_all(args.dry_run)
     if args.client is not None:
         return _client_main(args)
+    leftovers: tuple[str, ...] = ()
     try:
         where = locations(args.scope or SCOPES[0], Path.cwd(), os.environ)
         state_file = ledger.state_path(os.environ)
@@ -148,15 +201,79 @@ def main(argv: Sequence[str] | None = None) -> int:
                     executable = portable_executable(os.environ)
                 else:
                     executable = find_executable()
+                    _warn_if_passing(executable)
+                if not args.allow_duplicate:
+                    guards.refuse_duplicates(where.scope, Path.cwd(), os.environ)
                 plan = plan_install(where, executable, min_words, args.event, state_file, args.mode)
             else:
-                plan = plan_uninstall(where, state_file)
+                plan = plan_uninstall(where, state_file, os.environ)
+                leftovers = plan.leftovers
             _carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
         return _failed(error)
+    if leftovers:
+        return _left_over(leftovers, state_file)
     if args.command == "install" and not args.dry_run:
         print(_next_steps(where))
     return 0
+
+
+def _warn_if_passing(executable: str) -> None:
+    warning = passing_warning(executable, os.environ)
+    if warning:
+        print(f"{EXECUTABLE_NAME}: {warning}", file=sys.stderr)
+
+
+def _left_over(leftovers: Sequence[str], state_file: Path) -> int:
+    """Exit 1: entries exactly like ours are still there, and the record does not list them."""
+    print(
+        f"{EXECUTABLE_NAME}: left in place, because the install record ({state_file}) does "
+        "not list them: " + "; ".join(leftovers) + ". If install wrote them with another "
+        "XDG_STATE_HOME, run uninstall with that one",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def _uninstall_all(dry_run: bool) -> int:
+    """`uninstall --all`: every recorded file, one plan each; exit 1 if any could not be done."""
+    state_file = ledger.state_path(os.environ)
+    failed = False
+    with _exclusive(_lock_dir()):
+        files = sweep.recorded_files(ledger.load(state_file))
+        if not files:
+            print(f"the install record ({state_file}) lists nothing: nothing to remove")
+        for path in files:
+            try:
+                _carry_out(sweep.plan_file(path, state_file), dry_run)
+            except (JsonFileError, SetupError, OSError) as error:
+                _failed(error)
+                failed = True
+        try:
+            _carry_out(sweep.plan_dirs(state_file), dry_run)
+        except OSError as error:
+            _failed(error)
+            failed = True
+    if failed:
+        print(
+            f"{EXECUTABLE_NAME}: what could not be removed stays in the record; fix it and run "
+            "`mdsel-claude uninstall --all` again",
+            file=sys.stderr,
+        )
+    return 1 if failed else 0
+
+
+def _doctor_main(args: argparse.Namespace) -> int:
+    if args.all:
+        report = sweep.report_all(ledger.state_path(os.environ), os.environ)
+        report.say("all good" if not report.failed else "problems found (see above)")
+        print("\n".join(report.lines))
+        return 1 if report.failed else 0
+    if args.client is not None:
+        return doctor_clients.run_client_doctor(CLIENTS[args.client], Path.cwd(), os.environ)
+    if args.plugin:
+        return doctor_clients.run_plugin_doctor(Path.cwd(), os.environ)
+    return run_doctor(Path.cwd(), os.environ)
 
 
 def _failed(error: Exception) -> int:
@@ -197,6 +314,8 @@ def _client_main(args: argparse.Namespace) -> int:
             if args.command == "install":
                 portable = scope == "project"
                 executable = portable_executable(os.environ) if portable else find_executable()
+                if not portable:
+                    _warn_if_passing(executable)
                 plan = clients.plan_install(client, path, executable, state_file)
             else:
                 plan = clients.plan_uninstall(client, path, state_file)

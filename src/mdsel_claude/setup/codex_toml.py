@@ -110,6 +110,16 @@ def _unwrap(value: object) -> object:
     return unwrap() if callable(unwrap) else value
 
 
+def server_value(path: Path) -> tuple[bool, object]:
+    """Whether the file exists, and our server's table in it as plain values (None if absent);
+    for doctor, which only reads."""
+    text, doc = _read(path)
+    servers = _servers(doc, path)
+    if servers is None or SERVER_KEY not in servers:
+        return text is not None, None
+    return True, _unwrap(servers.get(SERVER_KEY))
+
+
 def plan_uninstall(path: Path, state_file: Path) -> Plan:
     state = ledger.load(state_file)
     created = state.created(path)

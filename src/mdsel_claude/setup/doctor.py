@@ -38,6 +38,7 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     hooks = [(h, ours.judge_hook(h.command, me, environ)) for h in found.hooks]
     report.say("found")
     _list(servers, hooks, found, report)
+    _gone(servers, hooks, report)
     report.say("checks")
     _probe(me, servers, hooks, report)
     _judge_servers(servers, found, report)
@@ -72,6 +73,24 @@ def _list(
         report.say(
             f"  {hook.event} hook (matcher {hook.matcher!r}) {_where(hook.scope, hook.where)}: "
             f"{_judged(verdict)}"
+        )
+
+
+def _gone(
+    servers: list[tuple[Server, Verdict]], hooks: list[tuple[Hook, Verdict]], report: Report
+) -> None:
+    """Entries of install's exact form whose program no longer exists: they fail on every
+    start or Read. Said with the commands that fix them."""
+    dead = [(s.scope, ours.missing_program(s.value, False)) for s, _ in servers]
+    for hook, _ in hooks:
+        value = {"type": "command", "command": hook.command}
+        dead.append((hook.scope, ours.missing_program(value, True)))
+    for scope, program in dict.fromkeys((s, p) for s, p in dead if p):
+        flag = "" if scope == SCOPE_ORDER[0] else f" --scope {scope}"
+        report.fail(
+            f"{scope} scope runs {program}, which no longer exists (mdsel-claude uninstalled "
+            f"or moved): `{EXECUTABLE_NAME} uninstall{flag}` removes it (or `uninstall --all`, "
+            f"everywhere), then `{EXECUTABLE_NAME} install{flag}` registers this installation"
         )
 
 

@@ -52,11 +52,30 @@ def server_entry(executable: str) -> JSONObject:
     return {"type": "stdio", "command": executable, "args": ["serve"]}
 
 
+PORTABLE_GUARD = f"sh -c 'command -v {EXECUTABLE_NAME} >/dev/null 2>&1 || exit 0; exec "
+"""How a portable hook command (project scope, run from PATH) starts: a teammate who has not
+installed mdsel-claude gets silence and exit 0 instead of a hook error on every Read. `sh -c`
+so that it means the same whatever shell Claude Code hands the command to."""
+
+
 def hook_command(executable: str, min_words: int, mode: str = "reminder") -> str:
     """The shell command of our hook; the threshold travels with it as `--min-words N`, and a
-    mode other than the default as `--mode M` (so a default hook's command stays as it was)."""
+    mode other than the default as `--mode M` (so a default hook's command stays as it was).
+    The bare name (project scope) is wrapped in `PORTABLE_GUARD`."""
     command = f"{shlex.quote(executable)} hook --min-words {min_words}"
-    return command if mode == "reminder" else f"{command} --mode {shlex.quote(mode)}"
+    if mode != "reminder":
+        command = f"{command} --mode {shlex.quote(mode)}"
+    return f"{PORTABLE_GUARD}{command}'" if executable == EXECUTABLE_NAME else command
+
+
+def unguarded(command: str) -> str:
+    """The `mdsel-claude hook …` inside a portable hook command (see `PORTABLE_GUARD`); any
+    other command as it is (the old unguarded project form included)."""
+    if command.startswith(PORTABLE_GUARD) and command.endswith("'"):
+        inner = command[len(PORTABLE_GUARD) : -1]
+        if "'" not in inner and inner.startswith(f"{EXECUTABLE_NAME} hook"):
+            return inner
+    return command
 
 
 def hook_entry(executable: str, min_words: int, mode: str = "reminder") -> JSONObject:
@@ -79,13 +98,28 @@ def is_install_form(value: object, executable: str) -> bool:
         return False
     command = value.get("command")
     prefix = f"{shlex.quote(executable)} hook --min-words "
-    command = command.removesuffix(" --mode outline") if isinstance(command, str) else command
+    if isinstance(command, str):
+        command = unguarded(command).removesuffix(" --mode outline")
     return (
         value.get("type") == "command"
         and isinstance(command, str)
         and command.startswith(prefix)
         and command[len(prefix) :] == str(_digits(command[len(prefix) :]))
     )
+
+
+def program_of(value: object, hook: bool) -> str:
+    """The program an entry runs (a hook's first word, inside the portable guard), or ""."""
+    command = value.get("command") if isinstance(value, dict) else None
+    if not isinstance(command, str):
+        return ""
+    if not hook:
+        return command
+    try:
+        words = shlex.split(unguarded(command))
+    except ValueError:
+        return ""
+    return words[0] if words else ""
 
 
 def _digits(text: str) -> int | None:
@@ -212,6 +246,19 @@ def lookalikes(value: JSONObject) -> list[str]:
                 if looks_like_ours(hook):
                     command = hook.get("command") if isinstance(hook, dict) else hook
                     found.append(f"{event} hook {command!r}")
+    return found
+
+
+def hooks_in(settings: JSONObject) -> list[tuple[str, JSONObject]]:
+    """Every hook object in a settings file, with its event (a wrong shape is skipped)."""
+    found: list[tuple[str, JSONObject]] = []
+    hooks = settings.get("hooks")
+    for event, groups in (hooks if isinstance(hooks, dict) else {}).items():
+        for group in groups if isinstance(groups, list) else []:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            for hook in inner if isinstance(inner, list) else []:
+                if isinstance(hook, dict):
+                    found.append((event, hook))
     return found
 
 

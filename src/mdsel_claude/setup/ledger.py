@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,21 +64,7 @@ class Created:
         for w in self.written:
             if w.hook == hook and (at is None or w.at == at) and same_value(w.value, value):
                 return True
-        return self.legacy and entries.is_install_form(value, _executable_in(value, hook))
-
-
-def _executable_in(value: object, hook: bool) -> str:
-    """The program an entry runs (the first word of a hook's command), or "" if none."""
-    command = value.get("command") if isinstance(value, dict) else None
-    if not isinstance(command, str):
-        return ""
-    if not hook:
-        return command
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return ""
-    return words[0] if words else ""
+        return self.legacy and entries.is_install_form(value, entries.program_of(value, hook))
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 A registered command comes from a file anyone may have written (a cloned repository's
 `.mcp.json` or `.claude/settings.json`), so nothing taken from it is ever executed. An entry is
 ours only when it has exactly a form install writes — the server `{"type": "stdio", "command":
-EXE, "args": ["serve"]}`, the hook `EXE hook --min-words N` (or `EXE hook`, as the plugin has it) —
+EXE, "args": ["serve"]}`, the hook `EXE hook --min-words N` (or `EXE hook`, as the plugin has it;
+in project scope wrapped in `entries.PORTABLE_GUARD`) —
 and EXE, resolved without running anything, is the very `mdsel-claude` of this installation.
 Doctor then checks such an entry by running its own executable with the same arguments.
 """
@@ -18,7 +19,7 @@ import sysconfig
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, is_install_form, program_of, unguarded
 
 _HOOK_FORM = re.compile(
     r"(?P<exe>.+?) hook(?: --min-words (?P<n>0|[1-9][0-9]{0,17}))?(?P<outline> --mode outline)?"
@@ -100,6 +101,23 @@ def _program(word: str, installation: Installation, environ: Mapping[str, str]) 
     return None
 
 
+def program_problem(
+    word: str, installation: Installation, environ: Mapping[str, str]
+) -> str | None:
+    """None when the command word `word` runs this installation's mdsel-claude, else why not."""
+    return _program(word, installation, environ)
+
+
+def missing_program(value: object, hook: bool) -> str | None:
+    """The program of an entry exactly as install writes it whose program no longer exists (an
+    absolute path: mdsel-claude was uninstalled or moved, say by `pipx uninstall`), else None.
+    Such an entry fails on every start or Read, and nothing else can have meant it."""
+    program = program_of(value, hook)
+    if not os.path.isabs(program) or os.path.lexists(program):
+        return None
+    return program if is_install_form(value, program) else None
+
+
 def judge_server(value: object, installation: Installation, environ: Mapping[str, str]) -> Verdict:
     """Whether an `mcpServers` value is exactly a server install writes, running our executable
     (or, in the plugin's files, exactly the plugin's)."""
@@ -125,7 +143,9 @@ def judge_hook(command: object, installation: Installation, environ: Mapping[str
         return Verdict(None, "not a command")
     if command == PLUGIN_HOOK:
         return Verdict(("hook",), PLUGIN_REASON)
-    match = _HOOK_FORM.fullmatch(command)
+    # A project-scope hook (`sh -c 'command -v mdsel-claude … || exit 0; exec mdsel-claude
+    # hook …'`) is judged by the command it runs; the bare form of older installs as it is.
+    match = _HOOK_FORM.fullmatch(unguarded(command))
     words = shlex.split(match["exe"]) if match and _splits(match["exe"]) else []
     # The executable word must be written as install quotes it: `'…'` only where needed.
     if not match or len(words) != 1 or shlex.quote(words[0]) != match["exe"]:

@@ -14,9 +14,10 @@ every other key keeps its value and order.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import entries, jsonfile, ledger
+from mdsel_claude.setup import entries, jsonfile, ledger, ours
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
@@ -114,12 +115,12 @@ def ours_in(
     server); when installing with `executable`, also an entry exactly as that install writes
     it. Never a look-alike."""
 
-    def ours(value: object) -> bool:
+    def mine(value: object) -> bool:
         return created.wrote(value, hook, at) or (
             executable is not None and entries.is_install_form(value, executable)
         )
 
-    return ours
+    return mine
 
 
 def lookalike_notes(path: Path, remaining: JSONObject) -> list[Step]:
@@ -188,9 +189,18 @@ def _empty_after(folder: Path, deleted: set[Path]) -> bool:
     return all(folder / name in deleted for name in names)
 
 
-def plan_uninstall(where: Locations, state_file: Path) -> Plan:
-    """Work out an uninstall: remove exactly our entries, and what install created for them."""
+def plan_uninstall(
+    where: Locations, state_file: Path, environ: Mapping[str, str] | None = None
+) -> Plan:
+    """Work out an uninstall: remove exactly our entries, and what install created for them.
+
+    Only what the record lists is removed. An entry left that is exactly this installation's
+    (as `ours` judges it, with `environ`'s PATH) or of install's form with its program gone is
+    named in `Plan.leftovers`: the record is missing (another `XDG_STATE_HOME`) or was lost, and
+    uninstall must not report success with it still in place."""
     refuse_own_checkout(where)
+    environ = os.environ if environ is None else environ
+    leftovers: list[str] = []
     state = ledger.load(state_file)
     steps: list[Step] = []
     before = jsonfile.load(where.mcp_config)
@@ -202,6 +212,11 @@ def plan_uninstall(where: Locations, state_file: Path) -> Plan:
     steps.extend([step] if step else [])
     mine_there = entries.servers_in(after, where.mcp_config, where.servers_at)
     steps += lookalike_notes(where.mcp_config, {"mcpServers": mine_there})
+    if SERVER_KEY in mine_there:
+        leftover = _leftover(mine_there[SERVER_KEY], False, environ)
+        if leftover:
+            where_ = f"{where.mcp_config}{_at(where)}"
+            leftovers.append(f"MCP server {SERVER_KEY!r} in {where_} ({leftover})")
 
     before = jsonfile.load(where.settings)
     mine = ours_in(state.created(where.settings), True, None, None)
@@ -210,6 +225,11 @@ def plan_uninstall(where: Locations, state_file: Path) -> Plan:
     state, step = removal(state, where.settings, change, "remove the mdsel-claude hook")
     steps.extend([step] if step else [])
     steps += lookalike_notes(where.settings, after)
+    for event, hook in entries.hooks_in(after):
+        leftover = _leftover(hook, True, environ)
+        if leftover:
+            command = hook.get("command")
+            leftovers.append(f"{event} hook {command!r} in {where.settings} ({leftover})")
 
     deleted = {step.path for step in steps if isinstance(step, DeleteFile)}
     for folder in dict.fromkeys((where.settings_dir, where.mcp_config.parent)):
@@ -218,9 +238,32 @@ def plan_uninstall(where: Locations, state_file: Path) -> Plan:
         if str(folder) in state.dirs and _empty_after(folder, deleted):
             state = state.with_dir(folder, False)
             steps.append(RemoveDir(folder))
-    if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps):
+    if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps) and not leftovers:
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
-    return Plan(tuple(steps), state, state_file)
+    return Plan(tuple(steps), state, state_file, tuple(leftovers))
+
+
+def _at(where: Locations) -> str:
+    return f" projects[{str(where.project_root)!r}]" if where.servers_at else ""
+
+
+def _leftover(value: object, hook: bool, environ: Mapping[str, str]) -> str | None:
+    """For an entry the record does not list: what makes it exactly ours — this installation's
+    (as doctor calls ours), or of install's form with its program gone — and the fix; else
+    None (a look-alike, left alone without a word more)."""
+    gone = ours.missing_program(value, hook)
+    if gone is not None:
+        return f"its program {gone} no longer exists; delete the entry by hand"
+    me = ours.this_installation()
+    if hook:
+        command = value.get("command") if isinstance(value, dict) else None
+        is_object = isinstance(value, dict) and set(value) == {"type", "command"}
+        verdict = ours.judge_hook(command, me, environ) if is_object else None
+    else:
+        verdict = ours.judge_server(value, me, environ)
+    if verdict is None or verdict.args is None or verdict.reason == ours.PLUGIN_REASON:
+        return None
+    return "this installation's: `install` in this scope takes it over, then `uninstall`"
 
 
 # -- directories made for a file (other clients' configuration folders) ---------------------

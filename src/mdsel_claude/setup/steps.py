@@ -80,6 +80,9 @@ class Plan:
     state: State
     """The record of what install created, to keep once the steps are done."""
     state_file: Path
+    leftovers: tuple[str, ...] = ()
+    """Entries exactly as install writes them that uninstall leaves in place because the record
+    does not list them (see `planner.plan_uninstall`): each in words; uninstall fails on them."""
 
 
 def describe(step: Step, done: bool) -> str:

@@ -164,8 +164,8 @@ def _plugins(found: Survey, config_dir: Path, settings: list[JSONObject]) -> Non
     enabled: dict[str, object] = {}
     for source in settings:  # user, then project, then local: the later one decides
         enabled.update(_object(source.get("enabledPlugins")))
-    name = paths.PLUGIN_NAME
-    ours = [key for key, on in enabled.items() if on is True and key.split("@")[0] == name]
+    names = paths.PLUGIN_NAMES
+    ours = [key for key, on in enabled.items() if on is True and key.split("@")[0] in names]
     if not ours:
         return
     found.plugins = ours

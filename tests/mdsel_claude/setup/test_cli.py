@@ -92,7 +92,7 @@ def test_project_root_is_found_from_a_subdirectory(on_path: str, home: Path) -> 
     (root / "docs").mkdir()
     os.chdir(root / "docs")
     assert cli.main(["install", "--scope", "project"]) == 0
-    assert cli.main(["install"]) == 0
+    assert cli.main(["install", "--allow-duplicate"]) == 0
     assert os.listdir(".") == []
     assert sorted(os.listdir(root)) == [".claude", ".git", ".mcp.json", "docs"]
     assert local_server(home, root)["command"] == on_path  # type: ignore[index]

@@ -148,7 +148,7 @@ def test_doctor_finds_user_files_under_claude_config_dir(
 
 def test_doctor_flags_two_read_hooks(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["install"]) == 0
-    assert cli.main(["install", "--scope", "user"]) == 0
+    assert cli.main(["install", "--scope", "user", "--allow-duplicate"]) == 0
     status, out = doctor(capsys)
     assert status == 1
     assert "duplicate: 2 Read hooks are registered" in out
@@ -190,6 +190,6 @@ def test_enabled_plugin_entries_are_read_from_its_install_path(
     assert "plugin mdsel-claude@market (" in out
     assert "ok: answers initialize" in out and "ok: reminder for 201 words" in out
     assert status == 0, out
-    assert cli.main(["install", "--scope", "user"]) == 0
+    assert cli.main(["install", "--scope", "user", "--allow-duplicate"]) == 0
     status, out = doctor(capsys)
     assert status == 1 and "duplicate: 2 Read hooks are registered" in out

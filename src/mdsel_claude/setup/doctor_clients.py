@@ -1,0 +1,203 @@
+"""`doctor --client NAME` and `doctor --plugin`: the installs `mdsel-claude doctor` does not read.
+
+For another MCP client it reads the client's user and project files (see `clients`), judges our
+server entry as `ours` does for Claude Code — exactly the form install writes there, running
+this very installation — and starts this installation's server. For the Claude Code plugin it
+reads Claude Code's plugin records: installed, enabled, the plugin's own entries, the server's
+environment provisioned in the plugin's data folder; then it checks this installation's server
+and hook (the plugin runs the same code from its own copy). Nothing is written, and nothing a
+file names is run.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+from mdsel_claude.setup import codex_toml, entries, jsonfile, ledger, ours, paths, survey
+from mdsel_claude.setup.clients import Client
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
+from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.ours import Installation
+from mdsel_claude.setup.probes import Report, check_hook, check_server
+
+INSTALL_PLUGIN = (
+    "/plugin marketplace add <mdsel-claude checkout or owner/repo>, then "
+    "/plugin install mdsel-claude@mdsel-claude (or `claude plugin install …` from a shell)"
+)
+
+
+def _header(me: Installation, report: Report) -> None:
+    report.say(f"{EXECUTABLE_NAME}: {shlex.join(me.argv)} (the only program doctor runs)")
+
+
+def _finish(report: Report) -> int:
+    report.say("all good" if not report.failed else "problems found (see above)")
+    print("\n".join(report.lines))
+    return 1 if report.failed else 0
+
+
+def _client_server(client: Client, path: Path) -> tuple[bool, object]:
+    """Whether `path` exists, and the value of our server in it (None when absent)."""
+    if client.name == "codex":
+        return codex_toml.server_value(path)
+    value = jsonfile.load(path)
+    if value is None:
+        return False, None
+    return True, entries.servers_in(value, path, (), client.container).get(SERVER_KEY)
+
+
+def _program(client: Client, value: object) -> str:
+    command = value.get("command") if isinstance(value, dict) else None
+    if isinstance(command, list):  # OpenCode: the program first, then its arguments
+        command = command[0] if command else None
+    return command if isinstance(command, str) else ""
+
+
+def judge_client_server(
+    client: Client, value: object, me: Installation, environ: Mapping[str, str]
+) -> tuple[bool, str, bool]:
+    """(ours, why, program gone): ours when `value` is exactly the entry install writes for
+    `client` and its program is this installation's."""
+    program = _program(client, value)
+    if not program or not ledger.same_value(value, client.entry(program)):
+        return False, "not an entry install writes (other keys or arguments)", False
+    if os.path.isabs(program) and not os.path.lexists(program):
+        return False, f"runs {program}, which no longer exists", True
+    problem = ours.program_problem(program, me, environ)
+    return problem is None, problem or f"runs {program} serve", False
+
+
+def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, str]) -> int:
+    """`doctor --client NAME`: print the report, return the exit status."""
+    report = Report()
+    me = ours.this_installation()
+    _header(me, report)
+    places = [("user", client.user_file(environ))]
+    if client.project_file is not None:
+        places.append(("project", paths.project_root(project_dir) / client.project_file))
+    report.say(f"{client.title}")
+    mine: list[str] = []
+    registered: list[str] = []
+    for scope, path in places:
+        try:
+            exists, value = _client_server(client, path)
+        except JsonFileError as error:
+            report.fail(str(error))
+            continue
+        if value is None:
+            report.say(f"  {scope} ({path}): {'no' if exists else 'no file, no'} server "
+                       f"{SERVER_KEY!r}")  # fmt: skip
+            continue
+        registered.append(scope)
+        is_ours, why, gone = judge_client_server(client, value, me, environ)
+        verdict = "ours, " if is_ours else "not ours, not run: "
+        report.say(f"  MCP server {SERVER_KEY!r} {scope} ({path}): {verdict}{why}")
+        flag = "" if scope == "user" else f" --scope {scope}"
+        if gone:
+            report.fail(
+                f"its program is gone (mdsel-claude uninstalled or moved): run "
+                f"`mdsel-claude install --client {client.name}{flag}` to point it at this "
+                f"installation, or `mdsel-claude uninstall --client {client.name}{flag}`"
+            )
+        if is_ours:
+            mine.append(scope)
+    report.say("checks")
+    if mine:
+        argv = (*me.argv, "serve")
+        report.say(f"  {shlex.join(argv)}")
+        check_server(argv, report)
+    if len(registered) > 1:
+        report.fail(
+            f"{client.title} has a server {SERVER_KEY!r} in both the user and the project file; "
+            f"keep one (`mdsel-claude uninstall --client {client.name} --scope user`)"
+        )
+    if not mine:
+        report.fail(
+            f"no MCP server of this installation is registered for {client.title}: run "
+            f"`mdsel-claude install --client {client.name}`"
+        )
+    report.say(f"  (no Read hook outside Claude Code: {client.title} gets the tools only)")
+    return _finish(report)
+
+
+def _plugin_data(config_dir: Path) -> list[Path]:
+    """Provisioned environments of the plugin's server (a `ready` mark, written last)."""
+    data = config_dir / "plugins" / "data"
+    marks = data.glob("*/venv-*/ready")
+    return sorted(p.parent for p in marks if p.parents[1].name.startswith(paths.PLUGIN_NAMES))
+
+
+def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
+    """`doctor --plugin`: print the report, return the exit status."""
+    report = Report()
+    me = ours.this_installation()
+    _header(me, report)
+    config_dir = paths.user_config_dir(environ)
+    found = survey.survey(project_dir, environ)
+    report.say(f"project {found.project}")
+    records = config_dir / "plugins" / "installed_plugins.json"
+    try:
+        installed = jsonfile.load(records) or {}
+    except JsonFileError as error:
+        report.fail(str(error))
+        installed = {}
+    plugins = installed.get("plugins")
+    keys = [
+        key
+        for key in (plugins if isinstance(plugins, dict) else {})
+        if key.split("@")[0] in paths.PLUGIN_NAMES
+    ]
+    report.say("plugin")
+    if not keys:
+        name = paths.PLUGIN_NAME
+        report.fail(f"the {name} plugin is not installed ({records}): {INSTALL_PLUGIN}")
+    for key in keys:
+        state = "enabled" if key in found.plugins else "installed, not enabled"
+        report.say(f"  {key}: {state}")
+        if key not in found.plugins:
+            report.fail(f"enable it: `claude plugin enable {key}` (or /plugin in Claude Code)")
+    for server in (s for s in found.servers if s.scope.startswith("plugin")):
+        verdict = ours.judge_server(server.value, me, environ)
+        if verdict.reason == ours.PLUGIN_REASON:
+            report.say(f"  server {server.name!r} ({server.where}): the plugin's launcher")
+        else:
+            report.fail(f"server {server.name!r} in {server.where} is not the plugin's own entry")
+    for hook in (h for h in found.hooks if h.scope.startswith("plugin")):
+        if hook.command == ours.PLUGIN_HOOK:
+            report.say(f"  {hook.event} hook ({hook.where}): the plugin's launcher")
+        else:
+            report.fail(f"hook {hook.command!r} in {hook.where} is not the plugin's own entry")
+    for problem in found.problems:
+        report.fail(problem)
+    python = shutil.which("python3", path=environ.get("PATH", os.defpath))
+    if python is None:
+        report.fail("the plugin runs `python3` from PATH (3.10 or later), and there is none")
+    else:
+        report.say(f"  python3: {python}")
+    provisioned = _plugin_data(config_dir)
+    for venv in provisioned:
+        report.say(f"  server environment provisioned: {venv}")
+    if keys and not provisioned:
+        report.say(
+            "  server environment not provisioned yet: the server's first start installs "
+            "its dependencies (10-20 s; pip's PIP_INDEX_URL / PIP_FIND_LINKS apply)"
+        )
+    installs = [s for s in found.servers if not s.scope.startswith("plugin")]
+    hooks = [h for h in found.hooks if not h.scope.startswith("plugin")]
+    if keys and (installs or hooks):
+        scopes = sorted({s.scope for s in installs} | {h.scope for h in hooks})
+        fixes = " and ".join(f"`mdsel-claude uninstall --scope {scope}`" for scope in scopes)
+        report.fail(
+            f"an mdsel-claude install is active too ({', '.join(scopes)} scope): the tools "
+            f"would be listed twice and the reminder given twice; remove it with {fixes}"
+        )
+    report.say("checks (this installation, the same code the plugin runs)")
+    for args in (("serve",), ("hook",)):
+        argv = (*me.argv, *args)
+        report.say(f"  {shlex.join(argv)}")
+        (check_server if args[0] == "serve" else check_hook)(argv, report)
+    return _finish(report)

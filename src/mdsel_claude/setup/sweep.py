@@ -1,0 +1,144 @@
+"""`uninstall --all` and `doctor --all`: every file the install record knows, in every project
+and client.
+
+The record (see `ledger`) lists, by real path, each file install wrote an entry into — the
+projects' `.claude/settings*.json` and `.mcp.json`, `~/.claude.json` with one server per
+local-scope project, other clients' configurations — with the value written and what install
+created around it. Removing everything is then one removal per recorded file, of exactly the
+recorded values (see `planner.removal`), whatever scope or client wrote them; what is no longer
+there is said, not guessed at. Each file is its own plan, applied before the next is worked out,
+so one unreadable file stops only itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from mdsel_claude.setup import codex_toml, entries, jsonfile, ledger, ours
+from mdsel_claude.setup.entries import SERVER_KEY
+from mdsel_claude.setup.jsonfile import JSONObject
+from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.planner import lookalike_notes, removal
+from mdsel_claude.setup.probes import Report
+from mdsel_claude.setup.steps import Note, Plan, RemoveDir, Step
+
+
+def recorded_files(state: State) -> list[Path]:
+    """The files the record lists, in a stable order."""
+    return [Path(name) for name in sorted(state.files)]
+
+
+def describe_entry(written: Written) -> str:
+    """A recorded entry in words: which server or hook, and where in its file."""
+    if written.hook:
+        command = written.value.get("command") if isinstance(written.value, dict) else None
+        return f"{written.at[-1]} hook {command!r}"
+    holder = written.at[:-2]
+    inside = f" in {holder[0]}[{holder[1]!r}]" if len(holder) == 2 else ""
+    return f"MCP server {written.at[-1]!r}{inside}"
+
+
+def _present(value: JSONObject, path: Path, created: Created, written: Written) -> bool:
+    """Whether `written` is still in `value` exactly as install wrote it."""
+    if written.hook:
+        return any(created.wrote(hook, True) for _, hook in entries.hooks_in(value))
+    servers = entries.servers_in(value, path, written.at[:-2], written.at[-2])
+    name = written.at[-1]
+    return name in servers and created.wrote(servers[name], False, written.at)
+
+
+def _without(value: JSONObject, path: Path, created: Created) -> JSONObject:
+    """`value` without every entry the record lists for it."""
+    after = entries.remove_hooks(value, path, lambda hook: created.wrote(hook, True))
+    servers = [w.at for w in created.written if not w.hook]
+    if created.legacy and not servers:  # recorded before entries were: the top-level server
+        servers = [("mcpServers", SERVER_KEY)]
+    for at in dict.fromkeys(servers):
+        mine = lambda server, at=at: created.wrote(server, False, at)  # noqa: E731
+        after = entries.remove_server(after, path, mine, at[:-2], at[-2])
+    return after
+
+
+def plan_file(path: Path, state_file: Path) -> Plan:
+    """Remove from one recorded file everything the record says install wrote there."""
+    if path.suffix == ".toml":
+        return codex_toml.plan_uninstall(path, state_file)
+    state = ledger.load(state_file)
+    created = state.created(path)
+    before = jsonfile.load(path)
+    if before is None:
+        gone = Note(f"not found: {path} (recorded by install; gone already)")
+        return Plan((gone,), state.with_file(path, Created()), state_file)
+    missing = [w for w in created.written if not _present(before, path, created, w)]
+    steps: list[Step] = [
+        Note(f"not found: {describe_entry(w)} in {path} (removed or changed since install)")
+        for w in missing
+    ]
+    after = _without(before, path, created)
+    state, step = removal(state, path, (before, after), "remove what mdsel-claude installed")
+    steps += [step] if step else []
+    steps += lookalike_notes(path, after)
+    return Plan(tuple(steps), state, state_file)
+
+
+def plan_dirs(state_file: Path) -> Plan:
+    """Remove the directories install made, innermost first, when they are empty; forget them
+    either way (a directory with something else in it is kept and said so)."""
+    state = ledger.load(state_file)
+    steps: list[Step] = []
+    for folder in sorted(state.dirs, key=lambda d: d.count(os.sep), reverse=True):
+        state = state.with_dir(Path(folder), False)
+        if os.path.isdir(folder):
+            steps.append(RemoveDir(Path(folder)))
+    return Plan(tuple(steps), state, state_file)
+
+
+def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
+    """`doctor --all`: each recorded entry, whether it is still there, and whether the program
+    it runs still exists and is this installation's. Nothing is run or written."""
+    report = Report()
+    state = ledger.load(state_file)
+    me = ours.this_installation()
+    report.say(f"install record {state_file}")
+    if not state.files:
+        report.say(
+            "  it lists nothing: no install was made with this record (one made with another "
+            "XDG_STATE_HOME is recorded there, not here)"
+        )
+        return report
+    stale = False
+    for path in recorded_files(state):
+        created = state.created(path)
+        report.say(f"  {path}")
+        try:
+            value = jsonfile.load(path) if path.suffix != ".toml" else None
+        except jsonfile.JsonFileError as error:
+            report.fail(f"cannot be read: {error}")
+            continue
+        if path.suffix == ".toml":
+            report.say("    Codex CLI configuration (see `doctor --client codex`)")
+            continue
+        if value is None:
+            report.say("    gone (deleted since install)")
+            continue
+        for written in created.written:
+            what = describe_entry(written)
+            if not _present(value, path, created, written):
+                report.say(f"    {what}: not there any more (removed or changed by hand)")
+                continue
+            program = entries.program_of(written.value, written.hook)
+            if ours.missing_program(written.value, written.hook):
+                stale = True
+                report.fail(f"{what} runs {program}, which no longer exists")
+                continue
+            problem = ours.program_problem(program, me, environ)
+            report.say(f"    {what}: " + (problem or f"ours, runs {program}"))
+    if stale:
+        report.fail(
+            "entries above run a program that is gone (mdsel-claude uninstalled or moved): "
+            "`mdsel-claude uninstall --all` removes everything install wrote, or run "
+            "`mdsel-claude install` again (same scope, in that project) to point them here"
+        )
+    return report

@@ -1,0 +1,402 @@
+"""Removal, upgrade and checks beyond one scope: `uninstall --all`, `doctor --all|--client|
+--plugin`, a missing record, a program that is gone, duplicates, short-lived executables."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mdsel_claude.setup import cli, entries, ours, paths
+from mdsel_claude.setup.clients import CLIENTS
+from tests.mdsel_claude.setup.conftest import claude_json
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    status = cli.main(list(argv))
+    got = capsys.readouterr()
+    return status, got.out, got.err
+
+
+def fake_install(folder: Path) -> Path:
+    """An `mdsel-claude` in `folder` that is this installation under another name (a link),
+    as pipx or a second venv would put it: deleting it is `pipx uninstall`."""
+    folder.mkdir(parents=True)
+    link = folder / "mdsel-claude"
+    link.symlink_to(paths.find_executable())
+    return link
+
+
+def run_exe(
+    exe: Path, cwd: Path, env: dict[str, str], *argv: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(exe), *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=60,
+        check=False,
+    )  # fmt: skip
+
+
+# -- item: removal that leaves nothing broken ------------------------------------------------
+
+
+def test_uninstall_all_after_the_program_is_gone(tmp_path: Path, home: Path) -> None:
+    """Install with one mdsel-claude in two projects, user scope and Gemini CLI; that one is
+    removed (`pipx uninstall`); another installation's doctor names the broken entries and
+    the fix, and its `uninstall --all` removes every one, in every project and client."""
+    old = fake_install(tmp_path / "old-venv" / "bin")
+    env = {**os.environ, "HOME": str(home), "PATH": "/usr/bin:/bin"}
+    projects = [tmp_path / "p1", tmp_path / "p2"]
+    for project in projects:
+        project.mkdir()
+        (project / ".claude").mkdir()
+        (project / ".claude" / "settings.local.json").write_text('{"model": "x"}\n')
+        done = run_exe(old, project, env, "install")
+        assert done.returncode == 0, done.stderr
+    assert run_exe(old, tmp_path, env, "install", "--client", "gemini").returncode == 0
+    assert (
+        run_exe(old, tmp_path, env, "install", "--scope", "user", "--allow-duplicate").returncode
+        == 0
+    )
+    old.unlink()
+    new = paths.find_executable()
+
+    doctor = run_exe(Path(new), projects[0], env, "doctor")
+    assert doctor.returncode == 1
+    assert f"runs {old}, which no longer exists" in doctor.stdout
+    assert "`mdsel-claude uninstall` removes it (or `uninstall --all`" in doctor.stdout
+    everywhere = run_exe(Path(new), tmp_path, env, "doctor", "--all")
+    assert everywhere.returncode == 1
+    assert everywhere.stdout.count("which no longer exists") == 6, everywhere.stdout
+    assert "mdsel-claude uninstall --all" in everywhere.stdout
+
+    dry = run_exe(Path(new), tmp_path, env, "uninstall", "--all", "--dry-run")
+    assert dry.returncode == 0 and "would update" in dry.stdout
+    assert "mdsel-claude" in (home / ".claude.json").read_text()
+    removed = run_exe(Path(new), tmp_path, env, "uninstall", "--all")
+    assert removed.returncode == 0, removed.stderr
+    for project in projects:
+        assert (project / ".claude" / "settings.local.json").read_text() == '{"model": "x"}\n'
+    assert not (home / ".claude.json").exists()
+    assert not (home / ".gemini").exists() and not (home / ".claude").exists()
+    assert not (home / ".local" / "state" / "mdsel-claude").exists()
+    after = run_exe(Path(new), tmp_path, env, "doctor", "--all")
+    assert after.returncode == 0 and "it lists nothing" in after.stdout
+
+
+def test_uninstall_all_says_what_it_could_not_find(
+    on_path: str, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    assert cli.main(["install", "--client", "cursor"]) == 0
+    Path(".claude/settings.local.json").write_text('{"hooks": {}, "model": "x"}')  # by hand
+    os.remove(home / ".cursor" / "mcp.json")
+    status, out, _ = run(capsys, "uninstall", "--all")
+    assert status == 0
+    assert "not found: PreToolUse hook" in out and "(removed or changed since install)" in out
+    assert f"not found: {home / '.cursor' / 'mcp.json'} (recorded by install; gone already)" in out
+    assert claude_json(home) is None  # the server in ~/.claude.json went
+    # The "hooks" object install created goes with it, now empty; the rest stays.
+    assert json.loads(Path(".claude/settings.local.json").read_text()) == {"model": "x"}
+
+
+def test_uninstall_all_keeps_going_past_a_bad_file(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    assert cli.main(["install", "--client", "gemini"]) == 0
+    Path(".claude/settings.local.json").write_text("{broken")
+    status, _, err = run(capsys, "uninstall", "--all")
+    assert status == 1
+    assert "settings.local.json: not valid JSON" in err and "stays in the record" in err
+    assert not (home / ".gemini").exists()  # the other files were done
+    assert Path(".claude/settings.local.json").read_text() == "{broken"
+    Path(".claude/settings.local.json").write_text("{}")
+    assert run(capsys, "uninstall", "--all")[0] == 0
+    assert not (home / ".local" / "state" / "mdsel-claude").exists()
+
+
+def test_uninstall_all_refuses_a_scope(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["uninstall", "--all", "--scope", "user"])
+    assert exited.value.code == 2
+
+
+@pytest.mark.parametrize("scope", ["local", "user", "project"])
+def test_a_missing_record_never_passes_for_success(
+    on_path: str,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    scope: str,
+) -> None:
+    """Installed with one XDG_STATE_HOME, uninstalled with another: the entries doctor calls
+    ours stay (the record is what says what install wrote), and uninstall fails naming them
+    and the fix; that fix then works."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-a"))
+    assert cli.main(["install", "--scope", scope]) == 0
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-b"))
+    status, _, err = run(capsys, "uninstall", "--scope", scope)
+    assert status == 1
+    assert "does not list them: MCP server 'mdsel' in" in err
+    assert "hook" in err and "`install` in this scope takes it over" in err
+    assert "another XDG_STATE_HOME" in err
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-a"))
+    assert run(capsys, "uninstall", "--scope", scope)[0] == 0
+    assert claude_json(home) is None and os.listdir(".") == []
+
+
+def test_a_missing_record_and_a_program_gone(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gone = str(tmp_path / "gone" / "mdsel-claude")
+    Path(".claude").mkdir()
+    group = {"matcher": "Read", "hooks": [entries.hook_entry(gone, 200)]}
+    Path(".claude/settings.local.json").write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    status, _, err = run(capsys, "uninstall")
+    assert status == 1
+    assert f"its program {gone} no longer exists; delete the entry by hand" in err
+    # A look-alike (not install's exact form) is named but never makes uninstall fail.
+    group["hooks"] = [{"type": "command", "command": f"{gone} hook | tee log"}]
+    Path(".claude/settings.local.json").write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    status, out, _ = run(capsys, "uninstall")
+    assert status == 0 and "left alone in" in out
+
+
+def test_reinstall_replaces_entries_whose_program_is_recorded(tmp_path: Path, home: Path) -> None:
+    """Upgrade by moving: install with a new mdsel-claude replaces the recorded old entries."""
+    old = fake_install(tmp_path / "old" / "bin")
+    env = {**os.environ, "HOME": str(home), "PATH": "/usr/bin:/bin"}
+    project = Path.cwd()
+    assert run_exe(old, project, env, "install").returncode == 0
+    old.unlink()
+    assert run_exe(Path(paths.find_executable()), project, env, "install").returncode == 0
+    text = Path(".claude/settings.local.json").read_text()
+    assert str(old) not in text and text.count("mdsel-claude hook") == 1
+    assert str(old) not in (home / ".claude.json").read_text()
+
+
+# -- item: teammates without the tool; duplicates ------------------------------------------
+
+
+def test_project_hook_is_silent_where_mdsel_claude_is_missing(on_path: str, home: Path) -> None:
+    assert cli.main(["install", "--scope", "project"]) == 0
+    settings = json.loads(Path(".claude/settings.json").read_text())
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert command == (
+        "sh -c 'command -v mdsel-claude >/dev/null 2>&1 || exit 0; "
+        "exec mdsel-claude hook --min-words 200'"
+    )
+    big = Path("big.md")
+    big.write_text("word " * 300)
+    read = {"file_path": str(big.resolve())}
+    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": read})
+    for path, reminds in (
+        (os.path.dirname(on_path) + ":/usr/bin:/bin", True),
+        ("/usr/bin:/bin", False),
+    ):
+        done = subprocess.run(
+            ["/bin/sh", "-c", command], input=payload, capture_output=True, text=True,
+            env={"PATH": path}, timeout=30, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0 and done.stderr == ""
+        assert ("mdsel_index" in done.stdout) is reminds
+    # doctor calls it ours and runs it; uninstall removes it, as the old bare form before it.
+    me = ours.this_installation()
+    assert ours.judge_hook(command, me, os.environ).args == ("hook", "--min-words", "200")
+    big.unlink()
+    assert cli.main(["uninstall", "--scope", "project"]) == 0
+    assert os.listdir(".") == []
+
+
+def test_the_bare_project_hook_of_earlier_installs_is_still_ours(on_path: str, home: Path) -> None:
+    value = {"type": "command", "command": "mdsel-claude hook --min-words 200"}
+    assert entries.is_install_form(value, "mdsel-claude")
+    Path(".claude").mkdir()
+    group = {"matcher": "Read", "hooks": [value]}
+    Path(".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [group]}}))
+    assert cli.main(["install", "--scope", "project"]) == 0  # replaced, not doubled
+    text = Path(".claude/settings.json").read_text()
+    assert text.count("mdsel-claude hook") == 1 and "sh -c" in text
+
+
+@pytest.mark.parametrize(("first", "second"), [("local", "project"), ("project", "user")])
+def test_install_refuses_a_second_scope(
+    on_path: str, home: Path, capsys: pytest.CaptureFixture[str], first: str, second: str
+) -> None:
+    assert cli.main(["install", "--scope", first]) == 0
+    before = {p: p.read_bytes() for p in Path(".").rglob("*") if p.is_file()}
+    status, _, err = run(capsys, "install", "--scope", second)
+    assert status == 1
+    assert f"MCP server 'mdsel' in {first} scope" in err
+    assert f"`mdsel-claude uninstall --scope {first}`" in err and "--allow-duplicate" in err
+    assert {p: p.read_bytes() for p in Path(".").rglob("*") if p.is_file()} == before
+    assert run(capsys, "install", "--scope", first)[0] == 0  # the same scope: an update
+    assert run(capsys, "uninstall", "--scope", first)[0] == 0
+    assert run(capsys, "install", "--scope", second)[0] == 0
+
+
+def test_install_refuses_beside_the_enabled_plugin(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin_copy = plant_plugin(home)
+    status, _, err = run(capsys, "install")
+    assert status == 1 and "plugin mdsel-claude@market" in err
+    assert "`claude plugin uninstall mdsel-claude@market`" in err
+    assert plugin_copy.is_dir()
+
+
+# -- item: short-lived executables ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "environ", "place"),
+    [
+        ("/tmp/tmpab12/bin/mdsel-claude", {}, "the temporary directory"),
+        ("/home/me/.cache/uv/archive-v0/x/bin/mdsel-claude", {}, "the user's cache"),
+        (
+            "/srv/uvcache/archive-v0/x/bin/mdsel-claude",
+            {"UV_CACHE_DIR": "/srv/uvcache"},
+            "$UV_CACHE_DIR",
+        ),
+        ("/home/me/.local/pipx/.cache/ab12/bin/mdsel-claude", {}, "pipx's `pipx run` cache"),
+        ("/home/me/.local/share/pipx/.cache/ab12/bin/mdsel-claude", {}, "`pipx run`"),
+        ("/c/xdg/uv/x/bin/mdsel-claude", {"XDG_CACHE_HOME": "/c/xdg"}, "the user's cache"),
+        ("/home/me/.local/bin/mdsel-claude", {}, None),
+        ("/home/me/.local/pipx/venvs/mdsel-claude/bin/mdsel-claude", {}, None),
+        ("/home/me/.local/share/uv/tools/mdsel-claude/bin/mdsel-claude", {}, None),
+        ("/home/me/project/.venv/bin/mdsel-claude", {}, None),
+        ("/tmpfoo/bin/mdsel-claude", {}, None),
+    ],
+)
+def test_passing_places(path: str, environ: dict[str, str], place: str | None) -> None:
+    found = paths.passing_place(path, {"HOME": "/home/me", **environ})
+    assert (found is None) if place is None else (found is not None and place in found)
+
+
+def test_a_link_into_a_cache_is_short_lived(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    fake_install(cache / "env" / "bin")
+    durable = tmp_path / "durable" / "bin"
+    durable.mkdir(parents=True)
+    (durable / "mdsel-claude").symlink_to(cache / "env" / "bin" / "mdsel-claude")
+    environ = {"HOME": "/home/me", "UV_CACHE_DIR": str(cache)}
+    assert paths.passing_place(str(durable / "mdsel-claude"), environ) is not None
+
+
+def test_install_warns_and_project_scope_refuses(tmp_path: Path, home: Path) -> None:
+    uvx = fake_install(home / ".cache" / "uv" / "archive-v0" / "x" / "bin")
+    env = {**os.environ, "HOME": str(home), "PATH": f"{uvx.parent}:/usr/bin:/bin"}
+    env.pop("XDG_CACHE_HOME", None)
+    project = Path.cwd()
+    done = run_exe(uvx, project, env, "install")
+    assert done.returncode == 0
+    assert "warning:" in done.stderr and f"{uvx} is inside" in done.stderr
+    assert "`pipx install mdsel-claude` or `uv tool install mdsel-claude`" in done.stderr
+    assert run_exe(uvx, project, env, "uninstall").returncode == 0
+    refused = run_exe(uvx, project, env, "install", "--scope", "project")
+    assert refused.returncode == 1 and "will not stay" in refused.stderr
+    assert "`pipx install mdsel-claude`" in refused.stderr and os.listdir(project) == []
+    client = run_exe(uvx, project, env, "install", "--client", "cursor")
+    assert client.returncode == 0 and "warning:" in client.stderr
+
+
+# -- item: doctor for every client, and for the plugin ---------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(CLIENTS))
+def test_doctor_client(
+    name: str, tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(capsys, "doctor", "--client", name)
+    assert status == 1 and "no MCP server of this installation is registered" in out
+    assert f"`mdsel-claude install --client {name}`" in out
+    assert run(capsys, "install", "--client", name)[0] == 0
+    status, out, _ = run(capsys, "doctor", "--client", name)
+    assert "MCP server 'mdsel' user (" in out and ": ours, runs " in out
+    assert "ok: answers initialize" in out
+    assert status == 0, out
+    assert run(capsys, "uninstall", "--client", name)[0] == 0
+
+    old = fake_install(tmp_path / "old" / "bin")
+    env = {**os.environ, "HOME": str(home), "PATH": "/usr/bin:/bin"}
+    assert run_exe(old, Path.cwd(), env, "install", "--client", name).returncode == 0
+    old.unlink()
+    status, out, _ = run(capsys, "doctor", "--client", name)
+    assert status == 1 and f"runs {old}, which no longer exists" in out
+    assert f"`mdsel-claude install --client {name}`" in out
+
+
+def plant_plugin(home: Path, provisioned: bool = False) -> Path:
+    """The plugin as Claude Code installs and enables it: its files in the plugin cache,
+    recorded in installed_plugins.json, enabled in the user's settings."""
+    root = Path(__file__).resolve().parents[3]
+    source = root / "plugin" if (root / "plugin" / "hooks").is_dir() else root
+    plugins = home / ".claude" / "plugins"
+    copy = plugins / "cache" / "market" / "mdsel-claude" / "0.1.0"
+    (copy / "hooks").mkdir(parents=True, exist_ok=True)
+    (copy / "hooks" / "hooks.json").write_bytes((source / "hooks" / "hooks.json").read_bytes())
+    mcp = source / ".mcp.json" if (source / ".mcp.json").exists() else root / ".mcp.json"
+    (copy / ".mcp.json").write_bytes(mcp.read_bytes())
+    records = {"version": 2, "plugins": {"mdsel-claude@market": [{"installPath": str(copy)}]}}
+    (plugins / "installed_plugins.json").write_text(json.dumps(records))
+    settings = {"enabledPlugins": {"mdsel-claude@market": True}}
+    (home / ".claude" / "settings.json").write_text(json.dumps(settings))
+    if provisioned:
+        venv = plugins / "data" / "mdsel-claude-market" / "venv-0123456789abcdef"
+        venv.mkdir(parents=True)
+        (venv / "ready").write_text("")
+    return copy
+
+
+def test_doctor_plugin(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", "/nowhere")
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert "runs `python3` from PATH (3.10 or later), and there is none" in out
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable))
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert status == 1 and "plugin is not installed" in out and "/plugin install" in out
+    plant_plugin(home)
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert "mdsel-claude@market: enabled" in out
+    assert "the plugin's launcher" in out and "not provisioned yet" in out
+    assert "ok: answers initialize" in out and "ok: reminder for 201 words" in out
+    assert status == 0, out
+    plant_plugin(home, provisioned=True)
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert "server environment provisioned:" in out and status == 0, out
+    (home / ".claude" / "settings.json").write_text('{"enabledPlugins": {}}')
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert status == 1 and "installed, not enabled" in out
+    assert "claude plugin enable mdsel-claude@market" in out
+
+
+def test_doctor_plugin_flags_an_install_beside_it(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    plant_plugin(home)
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert status == 1 and "an mdsel-claude install is active too (local scope)" in out
+    assert "`mdsel-claude uninstall --scope local`" in out
+
+
+@pytest.mark.parametrize("command", ["install", "uninstall", "doctor"])
+def test_each_command_has_a_description(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    first = {"install": "Register the mdsel MCP server", "uninstall": "Remove exactly what",
+             "doctor": "Report what is registered where"}[command]  # fmt: skip
+    assert first in text
+    if command != "install":
+        assert "--all" in text
+    if command == "doctor":
+        assert "--client" in text and "--plugin" in text
