@@ -58,9 +58,10 @@ UNREACHABLE = (
     "Network is unreachable",
     "getaddrinfo failed",
     "ProxyError",
+    "SSLError",
     "Read timed out",
 )
-"""What pip prints when the package index cannot be reached."""
+"""What pip prints when the package index cannot be reached (or a proxy answers in its place)."""
 NOT_LOCKED = "DO NOT MATCH THE HASHES"
 """What pip prints when a downloaded file is not the one whose hash the lock holds."""
 VENV = "creating a virtual environment"
