@@ -38,7 +38,8 @@ def run(*argv: str) -> str:
 def test_versions_agree() -> None:
     assert run(str(BIN / "mdsel"), "--version") == f"mdsel {__version__}\n"
     assert run(str(BIN / "mdsel-claude"), "--version") == f"mdsel-claude {__version__}\n"
-    plugin = json.loads((ROOT / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
+    manifest = ROOT / "plugin" / ".claude-plugin" / "plugin.json"
+    plugin = json.loads(manifest.read_text(encoding="utf-8"))
     assert plugin["version"] == __version__
 
 
