@@ -17,8 +17,8 @@ usage: mdsel-claude [serve | hook | install | uninstall | doctor] [options]
   hook        Claude Code Read hook: reads the hook JSON on stdin
   install     register the server and the hook in Claude Code (--client NAME: the
               server in Cursor, VS Code, Gemini CLI, Codex CLI or OpenCode)
-  uninstall   remove exactly what install added
-  doctor      check what is installed and that it works
+  uninstall   remove exactly what install added (--all: in every project and client)
+  doctor      check what is installed and that it works (--all, --client NAME, --plugin)
 
 Run `mdsel-claude COMMAND --help` for a command's options.
 """

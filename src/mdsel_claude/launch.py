@@ -1,7 +1,7 @@
 """Run mdsel-claude straight from a plugin copy of this repository, with nothing installed.
 
 The Claude Code plugin calls `python3 -S <plugin>/src/mdsel_claude/launch.py serve|hook`, so it
-works where only Python (3.10 or later) is installed: no `mdsel-claude` on PATH, no pip step.
+works where only Python (3.11 or later) is installed: no `mdsel-claude` on PATH, no pip step.
 
 - `hook` runs from the plugin's own `src/` at once: the hook uses only the standard library.
   This file imports nothing else first, and `-S` skips the site packages, whose start-up
@@ -17,14 +17,14 @@ from collections.abc import Sequence
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The plugin's `src/` directory: this file is `src/mdsel_claude/launch.py`."""
-MIN_PYTHON = (3, 10)
+MIN_PYTHON = (3, 11)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     command = args.pop(0) if args else "serve"
     if sys.version_info < MIN_PYTHON:
-        sys.stderr.write(f"mdsel-claude: needs Python 3.10 or later, not {sys.version}\n")
+        sys.stderr.write(f"mdsel-claude: needs Python 3.11 or later, not {sys.version}\n")
         # A hook must never fail the Read it was called for: say it, exit 0.
         return 0 if command == "hook" else 1
     if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.join(SRC, "mdsel_claude"):

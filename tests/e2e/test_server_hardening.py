@@ -253,7 +253,7 @@ ARGUMENT_ERRORS: list[tuple[str, dict[str, Any] | None, str]] = [
     ("mdsel_index", None, "'files'"),
     ("mdsel_index", {}, "'files'"),
     ("mdsel_index", {"files": []}, "'files'"),
-    ("mdsel_index", {"files": "guide.md"}, "'files'"),
+    ("mdsel_index", {"files": 3}, "'files'"),
     ("mdsel_index", {"files": [3]}, "'files[0]'"),
     ("mdsel_index", {"files": [None]}, "'files[0]'"),
     ("mdsel_index", {"files": [["guide.md"]]}, "'files[0]'"),

@@ -26,7 +26,7 @@ from mdsel_claude.setup.probes import Report, check_hook, check_server
 
 INSTALL_PLUGIN = (
     "/plugin marketplace add <mdsel-claude checkout or owner/repo>, then "
-    "/plugin install mdsel-claude@mdsel-claude (or `claude plugin install …` from a shell)"
+    "/plugin install mdsel@mdsel-claude (or `claude plugin install …` from a shell)"
 )
 
 

@@ -32,6 +32,8 @@ SCOPES = ("local", "project", "user")
 """The install scopes, the default first."""
 
 PLUGIN_NAME = "mdsel-claude"
+MARKETPLACE_NAME = "mdsel-claude"
+"""The marketplace this repository publishes (`.claude-plugin/marketplace.json`)."""
 """The plugin's name in `.claude-plugin/plugin.json`."""
 PLUGIN_NAMES = (PLUGIN_NAME, "mdsel")
 """Names the plugin is installed under (`NAME@marketplace`), the current and earlier ones."""
@@ -95,16 +97,16 @@ def project_root(start: Path) -> Path:
 
 
 def is_own_checkout(root: Path) -> bool:
-    """True when `root` is a checkout of mdsel-claude itself: its `.mcp.json` and hooks are
-    the plugin's own files, which install must never change."""
+    """True when `root` is a checkout of mdsel-claude itself (its marketplace file names the
+    mdsel-claude marketplace): project scope would write into the project's own repository."""
     # Read as strictly as a settings file (a regular file, bounded): the project's own
-    # `.claude-plugin/plugin.json` may be a FIFO or a link to /dev/zero.
-    data = jsonfile.read_bytes(root / ".claude-plugin" / "plugin.json")
+    # `.claude-plugin/marketplace.json` may be a FIFO or a link to /dev/zero.
+    data = jsonfile.read_bytes(root / ".claude-plugin" / "marketplace.json")
     try:
         manifest = json.loads(data or b"")
     except ValueError:
         return False
-    return isinstance(manifest, dict) and manifest.get("name") == PLUGIN_NAME
+    return isinstance(manifest, dict) and manifest.get("name") == MARKETPLACE_NAME
 
 
 def locations(scope: str, project_dir: Path, environ: Mapping[str, str]) -> Locations:

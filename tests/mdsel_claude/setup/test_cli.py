@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import cli, entries, paths
+from tests.conftest import ROOT
 from tests.mdsel_claude.setup.conftest import claude_json
 
 
@@ -104,17 +105,17 @@ def test_project_root_is_found_from_a_subdirectory(on_path: str, home: Path) -> 
 def test_the_mdsel_claude_checkout_itself_is_never_changed(
     on_path: str, home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # The checkout's marketplace file, as this repository has it (the plugin lives in plugin/).
     Path(".claude-plugin").mkdir()
-    Path(".claude-plugin/plugin.json").write_text('{"name": "mdsel-claude"}')
-    plugin_mcp = '{"mcpServers": {"mdsel": {"command": "mdsel-claude", "args": ["serve"]}}}'
-    Path(".mcp.json").write_text(plugin_mcp)
+    marketplace = (ROOT / ".claude-plugin" / "marketplace.json").read_text()
+    Path(".claude-plugin/marketplace.json").write_text(marketplace)
     for command in ("install", "uninstall"):
         assert cli.main([command, "--scope", "project"]) == 1
         assert "the mdsel-claude checkout itself" in capsys.readouterr().err
     assert cli.main(["install"]) == 0  # local scope: nothing tracked is touched
     assert cli.main(["uninstall"]) == 0
-    assert Path(".mcp.json").read_text() == plugin_mcp
-    assert sorted(os.listdir(".")) == [".claude-plugin", ".mcp.json"]
+    assert Path(".claude-plugin/marketplace.json").read_text() == marketplace
+    assert sorted(os.listdir(".")) == [".claude-plugin"]
 
 
 def test_dry_run_changes_nothing(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
