@@ -186,7 +186,7 @@ SCOPE_OF = {
     ".claude/settings.json": "project",
     ".mcp.json": "project",
     ".claude/settings.local.json": "local",
-    ".claude-plugin/plugin.json": "project",
+    ".claude-plugin/marketplace.json": "project",
 }
 """Which install scope reads each file a repository can plant."""
 
@@ -203,7 +203,7 @@ def test_setup_and_doctor_refuse_special_files(repo: Path, target: str, which: s
     before = snapshot(repo, Path.home())
     scope = ["--scope", SCOPE_OF[which]]
     commands = [["install", *scope], ["uninstall", *scope]]
-    if which != ".claude-plugin/plugin.json":  # not a Claude Code settings file: doctor skips it
+    if which != ".claude-plugin/marketplace.json":  # not a Claude Code settings file: doctor skips it
         commands.append(["doctor"])
     for command in commands:
         result = subprocess.run(
