@@ -203,7 +203,8 @@ def test_setup_and_doctor_refuse_special_files(repo: Path, target: str, which: s
     before = snapshot(repo, Path.home())
     scope = ["--scope", SCOPE_OF[which]]
     commands = [["install", *scope], ["uninstall", *scope]]
-    if which != ".claude-plugin/marketplace.json":  # not a Claude Code settings file: doctor skips it
+    # Not a Claude Code settings file: doctor skips it.
+    if which != ".claude-plugin/marketplace.json":
         commands.append(["doctor"])
     for command in commands:
         result = subprocess.run(
