@@ -77,7 +77,9 @@ def repairs(request: str) -> list[str]:
     typed = _TYPED.fullmatch(text)
     if typed is not None:
         kind = closest_type(typed.group(1))
-        if kind is not None:
+        # A type word alone (`Headings`, `Lists`) would select all of them: a heading whose
+        # title is that word is the likelier meaning, so only a type with numbers is repaired.
+        if kind is not None and (typed.group(2) or typed.group(3)):
             items = re.sub(r"[ \t]+", "", typed.group(2) or "")
             rest = typed.group(3) or ""
             candidate = (f"{kind}.{items}" if items and kind != "root" else kind) + rest
