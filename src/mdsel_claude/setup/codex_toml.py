@@ -16,7 +16,7 @@ from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import Table
 
-from mdsel_claude.setup import entries, ledger
+from mdsel_claude.setup import entries, jsonfile, ledger
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
@@ -29,11 +29,11 @@ AT = (CONTAINER, SERVER_KEY)
 
 
 def _read(path: Path) -> tuple[str | None, tomlkit.TOMLDocument]:
+    # As strictly as a settings file: a regular file only, bounded (a FIFO would block a read).
+    data = jsonfile.read_bytes(path)
     try:
-        text: str | None = path.read_text("utf-8")
-    except FileNotFoundError:
-        text = None
-    except (OSError, UnicodeDecodeError) as error:
+        text = None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError as error:
         raise JsonFileError(path, f"cannot be read ({error})") from None
     try:
         return text, tomlkit.parse(text or "")

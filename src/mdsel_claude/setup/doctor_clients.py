@@ -175,7 +175,7 @@ def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
         report.fail(problem)
     python = shutil.which("python3", path=environ.get("PATH", os.defpath))
     if python is None:
-        report.fail("the plugin runs `python3` from PATH (3.10 or later), and there is none")
+        report.fail("the plugin runs `python3` from PATH (3.11 or later), and there is none")
     else:
         report.say(f"  python3: {python}")
     provisioned = _plugin_data(config_dir)

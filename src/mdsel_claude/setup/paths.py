@@ -32,9 +32,9 @@ SCOPES = ("local", "project", "user")
 """The install scopes, the default first."""
 
 PLUGIN_NAME = "mdsel-claude"
+"""The plugin's earlier name (`mdsel-claude@mdsel-claude`); it is `mdsel` in plugin/ now."""
 MARKETPLACE_NAME = "mdsel-claude"
 """The marketplace this repository publishes (`.claude-plugin/marketplace.json`)."""
-"""The plugin's name in `.claude-plugin/plugin.json`."""
 PLUGIN_NAMES = (PLUGIN_NAME, "mdsel")
 """Names the plugin is installed under (`NAME@marketplace`), the current and earlier ones."""
 

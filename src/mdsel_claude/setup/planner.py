@@ -44,9 +44,10 @@ def refuse_own_checkout(where: Locations) -> None:
     `.mcp.json`; stop before that with what to do instead."""
     if where.portable and where.project_root and is_own_checkout(where.project_root):
         raise SetupError(
-            f"{where.project_root} is the mdsel-claude checkout itself, whose .mcp.json is the "
-            "plugin's own file; install in your project's directory instead, or here with the "
-            "default local scope (or load this checkout as a plugin: claude --plugin-dir .)"
+            f"{where.project_root} is the mdsel-claude checkout itself: project scope would write "
+            ".mcp.json and .claude/settings.json into its repository; install in your project's "
+            "directory instead, or here with the default local scope (or load the plugin from "
+            "this checkout: claude --plugin-dir plugin)"
         )
 
 

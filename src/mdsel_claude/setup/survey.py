@@ -118,9 +118,13 @@ def survey(directory: Path, environ: Mapping[str, str]) -> Survey:
         _servers(found, "project", str(config), _object(_read(config, found)).get("mcpServers"))
     settings: list[JSONObject] = []
     folders = dict.fromkeys((root, directory))
-    named = [("user", config_dir / "settings.json")]
+    user_settings = config_dir / "settings.json"
+    named = [("user", user_settings)]
     for folder in folders:
-        named += [("project", folder / ".claude" / "settings.json")]
+        # In the home directory the project's settings file is the user's: read it once.
+        project_settings = folder / ".claude" / "settings.json"
+        if os.path.realpath(project_settings) != os.path.realpath(user_settings):
+            named += [("project", project_settings)]
         named += [("local", folder / ".claude" / "settings.local.json")]
     for scope, path in named:
         value = _read(path, found)

@@ -109,3 +109,15 @@ def test_clients_have_no_local_scope(home: Path, capsys: pytest.CaptureFixture[s
         capsys.readouterr().err
     )
     assert sorted(os.listdir(home)) == []
+
+
+@pytest.mark.timeout(30)  # a read of the FIFO would block forever
+@pytest.mark.parametrize("command", [["install"], ["uninstall"], ["doctor"]])
+def test_a_codex_config_that_is_a_fifo_is_refused_not_read(
+    home: Path, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    os.mkfifo(config)
+    assert cli.main([*command, "--client", "codex"]) == 1
+    assert f"{config}: is a FIFO, not a regular file" in "".join(capsys.readouterr())

@@ -359,7 +359,7 @@ def test_doctor_plugin(
 ) -> None:
     monkeypatch.setenv("PATH", "/nowhere")
     status, out, _ = run(capsys, "doctor", "--plugin")
-    assert "runs `python3` from PATH (3.10 or later), and there is none" in out
+    assert "runs `python3` from PATH (3.11 or later), and there is none" in out
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable))
     status, out, _ = run(capsys, "doctor", "--plugin")
     assert status == 1 and "plugin is not installed" in out and "/plugin install" in out

@@ -108,3 +108,16 @@ def test_plugin_enabled_but_not_installed(home: Path) -> None:
     assert found.problems == ["plugin mdsel-claude@m is enabled but not installed"]
     write(Path(".claude/settings.local.json"), {"enabledPlugins": {"mdsel-claude@m": False}})
     assert survey.survey(Path.cwd(), {}).plugins == []
+
+
+def test_in_the_home_directory_the_user_settings_are_read_once(home: Path) -> None:
+    # Run from ~ (no repository above), the project's .claude/settings.json is the user's
+    # own file: one hook, in user scope, not a duplicate in project scope.
+    hook = {
+        "hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [{"command": "mdsel-claude hook"}]}]}
+    }
+    write(home / ".claude" / "settings.json", hook)
+    found = survey.survey(home, {})
+    assert [(h.scope, h.where) for h in found.hooks] == [
+        ("user", str(home / ".claude" / "settings.json"))
+    ]
