@@ -254,12 +254,23 @@ def _uninstall_all(dry_run: bool) -> int:
         except OSError as error:
             _failed(error)
             failed = True
+        # What the record does not know but is ours, here: another record made it, or it was
+        # lost. As for one scope, that is never a success.
+        leftovers: list[str] = []
+        for scope in ("local", "project", "user"):
+            try:
+                where = locations(scope, Path.cwd(), os.environ)
+                leftovers += plan_uninstall(where, state_file, os.environ).leftovers
+            except (JsonFileError, SetupError, OSError):
+                continue  # refused or unreadable: the sweep above reported what it could
     if failed:
         print(
             f"{EXECUTABLE_NAME}: what could not be removed stays in the record; fix it and run "
             "`mdsel-claude uninstall --all` again",
             file=sys.stderr,
         )
+    if leftovers and not dry_run:
+        return _left_over(leftovers, state_file)
     return 1 if failed else 0
 
 

@@ -125,7 +125,12 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
             continue
         for written in created.written:
             what = describe_entry(written)
-            if not _present(value, path, created, written):
+            try:
+                present = _present(value, path, created, written)
+            except jsonfile.JsonFileError as error:  # the file's shape changed since install
+                report.fail(f"{what}: cannot be checked: {error}")
+                continue
+            if not present:
                 report.say(f"    {what}: not there any more (removed or changed by hand)")
                 continue
             program = entries.program_of(written.value, written.hook)

@@ -400,3 +400,32 @@ def test_each_command_has_a_description(command: str, capsys: pytest.CaptureFixt
         assert "--all" in text
     if command == "doctor":
         assert "--client" in text and "--plugin" in text
+
+
+def test_doctor_all_reports_a_file_whose_shape_changed(
+    on_path: str, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    state = json.loads((home / ".claude.json").read_text())
+    for project in state["projects"].values():
+        project["mcpServers"] = []  # an array where install wrote an object
+    (home / ".claude.json").write_text(json.dumps(state))
+    status, out, err = run(capsys, "doctor", "--all")
+    assert status == 1 and "Traceback" not in err
+    assert "cannot be checked" in out and "should be an object, found an array" in out
+
+
+def test_uninstall_all_with_another_record_is_no_success_over_our_entries(
+    on_path: str, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    os.environ["XDG_STATE_HOME"] = str(tmp_path / "another-state")
+    try:
+        status, _out, err = run(capsys, "uninstall", "--all")
+    finally:
+        del os.environ["XDG_STATE_HOME"]
+    assert status == 1
+    assert "left in place, because the install record" in err and "MCP server 'mdsel'" in err
+    assert claude_json(home) is not None  # nothing it has no record of was removed
+    status, _out, _err = run(capsys, "uninstall", "--all")  # with the record: all gone
+    assert status == 0 and claude_json(home) is None
