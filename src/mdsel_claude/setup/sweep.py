@@ -12,6 +12,7 @@ so one unreadable file stops only itself.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -65,7 +66,7 @@ def plan_file(path: Path, state_file: Path) -> Plan:
     """Remove from one recorded file everything the record says install wrote there."""
     if path.suffix == ".toml":
         return codex_toml.plan_uninstall(path, state_file)
-    state = ledger.load(state_file)
+    state = _rekeyed(ledger.load(state_file), path)
     created = state.created(path)
     before = jsonfile.load(path)
     if before is None:
@@ -81,6 +82,18 @@ def plan_file(path: Path, state_file: Path) -> Plan:
     steps += [step] if step else []
     steps += lookalike_notes(path, after)
     return Plan(tuple(steps), state, state_file)
+
+
+def _rekeyed(state: State, path: Path) -> State:
+    """`state` with the record of `path` under the file it now resolves to: a settings file
+    moved elsewhere and linked back since install still holds what install wrote."""
+    real = str(jsonfile.write_target(path))
+    if real == str(path) or str(path) not in state.files or real in state.files:
+        return state
+    files = dict(state.files)
+    # The file there now is not the one install created: empty it of our entries, keep it.
+    files[real] = dataclasses.replace(files.pop(str(path)), file=False)
+    return State(files, state.dirs)
 
 
 def plan_dirs(state_file: Path) -> Plan:

@@ -429,3 +429,19 @@ def test_uninstall_all_with_another_record_is_no_success_over_our_entries(
     assert claude_json(home) is not None  # nothing it has no record of was removed
     status, _out, _err = run(capsys, "uninstall", "--all")  # with the record: all gone
     assert status == 0 and claude_json(home) is None
+
+
+def test_uninstall_all_follows_a_settings_file_moved_and_linked_back(
+    on_path: str, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    moved = tmp_path / "dotfiles" / "settings.local.json"
+    moved.parent.mkdir()
+    os.replace(".claude/settings.local.json", moved)
+    os.symlink(moved, ".claude/settings.local.json")
+    status, _out, _err = run(capsys, "uninstall", "--all")
+    assert status == 0
+    assert json.loads(moved.read_text()) == {}  # our hook gone, the user's file kept
+    assert os.path.islink(".claude/settings.local.json")
+    status, out, _err = run(capsys, "doctor", "--all")
+    assert "it lists nothing" in out
