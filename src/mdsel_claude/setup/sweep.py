@@ -84,6 +84,16 @@ def plan_file(path: Path, state_file: Path) -> Plan:
     return Plan(tuple(steps), state, state_file)
 
 
+def _program(written: Written) -> str:
+    """The program a recorded entry runs, in any client's shape (OpenCode's `command` is a
+    list): the record says install wrote it, so a path that no longer exists is ours, gone."""
+    value = written.value
+    command = value.get("command") if isinstance(value, dict) else None
+    if isinstance(command, list):
+        return command[0] if command and isinstance(command[0], str) else ""
+    return entries.program_of(value, written.hook)
+
+
 def _rekeyed(state: State, path: Path) -> State:
     """`state` with the record of `path` under the file it now resolves to: a settings file
     moved elsewhere and linked back since install still holds what install wrote."""
@@ -146,8 +156,8 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
             if not present:
                 report.say(f"    {what}: not there any more (removed or changed by hand)")
                 continue
-            program = entries.program_of(written.value, written.hook)
-            if ours.missing_program(written.value, written.hook):
+            program = _program(written)
+            if os.path.isabs(program) and not os.path.lexists(program):
                 stale = True
                 report.fail(f"{what} runs {program}, which no longer exists")
                 continue

@@ -71,7 +71,8 @@ def test_uninstall_all_after_the_program_is_gone(tmp_path: Path, home: Path) -> 
     assert "`mdsel-claude uninstall` removes it (or `uninstall --all`" in doctor.stdout
     everywhere = run_exe(Path(new), tmp_path, env, "doctor", "--all")
     assert everywhere.returncode == 1
-    assert everywhere.stdout.count("which no longer exists") == 6, everywhere.stdout
+    # Two projects (server and hook each), user scope (both), and Gemini CLI's server.
+    assert everywhere.stdout.count("which no longer exists") == 7, everywhere.stdout
     assert "mdsel-claude uninstall --all" in everywhere.stdout
 
     dry = run_exe(Path(new), tmp_path, env, "uninstall", "--all", "--dry-run")
@@ -445,3 +446,15 @@ def test_uninstall_all_follows_a_settings_file_moved_and_linked_back(
     assert os.path.islink(".claude/settings.local.json")
     status, out, _err = run(capsys, "doctor", "--all")
     assert "it lists nothing" in out
+
+
+def test_doctor_all_finds_a_program_gone_in_every_clients_shape(tmp_path: Path, home: Path) -> None:
+    old = fake_install(tmp_path / "old-venv" / "bin")
+    env = {**os.environ, "HOME": str(home), "PATH": "/usr/bin:/bin"}
+    for client in ("gemini", "cursor", "opencode", "vscode"):
+        done = run_exe(old, tmp_path, env, "install", "--client", client)
+        assert done.returncode == 0, done.stderr
+    old.unlink()
+    everywhere = run_exe(Path(paths.find_executable()), tmp_path, env, "doctor", "--all")
+    assert everywhere.returncode == 1
+    assert everywhere.stdout.count(f"runs {old}, which no longer exists") == 4, everywhere.stdout
