@@ -57,6 +57,7 @@ def suggest(
     if not ranked:  # the closest anchors name the same headings the title words would
         ranked += _title_matches(request, sources, docs)
     if segment is not None and segment.type not in (LINE, LINES, ANCHOR):
+        ranked += _nearest_in_scope(request, segment, sources, docs)
         ranked += _nearest(segment, sources, docs)
     ranked += _similar(request, sources, docs)
     seen: set[tuple[str, str]] = set()
@@ -194,6 +195,37 @@ def _nearest(segment: Segment, sources: Sequence[Source], docs: list[int]) -> li
             for kind in BLOCK_KINDS:
                 if source.document.top_blocks[kind]:
                     result.append(Suggestion(f"{kind}.0", "", source.namespace))
+    return result
+
+
+def _nearest_in_scope(
+    request: str, segment: Segment, sources: Sequence[Source], docs: list[int]
+) -> list[Suggestion]:
+    """For a miss after a `/` (`h2.7/para.99`): the last and first of that type inside the same
+    scope (`h2.7/para.12`, `h2.7/para.0`), which the document-wide ones are not."""
+    from mdsel.errors import SelectorSyntaxError
+    from mdsel.resolve import candidates, resolve
+    from mdsel.selector import format_segments, parse_request
+
+    try:
+        selector = parse_request(request)[0]
+    except SelectorSyntaxError:
+        return []
+    kinds = [s.type for s in selector.segments]
+    if segment.type not in kinds[1:] or segment.type.startswith("h"):
+        return []  # headings keep their document-wide numbers in any scope
+    prefix = selector.segments[: len(kinds) - 1 - kinds[::-1].index(segment.type)]
+    if not prefix:
+        return []
+    picked = [sources[doc] for doc in docs]
+    scopes = resolve(selector._replace(segments=prefix, params=selector.params), picked).nodes
+    written = format_segments(prefix)
+    result: list[Suggestion] = []
+    for scope in scopes[:MAX_SUGGESTIONS]:
+        count = len(candidates(picked, scope, segment.type))
+        namespace = picked[scope.doc].namespace
+        for ordinal in dict.fromkeys((count - 1, 0)) if count else ():
+            result.append(Suggestion(f"{written}/{segment.type}.{ordinal}", "", namespace))
     return result
 
 

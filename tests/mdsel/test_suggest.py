@@ -6,6 +6,7 @@ import mdsel
 from mdsel.resolve import Source
 from mdsel.selector import Item, Segment
 from mdsel.suggest import MAX_SUGGESTIONS, suggest
+from tests.conftest import CORPUS
 
 DOC = b"""# Guide
 
@@ -52,3 +53,12 @@ def test_bounded_and_deterministic() -> None:
     assert first == suggest("install", sources, [0])
     assert [s.selector for s in first] == ["h2.0", "h2.1", "h2.2", "h2.3", "h2.4"]
     assert suggest("x" * 4000, sources, [0]) == suggest("x" * 4000, sources, [0])
+
+
+def test_a_block_missed_inside_a_scope_is_suggested_inside_it() -> None:
+    sources, _ = mdsel.load([str(CORPUS / "fastapi_readme.md")])
+    result = mdsel.select("h2.7/para.99", sources)
+    suggested = [s.selector for p in result.problems for s in p.suggestions]
+    assert suggested[:2] == ["h2.7/para.33", "h2.7/para.0"]
+    for selector in suggested[:2]:  # each selects a paragraph inside h2.7
+        assert mdsel.select(selector, sources).matches
