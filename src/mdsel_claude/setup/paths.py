@@ -206,11 +206,26 @@ def _passing_places(environ: Mapping[str, str]) -> list[tuple[str, str]]:
     return places
 
 
+def _hops(path: str, limit: int = 40) -> list[str]:
+    """Each link `path` goes through on the way to its target (a link into a cache that links
+    on to somewhere durable still vanishes with the cache)."""
+    hops = []
+    current = os.path.abspath(path)
+    for _ in range(limit):
+        try:
+            target = os.readlink(current)
+        except OSError:
+            break
+        current = os.path.abspath(os.path.join(os.path.dirname(current), target))
+        hops.append(current)
+    return hops
+
+
 def passing_place(executable: str, environ: Mapping[str, str]) -> str | None:
     """What makes `executable` short-lived — it lies (as written, or once its links are
     resolved) in a temporary directory or a cache, which `uv cache clean`, `pipx run` or a
     reboot clears — or None for a durable place."""
-    names = {os.path.abspath(executable), os.path.realpath(executable)}
+    names = {os.path.abspath(executable), os.path.realpath(executable), *_hops(executable)}
     for folder, what in _passing_places(environ):
         for root in {os.path.abspath(folder), os.path.realpath(folder)}:
             if any(name.startswith(root.rstrip(os.sep) + os.sep) for name in names):
