@@ -6,21 +6,12 @@ import csv
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The checkout itself may lie in the temporary directory (a clean clone on a CI runner), and
-# setup treats an executable there as short-lived: the tests' own temporary files go to a
-# directory of their own inside it, so only what a test puts there counts as short-lived.
-SCRATCH = Path(tempfile.gettempdir())
-if not SCRATCH.name.startswith("mdsel-claude-tests-"):  # not already (pytest-xdist workers)
-    SCRATCH = SCRATCH / f"mdsel-claude-tests-{os.getuid()}"
-    SCRATCH.mkdir(mode=0o700, exist_ok=True)
-os.environ["TMPDIR"] = tempfile.tempdir = str(SCRATCH)
 CORPUS = ROOT / "tests" / "corpus"
 FIXTURES = ROOT / "tests" / "fixtures"
 COMMONMARK = ROOT / "tests" / "commonmark"

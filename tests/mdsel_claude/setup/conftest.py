@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,13 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     project = tmp_path / "project"
     project.mkdir()
     monkeypatch.setenv("HOME", str(home))
+    # The checkout may itself lie in the temporary directory (a clean clone on a CI runner),
+    # where setup takes an executable for short-lived: the temporary directory of a test is
+    # one of its own, so only what the test puts there counts as short-lived.
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     for name in ("XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "MDSEL_MIN_WORDS"):
         monkeypatch.delenv(name, raising=False)

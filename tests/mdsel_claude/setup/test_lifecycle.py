@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -259,7 +258,7 @@ def test_install_refuses_beside_the_enabled_plugin(
 @pytest.mark.parametrize(
     ("path", "environ", "place"),
     [
-        (f"{tempfile.gettempdir()}/tmpab12/bin/mdsel-claude", {}, "the temporary directory"),
+        ("/tmp/tmpab12/bin/mdsel-claude", {}, "the temporary directory"),
         ("/home/me/.cache/uv/archive-v0/x/bin/mdsel-claude", {}, "the user's cache"),
         (
             "/srv/uvcache/archive-v0/x/bin/mdsel-claude",
