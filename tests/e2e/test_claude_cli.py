@@ -99,6 +99,10 @@ def sandbox(tmp_path: Path, claude_cli: str) -> Iterator[Sandbox]:
     }
     env["HOME"] = str(home)
     env["PATH"] = os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"])
+    # A temporary directory of the sandbox's own: the checkout (whose mdsel-claude the tests
+    # install) may itself lie in the system's, where setup would take it for short-lived.
+    (tmp_path / "tmp").mkdir()
+    env["TMPDIR"] = str(tmp_path / "tmp")
     assert shutil.which("mdsel-claude", path=env["PATH"]) is None
     yield Sandbox(env, home, project)
 
