@@ -73,7 +73,6 @@ import argparse
 import html
 import json
 import re
-import subprocess
 import sys
 import tarfile
 import unicodedata
@@ -91,6 +90,7 @@ from mdsel.api import load, select
 from mdsel.errors import Problem
 from mdsel.results import Options
 from mdsel.tree import Source
+from token_economy import fetch, normalized  # the same pinned-sdist cache and name rule
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "bench" / ".cache" / "links"
@@ -662,41 +662,10 @@ def measure(tree: TreeSpec, engine: Engine, show: int) -> TreeResult:
 # --- PyPI sdists -----------------------------------------------------------------------------
 
 
-def normalized(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-def fetch_sdist(requirement: str, directory: Path) -> Path:
-    """The sdist of one pinned requirement, downloaded once into `directory`."""
-    name, version = requirement.split("==")
-    directory.mkdir(parents=True, exist_ok=True)
-
-    def find() -> Path | None:
-        for path in sorted(directory.iterdir()):
-            if normalized(path.name).startswith(normalized(f"{name}-{version}") + "_"):
-                return path
-        return None
-
-    found = find()
-    if found is None:
-        command = [sys.executable, "-m", "pip", "download", "--quiet"]
-        command += ["--disable-pip-version-check", "--no-deps", "--no-binary", ":all:"]
-        subprocess.run(
-            [*command, requirement, "-d", str(directory)],
-            check=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        found = find()
-    if found is None:
-        raise RuntimeError(f"pip download {requirement} left no sdist in {directory}")
-    return found
-
-
 def pypi_trees() -> list[TreeSpec]:
     trees = []
     for requirement, (name, docs, generators) in PYPI_SOURCES.items():
-        archive = fetch_sdist(requirement, CACHE / "sdists")
+        archive = fetch(requirement, CACHE / "sdists")
         target = CACHE / "trees" / normalized(requirement.replace("==", "-"))
         if not target.exists():
             with tarfile.open(archive) as tar:
