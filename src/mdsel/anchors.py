@@ -106,12 +106,12 @@ def github_anchors(document: Document) -> dict[tuple[str, int], str]:
     return dict(zip(order, slugs, strict=True))
 
 
-def anchors(document: Document) -> list[str]:
+def anchors(document: Document, found: dict[tuple[str, int], str] | None = None) -> list[str]:
     """anchors[k] = the anchor that selects document.headings[k]: its explicit id, or GitHub's
     anchor, numbered on (`intro-1`) when that already answers for another heading (an explicit
     id given twice, or a GitHub anchor that another heading's id takes)."""
     ids = document.headings.ids
-    found = github_anchors(document)
+    found = github_anchors(document) if found is None else found
     github = set(found.values())
     explicit = set(ids.values()) | {h.id for h in document.nested if h.id}
     assigned: set[str] = set()
@@ -147,7 +147,7 @@ def find(document: Document, fragment: str) -> Target | None:
         if anchor == fragment:
             return Target(kind, index)
     if headings.ids:  # a heading whose GitHub anchor an explicit id took: as the index lists it
-        for index, anchor in enumerate(anchors(document)):
+        for index, anchor in enumerate(anchors(document, github)):
             if anchor == fragment:
                 return Target(HEADING, index)
     from mdsel.html_anchors import html_anchor_line  # misses only: it parses the HTML again
@@ -265,9 +265,10 @@ def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
     if not anchor:
         return []
     anchor = anchor.lower()
-    listed = anchors(document)  # what selects each section heading
+    github = github_anchors(document)
+    listed = anchors(document, github)  # what selects each section heading
     named: dict[str, str] = {}
-    for (kind, index), found in list(github_anchors(document).items())[:MAX_CANDIDATES]:
+    for (kind, index), found in list(github.items())[:MAX_CANDIDATES]:
         found = listed[index] if kind == HEADING else document.nested[index].id or found
         named.setdefault(found, _text(document, kind, index, shown=True))
     names = list(named)
