@@ -39,7 +39,7 @@ from mdsel.selector_values import (
     format_params,
     format_segments,
 )
-from mdsel.titles import CONTROL, escaped
+from mdsel.titles import CONTROL, TYPED_CONTROL, escaped
 
 MAX_REQUEST_CHARS = 4096
 """Longer requests are refused: nothing legitimate needs more, and it bounds all later work."""
@@ -50,10 +50,6 @@ _TYPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ \t]*:[ \t]*[A-Za-z][A-Za-z0-9]*)?"
 _ITEM_AHEAD = re.compile(r",[ \t]*[0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*(?=[,/?]|\Z)")
 _LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
 _ANCHOR = re.compile(r"#((?:[^\s,/?#&]|&#?[A-Za-z0-9]{1,32};)*)")
-_TYPED_CONTROL = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
-"""Control characters a typed selector may not hold: tabs and line breaks are spaces there."""
 _NOT_IN_LINK = re.compile(r"[\s,?:]")
 
 
@@ -64,7 +60,7 @@ def parse_request(text: str) -> tuple[Selector, ...]:
             f"selector is {len(text)} characters long; the limit is {MAX_REQUEST_CHARS}",
             MAX_REQUEST_CHARS + 1,
         )
-    control = _TYPED_CONTROL.search(text)
+    control = TYPED_CONTROL.search(text)
     if control is not None:
         raise SelectorSyntaxError(
             f"control character {escaped(control.group())} in the selector; selectors are "

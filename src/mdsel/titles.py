@@ -13,7 +13,10 @@ import re
 
 # C0, DEL, C1, the Unicode line and paragraph separators (line breaks to many readers), and the
 # bidirectional embeddings, overrides and isolates (they reorder what a terminal shows).
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_BEYOND_C0 = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+CONTROL = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
+TYPED_CONTROL = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_BEYOND_C0}]")
+"""The same but tab, line feed and carriage return, which are spaces in a typed selector."""
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
