@@ -125,8 +125,9 @@ def main() -> int:
         import mdsel_claude
 
         package = Path(mdsel_claude.__file__).parent
-        for name in ("__init__.py", "__main__.py", "hook.py"):
+        for name in ("__init__.py", "__main__.py"):
             compileall.compile_file(str(package / name), quiet=2)
+        compileall.compile_dir(str(package / "hook"), quiet=2)
 
     with tempfile.TemporaryDirectory(prefix="mdsel-bench-") as temp:
         files = make_files(Path(temp))

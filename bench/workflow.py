@@ -43,8 +43,8 @@ from typing import Any
 
 import mdsel
 import token_economy as te
-from mdsel_claude.hook import REMINDER
-from mdsel_claude.hook_outline import replaced_read
+from mdsel_claude.hook.files import REMINDER
+from mdsel_claude.hook.outline import index_text
 
 OUT = te.OUT
 READ_PAGE_LINES = 2000
@@ -139,11 +139,10 @@ def line_select(mdsel_cli: str, line: int, relative: str, cwd: Path) -> str:
 
 def outline_read(path: Path) -> str:
     """What the model sees of a whole-file Read replaced by the hook's outline mode."""
-    result = replaced_read({"tool_input": {"file_path": str(path)}}, str(path), REMINDER)
-    if result is None:
+    index = index_text(str(path))
+    if index is None:
         raise RuntimeError(f"{path}: the outline mode would not replace this Read")
-    content: str = result["file"]["content"]
-    return numbered(content.split("\n"), 1)
+    return numbered(f"{index}{REMINDER}".split("\n"), 1)
 
 
 def holds(answer: str, wanted: str, what: str) -> None:

@@ -160,7 +160,7 @@ def test_outline_mode_imports_the_engine_only_for_a_replaced_read(tmp_path: Path
     for quiet in (modules(small, "PostToolUse"), modules(big, "PreToolUse")):
         assert "mdsel_claude.hook" in quiet
         assert {name for name in quiet if name.split(".")[0] == "mdsel"} <= leaves
-        assert "pyromark" not in quiet and "mdsel_claude.hook_outline" not in quiet
+        assert "pyromark" not in quiet and "mdsel_claude.hook.outline" not in quiet
     replacing = modules(big, "PostToolUse")
-    assert {"pyromark", "mdsel_claude.hook_outline"} <= replacing
+    assert {"pyromark", "mdsel_claude.hook.outline"} <= replacing
     assert not {"mcp", "pydantic", "anyio"} & {name.split(".")[0] for name in replacing}

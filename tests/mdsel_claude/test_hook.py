@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdsel_claude import hook
+from mdsel_claude.hook import files as hook_files
 
 CASES_FILE = Path(__file__).parents[1] / "cases" / "word_counts.json"
 
@@ -166,8 +167,8 @@ def test_malformed_stdin_is_silent(run_hook: RunHook, stdin: bytes) -> None:
 
 
 def test_reminder_text_is_the_spec_text() -> None:
-    assert hook.REMINDER == REMINDER
-    assert hook.REMINDER.encode() == (
+    assert hook_files.REMINDER == REMINDER
+    assert hook_files.REMINDER.encode() == (
         b"This is a Markdown file over the configured size threshold.\n"
         b"Use mdsel_index and mdsel_select instead of Read."
     )
@@ -306,19 +307,19 @@ def test_word_case_table_is_well_formed() -> None:
 def test_word_cases(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int, data: bytes, count: int
 ) -> None:
-    monkeypatch.setattr(hook, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(hook_files, "CHUNK_BYTES", chunk)
     path = tmp_path / "case.md"
     path.write_bytes(data)
-    assert not hook.exceeds_word_threshold(str(path), count)
+    assert not hook_files.exceeds_word_threshold(str(path), count)
     if count:
-        assert hook.exceeds_word_threshold(str(path), count - 1)
+        assert hook_files.exceeds_word_threshold(str(path), count - 1)
 
 
 def reference_exceeds(data: bytes, threshold: int) -> bool:
     """The rule spelled out plainly: BOM skipped, bytes up to the first NUL, 8 MiB at most."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    data = data[: hook.MAX_BYTES].split(b"\0", 1)[0]
+    data = data[: hook_files.MAX_BYTES].split(b"\0", 1)[0]
     return len(data.split()) > threshold
 
 
@@ -352,14 +353,14 @@ def test_counting_matches_the_rule_for_any_chunking(
     with tempfile.TemporaryDirectory() as temp:
         path = Path(temp, "x.md")
         path.write_bytes(data)
-        original = hook.CHUNK_BYTES
-        hook.CHUNK_BYTES = chunk
+        original = hook_files.CHUNK_BYTES
+        hook_files.CHUNK_BYTES = chunk
         try:
-            assert hook.exceeds_word_threshold(str(path), threshold) == reference_exceeds(
+            assert hook_files.exceeds_word_threshold(str(path), threshold) == reference_exceeds(
                 data, threshold
             )
         finally:
-            hook.CHUNK_BYTES = original
+            hook_files.CHUNK_BYTES = original
 
 
 # -- bounded work ---------------------------------------------------------------------------
@@ -383,29 +384,29 @@ def read_bytes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_stops_once_threshold_passed(tmp_path: Path, read_bytes: list[int]) -> None:
     path = tmp_path / "huge.md"
     path.write_bytes(b"word " * 2_000_000)  # 10 MB of words
-    assert hook.exceeds_word_threshold(str(path), 200)
-    assert sum(read_bytes) <= hook.CHUNK_BYTES + 3
+    assert hook_files.exceeds_word_threshold(str(path), 200)
+    assert sum(read_bytes) <= hook_files.CHUNK_BYTES + 3
 
 
 def test_stops_at_first_nul(tmp_path: Path, read_bytes: list[int]) -> None:
     path = tmp_path / "zeros.md"
     with path.open("wb") as f:
         f.truncate(1 << 30)  # sparse: 1 GiB of NUL bytes
-    assert not hook.exceeds_word_threshold(str(path), 200)
-    assert sum(read_bytes) <= hook.CHUNK_BYTES + 3
+    assert not hook_files.exceeds_word_threshold(str(path), 200)
+    assert sum(read_bytes) <= hook_files.CHUNK_BYTES + 3
 
 
 def test_stops_after_max_bytes(tmp_path: Path, read_bytes: list[int]) -> None:
     path = tmp_path / "one-long-word.md"
-    path.write_bytes(b"x" * (hook.MAX_BYTES + 3 * hook.CHUNK_BYTES) + b" y" * 300)
-    assert not hook.exceeds_word_threshold(str(path), 200)
-    assert sum(read_bytes) <= hook.MAX_BYTES + 3
+    path.write_bytes(b"x" * (hook_files.MAX_BYTES + 3 * hook_files.CHUNK_BYTES) + b" y" * 300)
+    assert not hook_files.exceeds_word_threshold(str(path), 200)
+    assert sum(read_bytes) <= hook_files.MAX_BYTES + 3
 
 
 def test_small_file_is_not_read(tmp_path: Path, read_bytes: list[int]) -> None:
     path = tmp_path / "small.md"
     path.write_bytes(b"a " * 200)  # 400 bytes cannot hold 201 words
-    assert not hook.exceeds_word_threshold(str(path), 200)
+    assert not hook_files.exceeds_word_threshold(str(path), 200)
     assert read_bytes == []
 
 

@@ -11,6 +11,7 @@ import pytest
 import mdsel
 from mdsel import Options
 from mdsel_claude import hook
+from mdsel_claude.hook import claude
 
 REMINDER = (
     "This is a Markdown file over the configured size threshold.\n"
@@ -77,7 +78,7 @@ def test_a_whole_read_becomes_the_index_and_the_reminder(manual: Path) -> None:
         post_read(manual),
         {"filePath": str(manual), "content": "…", "numLines": 5, "startLine": 1, "totalLines": 64},
     )
-    result = replaced(hook.answer_for(payload, 200, "outline"))
+    result = replaced(claude.answer(payload, 200, "outline"))
     index = mdsel.run_command("index", None, [str(manual)]).stdout
     content = index + REMINDER
     # Read's own output shape (FileReadOutput in sdk-tools.d.ts), or Claude Code rejects it.
@@ -95,14 +96,14 @@ def test_a_whole_read_becomes_the_index_and_the_reminder(manual: Path) -> None:
 
 
 def test_without_a_tool_response_the_lines_are_counted(manual: Path) -> None:
-    result = replaced(hook.answer_for(post_read(manual), 200, "outline"))
+    result = replaced(claude.answer(post_read(manual), 200, "outline"))
     assert result["file"]["filePath"] == str(manual)
     assert result["file"]["totalLines"] == len(document().split("\n"))
 
 
 def test_a_relative_path_is_indexed_against_the_payload_cwd(manual: Path) -> None:
     payload = {**post_read("manual.md"), "cwd": str(manual.parent)}
-    result = replaced(hook.answer_for(payload, 200, "outline"))
+    result = replaced(claude.answer(payload, 200, "outline"))
     index = mdsel.run_command("index", None, [str(manual)]).stdout
     assert result["file"]["content"] == index + REMINDER
     assert result["file"]["filePath"] == str(manual)
@@ -114,58 +115,58 @@ def test_a_relative_path_is_indexed_against_the_payload_cwd(manual: Path) -> Non
     ids=["offset", "limit", "both", "offset-zero"],
 )
 def test_a_partial_read_is_left_alone(manual: Path, slice_: dict[str, int]) -> None:
-    assert hook.answer_for(post_read(manual, **slice_), 200, "outline") is None
+    assert claude.answer(post_read(manual, **slice_), 200, "outline") is None
 
 
 def test_null_offset_and_limit_are_a_whole_read(manual: Path) -> None:
-    output = hook.answer_for(post_read(manual, offset=None, limit=None), 200, "outline")
+    output = claude.answer(post_read(manual, offset=None, limit=None), 200, "outline")
     assert replaced(output)["file"]["startLine"] == 1
 
 
 def test_before_the_read_outline_mode_reminds(manual: Path) -> None:
     payload = {**post_read(manual), "hook_event_name": "PreToolUse"}
-    assert hook.answer_for(payload, 200, "outline") == hook.reminder_for(payload, 200)
+    assert claude.answer(payload, 200, "outline") == claude.answer(payload, 200, "reminder")
     # A slice requested before the Read still gets the reminder: nothing is replaced there.
     sliced = {**post_read(manual, offset=5), "hook_event_name": "PreToolUse"}
-    assert hook.answer_for(sliced, 200, "outline") == hook.reminder_for(sliced, 200)
+    assert claude.answer(sliced, 200, "outline") == claude.answer(sliced, 200, "reminder")
 
 
 def test_the_default_mode_is_the_reminder_byte_for_byte(manual: Path) -> None:
-    assert hook.answer_for(post_read(manual), 200, "reminder") == REMINDER_LINE
-    assert hook.answer_for(post_read(manual, offset=3), 200, "reminder") == REMINDER_LINE
+    assert claude.answer(post_read(manual), 200, "reminder") == REMINDER_LINE
+    assert claude.answer(post_read(manual, offset=3), 200, "reminder") == REMINDER_LINE
 
 
 def test_small_and_other_files_stay_silent(manual: Path, tmp_path: Path) -> None:
-    assert hook.answer_for(post_read(manual), 10_000, "outline") is None
+    assert claude.answer(post_read(manual), 10_000, "outline") is None
     text = tmp_path / "notes.txt"
     text.write_text(document())
-    assert hook.answer_for(post_read(text), 200, "outline") is None
+    assert claude.answer(post_read(text), 200, "outline") is None
     grep = {**post_read(manual), "tool_name": "Grep"}
-    assert hook.answer_for(grep, 200, "outline") is None
+    assert claude.answer(grep, 200, "outline") is None
 
 
 def test_a_file_the_engine_refuses_gets_the_reminder(tmp_path: Path) -> None:
     latin1 = tmp_path / "latin1.md"
     latin1.write_bytes(document().encode() + "caf\xe9 ".encode("latin-1") * 300)
-    assert hook.answer_for(post_read(latin1), 200, "outline") == REMINDER_LINE
+    assert claude.answer(post_read(latin1), 200, "outline") == REMINDER_LINE
 
 
 def test_a_result_that_is_not_text_is_not_replaced(manual: Path) -> None:
     payload = {**post_read(manual), "tool_response": {"type": "image", "file": {}}}
-    assert hook.answer_for(payload, 200, "outline") == REMINDER_LINE
+    assert claude.answer(payload, 200, "outline") == REMINDER_LINE
 
 
 def test_the_outline_follows_the_index_settings(
     manual: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MDSEL_INDEX_MAX_HEADINGS", "3")
-    content = replaced(hook.answer_for(post_read(manual), 200, "outline"))["file"]["content"]
+    content = replaced(claude.answer(post_read(manual), 200, "outline"))["file"]["content"]
     expected = mdsel.run_command("index", None, [str(manual)], Options(max_headings=3)).stdout
     assert content == expected + REMINDER
     assert expected != mdsel.run_command("index", None, [str(manual)]).stdout
     # An unusable value cannot stop the hook: the defaults apply.
     monkeypatch.setenv("MDSEL_INDEX_MAX_HEADINGS", "many")
-    content = replaced(hook.answer_for(post_read(manual), 200, "outline"))["file"]["content"]
+    content = replaced(claude.answer(post_read(manual), 200, "outline"))["file"]["content"]
     assert content == mdsel.run_command("index", None, [str(manual)]).stdout + REMINDER
 
 

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mdsel_claude import hook
+from mdsel_claude.hook import claude, files
 from mdsel_claude.setup.entries import HOOK_EVENTS
 
 RUN_TIMEOUT_SECONDS = 30.0
 """How long a hook run or a server's `initialize` answer may take before it counts as broken."""
 
-HOOK_MAX_THRESHOLD = hook.MAX_BYTES // 2 - 1
+HOOK_MAX_THRESHOLD = files.MAX_BYTES // 2 - 1
 """The largest threshold a hook can ever pass: it counts 8 MiB at most, two bytes per word."""
 
 
@@ -95,7 +96,7 @@ def check_hook(argv: Sequence[str], report: Report) -> None:
             except OSError as error:
                 report.fail(f"cannot start: {error}")
                 return
-            expected = hook.reminder_for(payload, threshold) if fires else None
+            expected = claude.answer(payload, threshold, "reminder") if fires else None
             if result.returncode != 0 or result.stdout != (expected or ""):
                 report.fail(
                     f"on a {'larger' if fires else 'smaller'} file it exited "

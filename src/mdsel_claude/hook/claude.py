@@ -1,0 +1,121 @@
+"""Claude Code's payloads: a `Read` of a file or a `Bash` command that prints one.
+
+Claude Code sends `{hook_event_name, tool_name, tool_input, tool_response?, cwd}`. A `Read` names
+its file in `tool_input.file_path` (a slice with `offset`/`limit`); a `Bash` command line is in
+`tool_input.command`, and `shell` says which Markdown files it prints a large part of. The answer
+is `hookSpecificOutput.additionalContext` (the reminder) or, in outline mode at PostToolUse,
+`hookSpecificOutput.updatedToolOutput` (the tool's own result shape, with the index in place of
+the file: Claude Code rejects a replacement of any other shape and keeps the original output).
+"""
+
+from __future__ import annotations
+
+import json
+
+from mdsel_claude.hook.files import REMINDER, absolute_path, large_markdown
+
+EVENTS = frozenset({"PreToolUse", "PostToolUse"})
+"""Hook events the reminder is given for; any other event is answered with silence."""
+
+REPLACING_EVENT = "PostToolUse"
+"""The only event at which a tool's result exists and can be replaced (outline mode)."""
+
+
+def read_path(payload: dict[str, object]) -> str | None:
+    """The file a `Read` payload is about, as an absolute path, or None if it is not one."""
+    tool_input = payload.get("tool_input")
+    if payload.get("tool_name") != "Read" or not isinstance(tool_input, dict):
+        return None
+    return absolute_path(tool_input.get("file_path"), payload.get("cwd"))
+
+
+def is_partial_read(payload: dict[str, object]) -> bool:
+    """True when the Read asked for a slice (`offset` or `limit`): a deliberate choice of lines."""
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return False
+    return tool_input.get("offset") is not None or tool_input.get("limit") is not None
+
+
+def _reminder(event: str) -> str:
+    output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": REMINDER}}
+    return json.dumps(output) + "\n"
+
+
+def _bash_prints_large_markdown(payload: dict[str, object], threshold: int) -> bool:
+    tool_input = payload.get("tool_input")
+    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+    cwd = absolute_path(payload.get("cwd"), None)
+    if not isinstance(command, str) or cwd is None:
+        return False
+    from mdsel_claude.hook.shell import printed_markdown
+
+    return bool(printed_markdown(command, cwd, threshold))
+
+
+def answer(payload: object, threshold: int, mode: str) -> str | None:
+    """The hook's stdout for one payload: the reminder, the replaced Read result, or None.
+
+    Outline mode changes only a whole-file Read at PostToolUse, where a result exists to
+    replace; elsewhere, and whenever the outline cannot be made, the answer is the reminder.
+    """
+    if not isinstance(payload, dict):
+        return None
+    event = payload.get("hook_event_name")
+    if not isinstance(event, str) or event not in EVENTS:
+        return None
+    if payload.get("tool_name") == "Bash":
+        return _reminder(event) if _bash_prints_large_markdown(payload, threshold) else None
+    path = read_path(payload)
+    replacing = mode == "outline" and event == REPLACING_EVENT
+    if path is None or (replacing and is_partial_read(payload)):
+        return None
+    if not large_markdown(path, threshold):
+        return None
+    if replacing:
+        replaced = _replaced_read(payload, path)
+        if replaced is not None:
+            output = {"hookSpecificOutput": {"hookEventName": event, "updatedToolOutput": replaced}}
+            return json.dumps(output) + "\n"
+    return _reminder(event)
+
+
+def _replaced_read(payload: dict[str, object], path: str) -> dict[str, object] | None:
+    """Read's result with the index and the reminder as its content (the shape of Claude Code's
+    `FileReadOutput`), or None: a non-text result, or the engine refused the file."""
+    response = payload.get("tool_response")
+    # Only text results are replaced; an image, notebook or PDF result is not a Markdown read.
+    if isinstance(response, dict) and response.get("type", "text") != "text":
+        return None
+    try:
+        from mdsel_claude.hook.outline import index_text
+
+        index = index_text(path)
+    except Exception:
+        # The outline is a bonus: any failure (engine, file changed since) keeps the reminder.
+        return None
+    if index is None:
+        return None
+    content = f"{index}{REMINDER}"
+    file = response.get("file") if isinstance(response, dict) else None
+    file = file if isinstance(file, dict) else {}
+    reported = file.get("filePath")
+    total = file.get("totalLines")
+    if not isinstance(total, int) or isinstance(total, bool) or total < 0:
+        total = _count_lines(path)
+    return {
+        "type": "text",
+        "file": {
+            "filePath": reported if isinstance(reported, str) else path,
+            "content": content,
+            "numLines": content.count("\n") + 1,
+            "startLine": 1,
+            "totalLines": total,
+        },
+    }
+
+
+def _count_lines(path: str) -> int:
+    """The file's line count as Read counts it (split on LF)."""
+    with open(path, "rb") as handle:
+        return handle.read().count(b"\n") + 1

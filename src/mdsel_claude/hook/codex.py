@@ -1,0 +1,91 @@
+"""Codex CLI's payloads: a shell command (`tool_name` "Bash") that prints a Markdown file.
+
+Codex reads files through its shell tool (`exec_command`: `cat`, `sed -n`, `nl`); it has no
+tool of its own for reading a text file. Its hooks receive `{hook_event_name, tool_name,
+tool_input, tool_response?, cwd, …}` with the shell tool named "Bash" whatever the model
+called it, `tool_input.command` the command line as the model wrote it (one string) and `cwd`
+the directory the command runs in (the tool's `workdir` when the model gave one). An argv list
+(`["bash", "-lc", "cat x.md"]`, the form of Codex's older `shell` tool) is read too.
+
+The answer is `hookSpecificOutput.additionalContext`, which Codex hands the model as a
+developer message next to the command's output, at PreToolUse and at PostToolUse alike. There
+is no outline mode here: Codex replaces a tool's output only for MCP tools
+(`updatedMCPToolOutput`; for a shell command it fails the hook and drops its context too), and
+rewriting the command (`updatedInput`) would change what it does. `--mode outline` therefore
+gives the reminder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+
+from mdsel_claude.hook.files import REMINDER, absolute_path
+
+EVENTS = frozenset({"PreToolUse", "PostToolUse"})
+"""Hook events the reminder is given for; any other event is answered with silence."""
+
+SHELL_TOOLS = frozenset({"Bash", "exec_command", "shell", "shell_command", "local_shell"})
+"""The shell tool's names: "Bash" in every payload Codex sends; the others are the names the
+model calls it by, accepted in case a version passes one through."""
+
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+"""Programs whose `-c TEXT` (also `-lc`) runs TEXT: an argv of one is read as its TEXT."""
+
+MAX_ARGV = 4096
+"""A longer argv is not read (the answer is silence): bounds the work per payload."""
+
+
+def command_line(command: object) -> str | None:
+    """The command line a shell tool's `command` runs: the string itself; for an argv list, the
+    script of `bash -lc SCRIPT`, else the words quoted back into one line; None for junk."""
+    if isinstance(command, str):
+        return command
+    if not isinstance(command, list) or not command or len(command) > MAX_ARGV:
+        return None
+    if not all(isinstance(word, str) for word in command):
+        return None
+    words: list[str] = command
+    if os.path.basename(words[0]) in SHELLS:
+        # `bash -lc SCRIPT`, `sh -e -c SCRIPT [NAME ARGS…]`: SCRIPT follows the option with c.
+        for i, word in enumerate(words[1:-1], start=1):
+            if not word.startswith("-") or word.startswith("--"):
+                break
+            if "c" in word:
+                return words[i + 1]
+    return shlex.join(words)
+
+
+def _directory(payload: dict[str, object], tool_input: dict[str, object]) -> str | None:
+    """Where the command runs: `cwd` (Codex puts the tool's `workdir` there), or a `workdir`
+    in the tool's input taken relative to it."""
+    cwd = absolute_path(payload.get("cwd"), None)
+    if cwd is None:
+        return None
+    workdir = tool_input.get("workdir")
+    return absolute_path(workdir, cwd) if isinstance(workdir, str) and workdir else cwd
+
+
+def answer(payload: object, threshold: int, mode: str) -> str | None:
+    """The hook's stdout for one payload: the reminder when the shell command shows more than
+    `threshold` words of a Markdown file, else None. `mode` changes nothing (see above)."""
+    if not isinstance(payload, dict):
+        return None
+    event = payload.get("hook_event_name")
+    tool_input = payload.get("tool_input")
+    if not isinstance(event, str) or event not in EVENTS or not isinstance(tool_input, dict):
+        return None
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str) or tool not in SHELL_TOOLS:
+        return None
+    command = command_line(tool_input.get("command"))
+    cwd = _directory(payload, tool_input)
+    if command is None or cwd is None:
+        return None
+    from mdsel_claude.hook.shell import printed_markdown
+
+    if not printed_markdown(command, cwd, threshold):
+        return None
+    output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": REMINDER}}
+    return json.dumps(output) + "\n"
