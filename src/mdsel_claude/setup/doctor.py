@@ -157,6 +157,12 @@ def _judge_hooks(hooks: list[tuple[Hook, Verdict]], report: Report) -> None:
                 f"{hook.matcher!r}, so it never runs when the agent uses Read "
                 "(run `mdsel-claude install` again to put it back)"
             )
+    for hook, verdict in on_read:
+        if verdict.args and not fires_on_read(hook.event, hook.matcher, "Bash"):
+            report.say(
+                f"    note: the hook in {hook.where} does not run on Bash, so a shell read "
+                "(cat, sed -n, head -n 500) gets no reminder; `mdsel-claude install` again adds it"
+            )
     if len(on_read) > 1:
         places = "; ".join(dict.fromkeys(_where(h.scope, h.where) for h, _ in on_read))
         report.fail(f"duplicate: {len(on_read)} Read hooks are registered (in {places}); keep one")

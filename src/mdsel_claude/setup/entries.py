@@ -27,8 +27,8 @@ SERVER_KEY = "mdsel"
 EXECUTABLE_NAME = "mdsel-claude"
 """Base name of the console script every entry of ours runs."""
 
-HOOK_MATCHER = "Read"
-"""The tool our hook is registered for."""
+HOOK_MATCHER = "Read|Bash"
+"""The tools our hook is registered for: a file read, and a shell command that may print one."""
 
 HOOK_EVENTS = ("PreToolUse", "PostToolUse")
 """Events install may register the hook for; PreToolUse is the default."""

@@ -96,7 +96,7 @@ def plan_install(
     keys = tuple(dict.fromkeys(kept + added.created))
     wrote = (Written(("hooks", event), hook, hook=True),)
     state = state.with_file(where.settings, Created(old.file or before is None, keys, wrote))
-    what = f"{event} hook on Read → {hook['command']}"
+    what = f"{event} hook on Read and Bash → {hook['command']}"
     steps.append(file_step(where.settings, before, added.value, what))
     steps += lookalike_notes(
         where.settings, entries.remove_hooks(added.value, where.settings, mine)

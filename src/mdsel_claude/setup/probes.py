@@ -44,9 +44,9 @@ class Report:
         self.failed = True
 
 
-def fires_on_read(event: str, matcher: object) -> bool:
-    """Whether Claude Code would run a hook for the Read tool: a tool-use event, and a matcher
-    that is absent, empty, `*`, or a pattern matching `Read`."""
+def fires_on_read(event: str, matcher: object, tool: str = "Read") -> bool:
+    """Whether Claude Code would run a hook for the Read tool (or `tool`): a tool-use event, and
+    a matcher that is absent, empty, `*`, or a pattern matching the tool's name."""
     if event not in HOOK_EVENTS:
         return False
     if matcher is None or matcher in ("", "*"):
@@ -54,9 +54,9 @@ def fires_on_read(event: str, matcher: object) -> bool:
     if not isinstance(matcher, str):
         return False
     try:
-        return re.fullmatch(matcher, "Read") is not None
+        return re.fullmatch(matcher, tool) is not None
     except re.error:
-        return matcher == "Read"
+        return matcher == tool
 
 
 def check_hook(argv: Sequence[str], report: Report) -> None:

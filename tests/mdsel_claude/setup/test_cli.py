@@ -134,7 +134,7 @@ def test_outline_mode_installs_a_post_tool_use_hook(
     assert list(hooks) == ["PostToolUse"]
     assert hooks["PostToolUse"] == [
         {
-            "matcher": "Read",
+            "matcher": "Read|Bash",
             "hooks": [{"type": "command", "command": f"{exe} hook --min-words 200 --mode outline"}],
         }
     ]
@@ -235,7 +235,7 @@ def test_user_scope(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     }
     settings_after = json.loads((home / ".claude" / "settings.json").read_text())
     assert settings_after == {
-        "hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [entries.hook_entry(exe, 200)]}]}
+        "hooks": {"PreToolUse": [{"matcher": "Read|Bash", "hooks": [entries.hook_entry(exe, 200)]}]}
     }
     assert os.listdir(".") == []  # nothing in the project
     assert cli.main(["uninstall", "--scope", "user"]) == 0

@@ -38,10 +38,26 @@ def doctor(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 def test_doctor_after_install(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["install", "--min-words", "30"]) == 0
     status, out = doctor(capsys)
-    assert "MCP server 'mdsel' local scope" in out and "hook (matcher 'Read') local scope" in out
+    assert (
+        "MCP server 'mdsel' local scope" in out and "hook (matcher 'Read|Bash') local scope" in out
+    )
     assert "ok: answers initialize (mdsel-claude" in out
     assert "ok: reminder for 31 words of Markdown, silence for 30" in out
     assert out.rstrip().endswith("all good") and status == 0
+    assert "does not run on Bash" not in out
+
+
+def test_a_hook_of_an_older_install_is_noted_for_bash(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install", "--min-words", "30"]) == 0
+    settings = Path(".claude/settings.local.json")
+    settings.write_text(settings.read_text().replace('"Read|Bash"', '"Read"'))
+    status, out = doctor(capsys)
+    assert (
+        "does not run on Bash, so a shell read (cat, sed -n, head -n 500) gets no reminder" in out
+    )
+    assert status == 0  # the Read reminder works: a note, not a failure
 
 
 def write_project_entries(min_words: int) -> None:

@@ -187,7 +187,7 @@ def without_our_hook(
     assert isinstance(hooks, dict)
     groups = hooks[event]
     assert isinstance(groups, list)
-    assert groups.pop() == {"matcher": "Read", "hooks": [entries.hook_entry(EXE, n)]}
+    assert groups.pop() == {"matcher": "Read|Bash", "hooks": [entries.hook_entry(EXE, n)]}
     before_hooks = (before or {}).get("hooks")
     if not isinstance(before_hooks, dict) or event not in before_hooks:
         assert groups == []
@@ -231,7 +231,7 @@ def test_install_keeps_everything_else_and_uninstall_restores(
         assert after_mcp is not None and after_settings is not None
         assert ordered(without_our_server(after_mcp, mcp)) == ordered(mcp or {})
         assert our_hooks(after_settings) == [
-            (events[-1], "Read", entries.hook_command(EXE, min_words))
+            (events[-1], "Read|Bash", entries.hook_command(EXE, min_words))
         ]
         assert ordered(
             without_our_hook(after_settings, user_settings, events[-1], min_words)
@@ -318,7 +318,7 @@ def test_shared_matcher_group_keeps_other_hooks(tmp_path: Path) -> None:
         "hooks": {
             "PreToolUse": [
                 {"matcher": "Read", "hooks": [other]},
-                {"matcher": "Read", "hooks": [entries.hook_entry(EXE, 200)]},
+                {"matcher": "Read|Bash", "hooks": [entries.hook_entry(EXE, 200)]},
             ]
         }
     }

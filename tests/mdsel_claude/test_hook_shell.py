@@ -1,0 +1,113 @@
+"""Shell commands that show a Markdown file: the case table, cwd and globs, and bad input."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mdsel_claude.hook.shell import MAX_COMMAND, printed_markdown
+
+CASES = Path(__file__).parents[1] / "cases" / "shell_reads.tsv"
+
+
+def cases() -> list[tuple[str, bool]]:
+    rows = []
+    for line in CASES.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        command, expected = line.rsplit("\t", 1)
+        rows.append((command.replace("\\n", "\n"), expected == "yes"))
+    return rows
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """docs/guide.md: 3,000 words on 100 lines; a small Markdown file; a large text file and a
+    Markdown-named link to it."""
+    (tmp_path / "docs").mkdir()
+    line = " ".join(f"w{i}" for i in range(30)) + "\n"
+    (tmp_path / "docs" / "guide.md").write_text(line * 100)
+    (tmp_path / "small.md").write_text("a few words\n")
+    (tmp_path / "notes.txt").write_text(line * 100)
+    (tmp_path / "link.md").symlink_to(tmp_path / "notes.txt")
+    (tmp_path / "other.txt").write_text("other\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("command", "shows"), cases(), ids=[c for c, _ in cases()])
+def test_case_table(project: Path, command: str, shows: bool) -> None:
+    found = printed_markdown(command, str(project), 200)
+    assert found == ([str(project / "docs" / "guide.md")] if shows else [])
+
+
+def test_the_table_holds_both_answers() -> None:
+    answers = [shows for _, shows in cases()]
+    assert answers.count(True) >= 40 and answers.count(False) >= 30
+
+
+def test_the_threshold_is_the_part_shown(project: Path) -> None:
+    # 20 lines of 30 words: 600 words shown, over 200 and under 1,000.
+    command = "head -n 20 docs/guide.md"
+    assert printed_markdown(command, str(project), 200)
+    assert not printed_markdown(command, str(project), 1000)
+    assert printed_markdown("cat docs/guide.md", str(project), 2999)
+    assert not printed_markdown("cat docs/guide.md", str(project), 3000)
+
+
+def test_every_large_file_once_in_order(project: Path) -> None:
+    (project / "b.md").write_text("word " * 500)
+    command = "cat b.md docs/guide.md && less b.md"
+    assert printed_markdown(command, str(project), 200) == [
+        str(project / "b.md"),
+        str(project / "docs" / "guide.md"),
+    ]
+
+
+def test_a_relative_path_is_read_from_cwd_and_cd(project: Path) -> None:
+    assert printed_markdown("cat guide.md", str(project / "docs"), 200)
+    assert not printed_markdown("cat guide.md", str(project), 200)
+    assert printed_markdown(f"cat {project}/docs/guide.md", "/", 200)
+    assert printed_markdown("cd .. && cat docs/guide.md", str(project / "docs"), 200)
+
+
+def test_home_is_expanded(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(project))
+    assert printed_markdown("cat ~/docs/guide.md", "/", 200)
+    assert printed_markdown("cd && head -n 400 docs/guide.md", "/", 200)
+
+
+def test_a_fifo_is_never_opened(project: Path) -> None:
+    os.mkfifo(project / "pipe.md")
+    started = time.monotonic()
+    assert printed_markdown("cat pipe.md; head -n 400 pipe.md", str(project), 200) == []
+    assert time.monotonic() - started < 5
+
+
+def test_a_command_too_long_is_silence(project: Path) -> None:
+    command = "cat docs/guide.md " + "x" * MAX_COMMAND
+    assert printed_markdown(command, str(project), 200) == []
+
+
+def test_deep_shells_stop(project: Path) -> None:
+    command = "sh -c \"bash -c 'cat docs/guide.md'\""
+    assert printed_markdown(command, str(project), 200)
+    # A third shell inside is not followed: the depth bounds the work on a crafted command.
+    deeper = 'sh -c "bash -c \'sh -c \\"cat docs/guide.md\\"\'"'
+    assert printed_markdown(deeper, str(project), 200) == []
+    two = "bash -c 'sh -c \"cat docs/guide.md\"'"
+    assert printed_markdown(two, str(project), 200)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(list("cat sedhn-'\"|&;<>()$`\\\n#*1,p.md/~{}")), max_size=200)
+)
+def test_any_text_is_an_answer(tmp_path_factory: pytest.TempPathFactory, command: str) -> None:
+    cwd = tmp_path_factory.getbasetemp()
+    found = printed_markdown(command, str(cwd), 5)
+    assert isinstance(found, list)
