@@ -3,10 +3,10 @@
 The hook runs on every Read, so its cost is a whole interpreter start. The floor is starting
 the same interpreter and importing `json` (it must parse the payload); the budget is 1.25 times
 that, whatever the file: a 10-word Markdown file, a 1 GB file of words and a 1 GB file of NUL
-bytes. Commands run round-robin so drift hits all alike; medians are reported. The plugin's
-entry point (`python3 -S src/mdsel_claude/launch.py hook`, run from the repository's files by
-the interpreter behind this venv) is measured on the 1 GB file of words against the same
-budget.
+bytes, read by Claude Code's Read or shown by a shell command through its Bash tool. Commands
+run round-robin so drift hits all alike; medians are reported. The plugin's entry point
+(`python3 -S src/mdsel_claude/launch.py hook`, run from the repository's files by the
+interpreter behind this venv) is measured on the 1 GB file of words against the same budget.
 
 Outline mode (`--mode outline`, a PostToolUse Read replaced by the index) is reported too, for a
 generated 100 KB Markdown file, against `mdsel index` of the same file as its own process: the
@@ -104,6 +104,29 @@ def payload(path: Path, event: str = "PreToolUse") -> bytes:
     ).encode()
 
 
+def bash_payload(command: str, cwd: Path) -> bytes:
+    """Claude Code's payload for a Bash command (the hook parses it, never runs it)."""
+    return json.dumps(
+        {
+            "session_id": "bench",
+            "transcript_path": "/dev/null",
+            "cwd": str(cwd),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "Show the file"},
+        }
+    ).encode()
+
+
+SHELL_READS = {
+    "Bash: cat, 1 GB words": "cat words.md",
+    "Bash: sed -n 1,400p | nl, 1 GB words": "sed -n '1,400p' words.md | nl -ba",
+    "Bash: git status && grep": "git status && grep -rn TODO src | head -50",
+}
+"""Shell commands Claude Code's Bash hook reads: two that show a large Markdown file, one
+that shows none (the common case: most commands read no Markdown)."""
+
+
 def time_once(argv: list[str], stdin: bytes) -> tuple[float, bytes]:
     start = time.perf_counter()
     result = subprocess.run(argv, input=stdin, capture_output=True, check=True)
@@ -136,6 +159,8 @@ def main() -> int:
         for label, path in files.items():
             commands[label] = ([script, "hook"], payload(path))
         commands[PLUGIN] = (plugin_argv(), payload(files["1 GB words"]))
+        for label, command in SHELL_READS.items():
+            commands[label] = ([script, "hook"], bash_payload(command, Path(temp)))
         handbook = outline_document(Path(temp))
         index_cli = str(Path(script).with_name("mdsel"))
         commands["mdsel index"] = ([index_cli, "index", str(handbook)], b"")
@@ -155,16 +180,16 @@ def main() -> int:
     floor = statistics.median(samples["baseline"])
     print(f"interpreter {sys.executable} ({sys.version.split()[0]}); {args.runs} runs each")
     name = 'baseline: python -c "import json"'
-    print(f"{name:40} {floor * 1000:7.2f} ms")
+    print(f"{name:52} {floor * 1000:7.2f} ms")
     over = False
-    for label in (*files, PLUGIN):
+    for label in (*files, PLUGIN, *SHELL_READS):
         median = statistics.median(samples[label])
         ratio = median / floor
         said = "reminder" if outputs[label] else "silent"
         verdict = "ok" if ratio <= BUDGET else "OVER BUDGET"
         over |= ratio > BUDGET
         print(
-            f"{label if label == PLUGIN else 'mdsel-claude hook, ' + label:40} "
+            f"{label if label == PLUGIN else 'mdsel-claude hook, ' + label:52} "
             f"{median * 1000:7.2f} ms  "
             f"ratio {ratio:4.2f}  ({said}; budget {BUDGET}: {verdict})"
         )

@@ -111,3 +111,52 @@ def test_any_text_is_an_answer(tmp_path_factory: pytest.TempPathFactory, command
     cwd = tmp_path_factory.getbasetemp()
     found = printed_markdown(command, str(cwd), 5)
     assert isinstance(found, list)
+
+
+def reference(data: bytes, piece: tuple[str, int, int | None]) -> int:
+    """Words in `piece` of `data`, the slow obvious way: the whole text sliced."""
+    text = data.removeprefix(b"\xef\xbb\xbf").split(b"\0")[0]
+    unit, start, stop = piece
+    if unit == "bytes":
+        return len(text[start:stop].split())
+    lines = text.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return len(b"\n".join(lines[start:stop]).split())
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    data=st.binary(max_size=300).map(lambda b: b.replace(b"\0", b"")),
+    lines_text=st.lists(st.sampled_from(["", "a", "a b", " c  d ", "e\t"]), max_size=40),
+    unit=st.sampled_from(["lines", "bytes"]),
+    start=st.integers(-30, 30),
+    length=st.one_of(st.none(), st.integers(0, 30)),
+    chunk=st.sampled_from([1, 2, 3, 7, 64]),
+    threshold=st.integers(0, 12),
+)
+def test_parts_are_counted_as_sliced(
+    tmp_path_factory: pytest.TempPathFactory,
+    data: bytes,
+    lines_text: list[str],
+    unit: str,
+    start: int,
+    length: int | None,
+    chunk: int,
+    threshold: int,
+) -> None:
+    from mdsel_claude.hook import files
+
+    text = data + "\n".join(lines_text).encode()
+    path = tmp_path_factory.mktemp("part") / "doc.md"
+    path.write_bytes(text)
+    stop = None if length is None or start < 0 else start + length
+    piece = (unit, start, stop)
+    saved = files.CHUNK_BYTES
+    files.CHUNK_BYTES = chunk
+    try:
+        got = files.printed_exceeds(str(path), piece, threshold)
+    finally:
+        files.CHUNK_BYTES = saved
+    size_allows = (len(text) + 1) // 2 > threshold
+    assert got == (size_allows and reference(text, piece) > threshold)

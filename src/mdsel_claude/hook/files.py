@@ -15,6 +15,10 @@ import stat
 
 from mdsel.names import is_markdown_name
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 REMINDER = (
     "This is a Markdown file over the configured size threshold.\n"
     "Use mdsel_index and mdsel_select instead of Read."
@@ -69,23 +73,139 @@ def large_markdown(path: str, threshold: int) -> bool:
 
 
 def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
-    """True when `piece` of the Markdown file at `path` holds more than `threshold` words."""
+    """True when `piece` of the Markdown file at `path` holds more than `threshold` words.
+
+    A head or a range is read from the start up to its end at most; a tail from the end back
+    (a file with a NUL byte in its first or last part is not text: no).
+    """
     if not is_markdown_file_name(path):
         return False
     if piece == WHOLE:
         return exceeds_word_threshold(path, threshold)
-    data = _head_bytes(path, threshold)
-    if data is None:
+    fd = _open_regular(path)
+    if fd is None:
         return False
-    unit, start, stop = piece
-    if unit == "bytes":
-        part = data[start:stop]
-    else:
-        lines = data.split(b"\n")
-        if lines and not lines[-1]:
-            lines.pop()  # the text after a final newline is not a line (as head and sed count)
-        part = b"\n".join(lines[start:stop])
-    return len(part.split(None, threshold)) > threshold
+    try:
+        size = os.fstat(fd).st_size
+        # n bytes hold at most (n + 1) // 2 words, so a small file needs no reading at all.
+        if (size + 1) // 2 <= threshold:
+            return False
+        unit, start, stop = piece
+        if stop is not None and stop < 0:
+            stop = None  # `head -n -5`: all but a few lines, counted as all (over, never under)
+        if start < 0:
+            return _tail_exceeds(fd, size, unit, -start, threshold)
+        return _range_exceeds(fd, unit, start, stop, threshold)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+class _Words:
+    """Counts words fed in consecutive pieces, until one more than `threshold` is seen."""
+
+    __slots__ = ("count", "in_word", "threshold")
+
+    def __init__(self, threshold: int) -> None:
+        self.count = 0
+        self.in_word = False
+        self.threshold = threshold
+
+    def passed(self, data: bytes) -> bool:
+        """Feed the next bytes; True once more than `threshold` words have been fed."""
+        if not data:
+            return False
+        # A word cut by the previous piece continues here and is not a new one.
+        continued = 1 if self.in_word and data[0] not in _ASCII_WHITESPACE else 0
+        needed = self.threshold + 1 - self.count
+        # maxsplit bounds the work: len(parts) == min(words in data, needed + 1).
+        parts = data.split(None, needed)
+        if len(parts) - continued >= needed:
+            return True
+        self.count += len(parts) - continued
+        self.in_word = data[-1] not in _ASCII_WHITESPACE
+        return False
+
+
+def _chunks(fd: int) -> Iterator[bytes]:
+    """The file's text from the start: BOM skipped, up to the first NUL, at most `MAX_BYTES`."""
+    # SPEC §2 skips a leading BOM before anything else, word counts included.
+    if os.read(fd, len(_BOM)) != _BOM:
+        os.lseek(fd, 0, os.SEEK_SET)
+    remaining = MAX_BYTES
+    while remaining > 0:
+        chunk = os.read(fd, min(CHUNK_BYTES, remaining))
+        if not chunk:
+            return
+        remaining -= len(chunk)
+        nul = chunk.find(b"\0")
+        if nul >= 0:
+            if nul:
+                yield chunk[:nul]
+            return
+        yield chunk
+
+
+def _skip_lines(chunk: bytes, begin: int, lines: int) -> tuple[int, int]:
+    """Past up to `lines` line ends in `chunk` from `begin`: (where it stopped, how many)."""
+    found = chunk.count(b"\n", begin)
+    if found < lines:
+        return len(chunk), found
+    position = begin
+    for _ in range(lines):
+        position = chunk.index(b"\n", position) + 1
+    return position, lines
+
+
+def _range_exceeds(fd: int, unit: str, start: int, stop: int | None, threshold: int) -> bool:
+    """Words in lines (or bytes) `start` to `stop` (None: the end) of the text, streamed."""
+    words = _Words(threshold)
+    done = 0  # lines ended (or bytes seen) before the current chunk's start
+    for chunk in _chunks(fd):
+        if unit == "bytes":
+            low = min(max(start - done, 0), len(chunk))
+            high = len(chunk) if stop is None else min(max(stop - done, 0), len(chunk))
+            done += len(chunk)
+        else:
+            low, skipped = _skip_lines(chunk, 0, max(start - done, 0))
+            done += skipped
+            high = len(chunk)
+            if done >= start and stop is not None:
+                high, kept = _skip_lines(chunk, low, stop - done)
+                done += kept
+            elif done < start:
+                continue
+        if low < high and words.passed(chunk[low:high]):
+            return True
+        if stop is not None and done >= stop:
+            return False
+    return False
+
+
+def _tail_exceeds(fd: int, size: int, unit: str, count: int, threshold: int) -> bool:
+    """Words in the last `count` lines (or bytes), read from the end back, `MAX_BYTES` at most."""
+    if os.read(fd, CHUNK_BYTES).find(b"\0") >= 0:
+        return False
+    window = min(count if unit == "bytes" else CHUNK_BYTES, size, MAX_BYTES)
+    while True:
+        os.lseek(fd, size - window, os.SEEK_SET)
+        data = os.read(fd, window)
+        if b"\0" in data:
+            return False
+        if unit == "bytes":
+            break
+        body = data[:-1] if data.endswith(b"\n") else data
+        parts = body.rsplit(b"\n", count)
+        if len(parts) > count:  # the window holds all of the last `count` lines
+            data = b"\n".join(parts[1:])
+            break
+        if len(body.split(None, threshold)) > threshold or window >= min(size, MAX_BYTES):
+            break  # every line in the window is shown: enough words already, or no more to read
+        window = min(window * 4, size, MAX_BYTES)
+    if size == window and data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    return len(data.split(None, threshold)) > threshold
 
 
 def _open_regular(path: str) -> int | None:
@@ -106,35 +226,6 @@ def _open_regular(path: str) -> int | None:
     return None
 
 
-def _head_bytes(path: str, threshold: int) -> bytes | None:
-    """The file's text (BOM skipped, cut at the first NUL and at `MAX_BYTES`), or None when it
-    is not a readable regular file or too small to hold `threshold` words."""
-    fd = _open_regular(path)
-    if fd is None:
-        return None
-    try:
-        if (os.fstat(fd).st_size + 1) // 2 <= threshold:
-            return None
-        chunks: list[bytes] = []
-        remaining = MAX_BYTES
-        while remaining > 0:
-            chunk = os.read(fd, min(CHUNK_BYTES * 16, remaining))
-            if not chunk:
-                break
-            remaining -= len(chunk)
-            nul = chunk.find(b"\0")
-            if nul >= 0:
-                chunks.append(chunk[:nul])
-                break
-            chunks.append(chunk)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    data = b"".join(chunks)
-    return data[len(_BOM) :] if data.startswith(_BOM) else data
-
-
 def exceeds_word_threshold(path: str, threshold: int) -> bool:
     """True when the regular file at `path` has more than `threshold` words before any NUL.
 
@@ -148,33 +239,8 @@ def exceeds_word_threshold(path: str, threshold: int) -> bool:
         # n bytes hold at most (n + 1) // 2 words, so a small file needs no reading at all.
         if (os.fstat(fd).st_size + 1) // 2 <= threshold:
             return False
-        # SPEC §2 skips a leading BOM before anything else, word counts included.
-        if os.read(fd, len(_BOM)) != _BOM:
-            os.lseek(fd, 0, os.SEEK_SET)
-        count = 0
-        in_word = False
-        remaining = MAX_BYTES
-        while remaining > 0:
-            chunk = os.read(fd, min(CHUNK_BYTES, remaining))
-            if not chunk:
-                return False
-            remaining -= len(chunk)
-            nul = chunk.find(b"\0")
-            if nul >= 0:
-                chunk = chunk[:nul]
-                remaining = 0
-                if not chunk:
-                    return False
-            # A word cut by the previous read continues here and is not a new one.
-            continued = 1 if in_word and chunk[0] not in _ASCII_WHITESPACE else 0
-            needed = threshold + 1 - count
-            # maxsplit bounds the work: len(parts) == min(words in chunk, needed + 1).
-            parts = chunk.split(None, needed)
-            if len(parts) - continued >= needed:
-                return True
-            count += len(parts) - continued
-            in_word = chunk[-1] not in _ASCII_WHITESPACE
-        return False
+        words = _Words(threshold)
+        return any(words.passed(chunk) for chunk in _chunks(fd))
     except OSError:
         return False
     finally:
