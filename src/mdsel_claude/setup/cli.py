@@ -327,13 +327,25 @@ def _client_main(args: argparse.Namespace) -> int:
                 executable = portable_executable(os.environ) if portable else find_executable()
                 if not portable:
                     _warn_if_passing(executable)
-                plan = clients.plan_install(client, path, executable, state_file)
+                if client.name == "gemini":  # the server and its AfterTool hook
+                    from mdsel_claude.setup import gemini_hook
+
+                    words = args.min_words
+                    words = _min_words_default(os.environ) if words is None else words
+                    hook = gemini_hook.hook_entry(executable, words, args.mode)
+                    plan = clients.plan_install(client, path, executable, state_file, hook)
+                else:
+                    plan = clients.plan_install(client, path, executable, state_file)
             else:
                 plan = clients.plan_uninstall(client, path, state_file)
             _carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
         return _failed(error)
-    if args.command == "install" and not args.dry_run:
+    if args.command == "install" and not args.dry_run and client.name == "gemini":
+        from mdsel_claude.setup import gemini_hook
+
+        print(gemini_hook.NEXT_STEPS)
+    elif args.command == "install" and not args.dry_run:
         print(
             f"Start (or restart) {client.title} to load it. Its MCP tools: mdsel_index, "
             "mdsel_select (no Read hook outside Claude Code)."

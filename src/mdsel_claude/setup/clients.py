@@ -11,7 +11,8 @@ The formats, as each client documents them (docs/clients.md shows one of each):
 - Cursor: `~/.cursor/mcp.json` or `.cursor/mcp.json`, `mcpServers` → `{command, args}`.
 - VS Code: the user profile's `mcp.json` or `.vscode/mcp.json`, `servers` (not `mcpServers`)
   → `{type: "stdio", command, args}`.
-- Gemini CLI: `~/.gemini/settings.json` or `.gemini/settings.json`, `mcpServers`.
+- Gemini CLI: `~/.gemini/settings.json` or `.gemini/settings.json`, `mcpServers`; install
+  also writes its `AfterTool` hook on `read_file` there (see `gemini_hook`).
 - OpenCode: `~/.config/opencode/opencode.json` or `opencode.json`, `mcp` →
   `{type: "local", command: [program, args…], enabled: true}`.
 - Codex CLI: `~/.codex/config.toml` (`CODEX_HOME`), `[mcp_servers.mdsel]` (see `codex_toml`).
@@ -137,8 +138,11 @@ def config_file(client: Client, scope: str, cwd: Path, environ: Mapping[str, str
     raise SetupError(f"{client.title} has no {scope} scope: use --scope {others}")
 
 
-def plan_install(client: Client, path: Path, executable: str, state_file: Path) -> Plan:
-    """Our server in `client`'s file at `path`, replacing an earlier one of ours."""
+def plan_install(
+    client: Client, path: Path, executable: str, state_file: Path, hook: JSONObject | None = None
+) -> Plan:
+    """Our server in `client`'s file at `path`, replacing an earlier one of ours; with `hook`
+    (Gemini CLI's, see `gemini_hook`), that hook in the same file too."""
     if client.name == "codex":
         from mdsel_claude.setup import codex_toml
 
@@ -152,6 +156,13 @@ def plan_install(client: Client, path: Path, executable: str, state_file: Path) 
     added = entries.add_server(before or {}, entry, path, mine, (), client.container)
     state = record_added(state, path, before, added, Written(at, entry))
     what = f"{client.title} MCP server {SERVER_KEY!r} → {executable} serve"
+    if hook is not None:
+        from mdsel_claude.setup import gemini_hook
+
+        created = state.created(path)
+        added, wrote = gemini_hook.add_hook(added.value, hook, path, created, executable)
+        state = record_added(state, path, before, added, wrote)
+        what = f"{what}; {gemini_hook.describe(hook)}"
     steps.append(file_step(path, before, added.value, what))
     return Plan(tuple(steps), state, state_file)
 
@@ -172,6 +183,10 @@ def plan_uninstall(client: Client, path: Path, state_file: Path) -> Plan:
     at = server_at((), client.container)
     mine = _ours(state.created(path), at, None)
     after = entries.remove_server(before or {}, path, mine, (), client.container)
+    if client.name == "gemini":  # and the hook install wrote beside the server
+        from mdsel_claude.setup import gemini_hook
+
+        after = gemini_hook.remove_hooks(after, path, state.created(path))
     what = f"remove {client.title} MCP server {SERVER_KEY!r}"
     state, step = removal(state, path, (before, after), what)
     steps: list[Step] = [step] if step else []

@@ -120,7 +120,12 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
             f"no MCP server of this installation is registered for {client.title}: run "
             f"`mdsel-claude install --client {client.name}`"
         )
-    report.say(f"  (no Read hook outside Claude Code: {client.title} gets the tools only)")
+    if client.name == "gemini":  # its AfterTool hook, beside the server
+        from mdsel_claude.setup import gemini_hook
+
+        gemini_hook.report_hooks(places, me, environ, report)
+    else:
+        report.say(f"  (no Read hook outside Claude Code: {client.title} gets the tools only)")
     return _finish(report)
 
 

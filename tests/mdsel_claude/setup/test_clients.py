@@ -48,7 +48,8 @@ def test_user_scope_keeps_everything_else_and_uninstall_restores(home: Path, nam
     exe = paths.find_executable()
     assert cli.main(["install", "--client", name]) == 0
     after = json.loads(config.read_text())
-    assert list(after) == ["theme", container, "zz"]
+    # Gemini CLI's hook goes in the same file, after everything there (see test_gemini_hook).
+    assert list(after) == ["theme", container, "zz", *(["hooks"] if name == "gemini" else [])]
     assert list(after[container]) == ["other", "mdsel"]
     assert after[container]["mdsel"] == expected_entry(name, exe)
     assert cli.main(["uninstall", "--client", name]) == 0

@@ -71,8 +71,8 @@ def test_uninstall_all_after_the_program_is_gone(tmp_path: Path, home: Path) -> 
     assert "`mdsel-claude uninstall` removes it (or `uninstall --all`" in doctor.stdout
     everywhere = run_exe(Path(new), tmp_path, env, "doctor", "--all")
     assert everywhere.returncode == 1
-    # Two projects (server and hook each), user scope (both), and Gemini CLI's server.
-    assert everywhere.stdout.count("which no longer exists") == 7, everywhere.stdout
+    # Two projects (server and hook each), user scope (both), and Gemini CLI's (both).
+    assert everywhere.stdout.count("which no longer exists") == 8, everywhere.stdout
     assert "mdsel-claude uninstall --all" in everywhere.stdout
 
     dry = run_exe(Path(new), tmp_path, env, "uninstall", "--all", "--dry-run")
@@ -457,4 +457,5 @@ def test_doctor_all_finds_a_program_gone_in_every_clients_shape(tmp_path: Path, 
     old.unlink()
     everywhere = run_exe(Path(paths.find_executable()), tmp_path, env, "doctor", "--all")
     assert everywhere.returncode == 1
-    assert everywhere.stdout.count(f"runs {old}, which no longer exists") == 4, everywhere.stdout
+    # Each client's server, and Gemini CLI's hook.
+    assert everywhere.stdout.count(f"runs {old}, which no longer exists") == 5, everywhere.stdout

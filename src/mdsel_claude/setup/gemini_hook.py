@@ -1,0 +1,258 @@
+"""Gemini CLI's hook in its settings.json: our entry, adding it, and doctor's look at it.
+
+`install --client gemini` writes, beside the MCP server and in the same file, one matcher group
+at the end of `hooks.AfterTool`:
+
+    {"matcher": "^(read_file|read_many_files)$",
+     "hooks": [{"name": "mdsel-claude", "type": "command",
+                "command": "/abs/mdsel-claude hook --client gemini --min-words 200"}]}
+
+`AfterTool` because only there does the CLI add a hook's context to the result the model sees,
+or replace it (outline mode). The matcher is a regular expression Gemini CLI searches the tool
+name with, anchored so that an MCP tool whose name merely contains `read_file` starts no hook.
+In project scope the command is the bare name inside `entries.PORTABLE_GUARD`, as for Claude
+Code. Gemini CLI 0.61 runs hooks unless `hooksConfig.enabled` is false (its default is true), so
+no other setting is written; it runs them only in folders the user trusts.
+
+The entry and the containers it needed are noted in the install record like the server's, so
+uninstall (and `uninstall --all`, through `sweep`) removes exactly them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from mdsel_claude import hook
+from mdsel_claude.hook import gemini
+from mdsel_claude.setup import entries, jsonfile, ledger, ours
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, Added, KeyPath
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
+from mdsel_claude.setup.ledger import Created, Written
+from mdsel_claude.setup.probes import HOOK_MAX_THRESHOLD, RUN_TIMEOUT_SECONDS, Report
+
+EVENT = gemini.EVENT
+MATCHER = "^(read_file|read_many_files)$"
+NAME = EXECUTABLE_NAME
+"""The hook's `name`: what Gemini CLI shows, and what `hooksConfig.disabled` would list."""
+
+NEXT_STEPS = (
+    "Start (or restart) Gemini CLI in a folder you trust (it starts MCP servers and runs hooks "
+    "only there). Its MCP tools: mdsel_index, mdsel_select; its AfterTool hook reminds the "
+    "model when read_file reads a large Markdown file. Check with: "
+    "mdsel-claude doctor --client gemini"
+)
+
+
+def hook_command(executable: str, min_words: int, mode: str = "reminder") -> str:
+    """`EXE hook --client gemini --min-words N [--mode M]`; the bare name guarded."""
+    command = f"{shlex.quote(executable)} hook --client gemini --min-words {min_words}"
+    if mode != "reminder":
+        command = f"{command} --mode {shlex.quote(mode)}"
+    return f"{PORTABLE_GUARD}{command}'" if executable == EXECUTABLE_NAME else command
+
+
+def hook_entry(executable: str, min_words: int, mode: str = "reminder") -> JSONObject:
+    """Our hook object, as it sits in the matcher group's `hooks` list."""
+    return {"name": NAME, "type": "command", "command": hook_command(executable, min_words, mode)}
+
+
+def parse_entry(value: object) -> tuple[str, int, str] | None:
+    """(executable, threshold, mode) of a hook object exactly as install writes it, else None."""
+    command = value.get("command") if isinstance(value, dict) else None
+    if not isinstance(command, str):
+        return None
+    try:
+        words = shlex.split(entries.unguarded(command))
+    except ValueError:
+        return None
+    if len(words) not in (6, 8) or words[1:5] != ["hook", "--client", "gemini", "--min-words"]:
+        return None
+    mode = words[7] if len(words) == 8 and words[6] == "--mode" else "reminder"
+    if not (words[5].isascii() and words[5].isdigit() and len(words[5]) <= 18):
+        return None
+    parsed = (words[0], int(words[5]), mode)
+    return parsed if ledger.same_value(value, hook_entry(*parsed)) else None
+
+
+def add_hook(
+    settings: JSONObject, entry: JSONObject, path: Path, created: Created, executable: str
+) -> tuple[Added, Written]:
+    """`settings` with `entry` as its own matcher group at the end of `hooks.AfterTool`, and the
+    record of it. A hook of ours already there (recorded, or exactly as this install writes it
+    with any threshold or mode) is taken out first, so installing again replaces it."""
+
+    def mine(value: object) -> bool:
+        parsed = parse_entry(value)
+        return created.wrote(value, True) or (parsed is not None and parsed[0] == executable)
+
+    result = entries.remove_hooks(settings, path, mine)
+    made: list[KeyPath] = []
+    hooks = result.get("hooks")
+    if hooks is None:
+        hooks = result["hooks"] = {}
+        made.append(("hooks",))
+    if not isinstance(hooks, dict):
+        raise JsonFileError(path, f'"hooks" should be an object, found {type_name(hooks)}')
+    groups = hooks.get(EVENT)
+    if groups is None:
+        groups = hooks[EVENT] = []
+        made.append(("hooks", EVENT))
+    if not isinstance(groups, list):
+        raise JsonFileError(
+            path, f'"hooks"."{EVENT}" should be an array, found {type_name(groups)}'
+        )
+    groups.append({"matcher": MATCHER, "hooks": [copy.deepcopy(entry)]})
+    return Added(result, tuple(made)), Written(("hooks", EVENT), entry, hook=True)
+
+
+def remove_hooks(settings: JSONObject, path: Path, created: Created) -> JSONObject:
+    """`settings` without the hooks the record says install wrote there (none recorded: as is,
+    whatever `hooks` holds)."""
+    if not any(w.hook for w in created.written):
+        return settings
+    return entries.remove_hooks(settings, path, lambda value: created.wrote(value, True))
+
+
+def describe(entry: JSONObject) -> str:
+    return f"{EVENT} hook on read_file → {entry['command']}"
+
+
+# -- doctor -----------------------------------------------------------------------------------
+
+
+def _groups(settings: JSONObject) -> list[tuple[str, object, JSONObject]]:
+    """(event, matcher, hook) for every hook object in a settings file (wrong shapes skipped)."""
+    found: list[tuple[str, object, JSONObject]] = []
+    hooks = settings.get("hooks")
+    for event, groups in (hooks if isinstance(hooks, dict) else {}).items():
+        for group in groups if isinstance(groups, list) else []:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            for value in inner if isinstance(inner, list) else []:
+                if isinstance(value, dict):
+                    found.append((event, group.get("matcher"), value))
+    return found
+
+
+def fires_on_read_file(event: str, matcher: object) -> bool:
+    """Whether Gemini CLI runs a hook of this group after `read_file`: `AfterTool`, and a matcher
+    that is absent, empty, `*`, or a pattern found in `read_file` (it searches, unanchored)."""
+    if event != EVENT:
+        return False
+    if matcher is None or (isinstance(matcher, str) and matcher.strip() in ("", "*")):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    try:
+        return re.search(matcher.strip(), "read_file") is not None
+    except re.error:
+        return matcher == "read_file"
+
+
+def report_hooks(
+    places: Sequence[tuple[str, Path]],
+    me: ours.Installation,
+    environ: Mapping[str, str],
+    report: Report,
+) -> None:
+    """Doctor's lines on our hook in Gemini CLI's user and project settings: there, ours
+    (exactly install's form, running this installation), firing after read_file, not switched
+    off; then a run of this installation's hook with the same arguments."""
+    mine: list[tuple[str, tuple[str, int, str]]] = []
+    for scope, path in places:
+        try:
+            settings = jsonfile.load(path)
+        except JsonFileError:
+            continue  # already reported with the server
+        if settings is None:
+            continue
+        config = settings.get("hooksConfig")
+        config = config if isinstance(config, dict) else {}
+        if config.get("enabled") is False:
+            report.fail(f"hooks are switched off in {path} (hooksConfig.enabled: false)")
+        disabled = config.get("disabled")
+        # Gemini CLI skips a hook whose name (else command) is listed there.
+        off = {d for d in disabled if isinstance(d, str)} if isinstance(disabled, list) else set()
+        for event, matcher, value in _groups(settings):
+            if not entries.looks_like_ours(value):
+                continue
+            parsed = parse_entry(value)
+            if parsed is None:
+                problem: str | None = "not a hook install writes (other keys or arguments)"
+            else:
+                problem = ours.program_problem(parsed[0], me, environ)
+            if problem is None and not fires_on_read_file(event, matcher):
+                problem = f"does not run after read_file ({event}, matcher {matcher!r})"
+            verdict = "ours" if problem is None else f"not ours or not run: {problem}"
+            report.say(f"  {event} hook {scope} ({path}): {verdict}")
+            if value.get("name", value.get("command")) in off:
+                report.fail(f"listed in hooksConfig.disabled in {path}: it never runs")
+            elif parsed is not None and problem is None:
+                mine.append((scope, parsed))
+    if not mine:
+        report.fail("no hook of this installation: run `mdsel-claude install --client gemini`")
+        return
+    if len({scope for scope, _ in mine}) > 1:
+        report.fail(
+            "our hook is in both the user and the project settings: the reminder would come "
+            "twice; keep one (`mdsel-claude uninstall --client gemini --scope user`)"
+        )
+    report.say("  (Gemini CLI runs hooks only in folders you trust)")
+    _, threshold, mode = mine[0][1]
+    args = ["hook", "--client", "gemini", "--min-words", str(threshold)]
+    args += ["--mode", mode] if mode != "reminder" else []
+    argv = (*me.argv, *args)
+    report.say(f"  {shlex.join(argv)}")
+    check_hook(argv, threshold, report)
+
+
+def check_hook(argv: Sequence[str], threshold: int, report: Report) -> None:
+    """Run our hook (`argv`: our executable, `hook`, its options) on a `read_file` of a Markdown
+    file over and at its threshold, as Gemini CLI would after the read: the answer for the
+    first, silence for the second."""
+    # The mode as the hook will see it: MDSEL_HOOK_MODE applies when the command has no --mode.
+    mode = hook.parse_mode(list(argv[2:]), os.environ)
+    if threshold > HOOK_MAX_THRESHOLD:
+        report.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
+        return
+    with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
+        for name, count in (("over.md", threshold + 1), ("at.md", threshold)):
+            path = Path(temp, name)
+            path.write_text("w " * count, encoding="utf-8")  # two bytes a word
+            payload = {
+                "session_id": "mdsel-claude-doctor",
+                "hook_event_name": EVENT,
+                "cwd": temp,
+                "tool_name": "read_file",
+                "tool_input": {"file_path": name},
+                "tool_response": {"llmContent": "", "returnDisplay": ""},
+            }
+            try:
+                done = subprocess.run(
+                    list(argv),
+                    input=json.dumps(payload),
+                    capture_output=True,
+                    text=True,
+                    timeout=RUN_TIMEOUT_SECONDS,
+                    check=False,
+                    cwd=temp,
+                )
+            except (OSError, subprocess.TimeoutExpired) as error:
+                report.fail(f"cannot run it: {error}")
+                return
+            expected = gemini.answer(payload, threshold, mode) or ""
+            if done.returncode != 0 or done.stdout != expected:
+                report.fail(
+                    f"after a read of {count} words it exited {done.returncode} and printed "
+                    f"{done.stdout.strip()[:200]!r}"
+                )
+                return
+    what = "the index" if mode == "outline" else "the reminder"
+    report.say(f"    ok: {what} after reading {threshold + 1} words, silence for {threshold}")
