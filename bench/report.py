@@ -180,6 +180,8 @@ def collect(reuse: bool) -> dict[str, Any]:
         "tree": lambda: json_script("bench_tree.py", "--json"),
         # bench_links.py: in-repository links with a fragment resolved, against a reference.
         "links": lambda: json_script("bench_links.py", "--pypi", "--json"),
+        # bench_skill.py: the Agent Skill's session-start tokens against the MCP tools'.
+        "skill": lambda: json_script("bench_skill.py"),
     }
     results: dict[str, Any] = {}
     for name, step in steps.items():
@@ -695,6 +697,33 @@ def links_section(links: dict[str, Any]) -> list[str]:
     return [*lines, *table(header, rows), ""]
 
 
+def skill_section(skill: dict[str, Any]) -> list[str]:
+    if "error" in skill:
+        return ["## Agent Skill", "", f"Not measured: {skill['error']}", ""]
+    server = skill["tools_tokens"] + skill["instructions_tokens"]
+    lines = [
+        "## Agent Skill",
+        "",
+        "What an agent loads at session start for the mdsel Agent Skill (`skills/mdsel/SKILL.md`: "
+        "its name and description; the body only once it uses the skill) against the MCP "
+        "server (the two tool definitions as `tools/list` returns them, and the server's "
+        "instructions), counted with the same tokenizer "
+        f"(`bench/bench_skill.py`; {skill['counter']}).",
+        "",
+    ]
+    rows = [
+        ["Skill at session start (name, description)", str(skill["skill_listing_tokens"])],
+        ["Skill body, once used", str(skill["skill_body_tokens"])],
+        ["MCP tool definitions", str(skill["tools_tokens"])],
+        ["MCP server instructions", str(skill["instructions_tokens"])],
+        [
+            "Skill at session start / MCP server",
+            f"{skill['skill_listing_tokens']} / {server} = {skill['session_start_ratio']:.2f}",
+        ],
+    ]
+    return [*lines, *table(["What", "Tokens"], rows), ""]
+
+
 def page(results: dict[str, Any]) -> str:
     lines = [
         "# Benchmarks",
@@ -710,6 +739,7 @@ def page(results: dict[str, Any]) -> str:
         *(caps_section(results["caps"]) if "caps" in results else []),
         *(tree_section(results["tree"]) if "tree" in results else []),
         *(links_section(results["links"]) if "links" in results else []),
+        *(skill_section(results["skill"]) if "skill" in results else []),
         "## Reproduce",
         "",
         "```sh",
@@ -720,7 +750,7 @@ def page(results: dict[str, Any]) -> str:
         "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
         "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
         "`bench/bench_hook.py`, `bench/bench_caps.py`, `bench/bench_tree.py`, "
-        "`bench/bench_links.py`.",
+        "`bench/bench_links.py`, `bench/bench_skill.py`.",
         "",
     ]
     return "\n".join(wrap(lines))

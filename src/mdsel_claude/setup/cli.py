@@ -89,6 +89,13 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--dry-run", action="store_true", help="print what would change, change nothing"
         )
+        sub.add_argument(
+            "--skill",
+            action="store_true",
+            help="the mdsel Agent Skill instead (for agents that use the mdsel command from a "
+            "shell, no MCP server): SKILL.md in ~/.claude/skills/mdsel and "
+            "~/.agents/skills/mdsel (with --scope project: at the project root)",
+        )
     uninstall.add_argument(
         "--all",
         action="store_true",
@@ -184,6 +191,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "--all takes every scope and client the record knows: no --scope, --client"
             )
         return _uninstall_all(args.dry_run)
+    if args.skill:
+        if args.client or args.scope not in (None, "user", "project"):
+            parser.error(
+                "--skill goes where every agent looks: no --client; --scope user or project"
+            )
+        return _skill_main(args.command, args.scope or "user", args.dry_run)
     if args.client is not None:
         return _client_main(args)
     leftovers: tuple[str, ...] = ()
@@ -215,6 +228,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _left_over(leftovers, state_file)
     if args.command == "install" and not args.dry_run:
         print(_next_steps(where))
+    return 0
+
+
+def _skill_main(command: str, scope: str, dry_run: bool) -> int:
+    """`install --skill` / `uninstall --skill`: the Agent Skill's two copies (see `skill`)."""
+    from mdsel_claude.setup import skill
+
+    try:
+        paths = skill.targets(scope, Path.cwd(), os.environ)
+        state_file = ledger.state_path(os.environ)
+        with _exclusive(_lock_dir()):
+            refused = False
+            if command == "install":
+                plan, refused = skill.plan_install(paths, state_file)
+            else:
+                plan = skill.plan_uninstall(paths, state_file)
+            _carry_out(plan, dry_run)
+    except (JsonFileError, SetupError, OSError) as error:
+        return _failed(error)
+    if refused:
+        return 1
+    if command == "install" and not dry_run:
+        print(
+            "Agents that read skills (Claude Code, Gemini CLI, Codex CLI, OpenCode) load it at "
+            "their next start; it needs the mdsel command on their PATH."
+        )
     return 0
 
 

@@ -48,6 +48,7 @@ class DeleteFile:
     """Delete a file install created, now that nothing is left in it."""
 
     path: Path
+    why: str = "install created it; now empty"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +96,7 @@ def describe(step: Step, done: bool) -> str:
         )
         text = f"{verb} {step.path}: {step.what}"
     elif isinstance(step, DeleteFile):
-        text = f"{'deleted' if done else 'delete'} {step.path} (install created it; now empty)"
+        text = f"{'deleted' if done else 'delete'} {step.path} ({step.why})"
     elif isinstance(step, MakeDir):
         text = f"{'created' if done else 'create'} directory {step.path}"
     else:

@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import codex_toml, entries, jsonfile, ledger, ours
+from mdsel_claude.setup import codex_toml, entries, jsonfile, ledger, ours, owned
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
@@ -66,6 +66,9 @@ def plan_file(path: Path, state_file: Path) -> Plan:
     """Remove from one recorded file everything the record says install wrote there."""
     if path.suffix == ".toml":
         return codex_toml.plan_uninstall(path, state_file)
+    if owned.is_owned(ledger.load(state_file).created(path)):  # a file of ours whole (a skill)
+        removed, kept = owned.plan_remove(path, ledger.load(state_file))
+        return Plan(tuple(removed), kept, state_file)
     state = _rekeyed(ledger.load(state_file), path)
     created = state.created(path)
     before = jsonfile.load(path)
@@ -135,6 +138,9 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
     for path in recorded_files(state):
         created = state.created(path)
         report.say(f"  {path}")
+        if owned.is_owned(created):
+            report.say("    " + owned.describe(path, created))
+            continue
         try:
             value = jsonfile.load(path) if path.suffix != ".toml" else None
         except jsonfile.JsonFileError as error:

@@ -1,0 +1,93 @@
+"""Whole files install writes (the Agent Skill): written when absent or still ours, removed only
+when unchanged since.
+
+A settings file holds our entry among the user's; these files are ours whole, so the install
+record notes the SHA-256 of the text written. Install replaces a file only when it is absent or
+holds exactly what the record says an install wrote (an older version of it); uninstall deletes
+it only then. A file of the same name that install did not write, or one changed by hand since,
+is named and left alone. The directories install had to make for it are noted and removed again
+once empty (see `planner.with_dirs`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from mdsel_claude.setup import jsonfile
+from mdsel_claude.setup.entries import KeyPath
+from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.planner import with_dirs, without_dirs
+from mdsel_claude.setup.steps import DeleteFile, Note, Step, WriteText
+
+WHOLE_FILE: KeyPath = ("(whole file)",)
+"""Where a whole file's record sits among a file's written entries."""
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def is_owned(created: Created) -> bool:
+    """Whether the record says install wrote this file whole."""
+    return any(w.at == WHOLE_FILE for w in created.written)
+
+
+def _recorded(created: Created) -> set[str]:
+    return {
+        str(w.value.get("sha256"))
+        for w in created.written
+        if w.at == WHOLE_FILE and isinstance(w.value, dict)
+    }
+
+
+def plan_write(path: Path, text: str, what: str, state: State) -> tuple[list[Step], State, bool]:
+    """Steps that put `text` at `path`, the record after them, and whether it could be done
+    (False: a file there that install did not write, left alone with a note)."""
+    data = text.encode("utf-8")
+    current = jsonfile.read_bytes(path)
+    created = state.created(path)
+    if current == data:
+        return [Note(f"unchanged {path}: {what}")], state, True
+    if current is not None and digest(current) not in _recorded(created):
+        note = Note(
+            f"left alone: {path} exists and mdsel-claude did not write it (or it was changed "
+            "since); move it away and run install again to replace it"
+        )
+        return [note], state, False
+    steps, state = with_dirs(path, state)
+    steps.append(WriteText(path, text, current is None, what))
+    record = Written(WHOLE_FILE, {"sha256": digest(data)})
+    state = state.with_file(path, Created(created.file or current is None, (), (record,)))
+    return steps, state, True
+
+
+def plan_remove(path: Path, state: State) -> tuple[list[Step], State]:
+    """Steps that delete the file install wrote at `path` (if unchanged) and the directories it
+    made for it, and the record after them."""
+    created = state.created(path)
+    current = jsonfile.read_bytes(path)
+    steps: list[Step] = []
+    if current is None:
+        if is_owned(created):
+            steps.append(Note(f"not found: {path} (written by install; gone already)"))
+        state = state.with_file(path, Created())
+    elif digest(current) in _recorded(created):
+        steps.append(DeleteFile(path, "install wrote it; unchanged since"))
+        state = state.with_file(path, Created())
+    elif is_owned(created):
+        steps.append(Note(f"left alone: {path} was changed since install wrote it"))
+        state = state.with_file(path, Created())
+    else:
+        steps.append(Note(f"left alone: {path} (mdsel-claude did not write it)"))
+    return steps, without_dirs(path, steps, state)
+
+
+def describe(path: Path, created: Created) -> str:
+    """`doctor --all`'s word on a recorded whole file: there as written, changed, or gone."""
+    current = jsonfile.read_bytes(path)
+    if current is None:
+        return "gone (deleted since install)"
+    if digest(current) in _recorded(created):
+        return "ours, as install wrote it"
+    return "changed since install wrote it (uninstall leaves it)"
