@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 
 from mdsel_claude.hook.files import REMINDER, absolute_path
 
@@ -54,17 +53,20 @@ def command_line(command: object) -> str | None:
                 break
             if "c" in word:
                 return words[i + 1]
+    import shlex  # here: the string form, which Codex sends, does not need it
+
     return shlex.join(words)
 
 
 def _directory(payload: dict[str, object], tool_input: dict[str, object]) -> str | None:
     """Where the command runs: `cwd` (Codex puts the tool's `workdir` there), or a `workdir`
-    in the tool's input taken relative to it."""
+    in the tool's input taken relative to it; None when either is unusable."""
     cwd = absolute_path(payload.get("cwd"), None)
     if cwd is None:
         return None
     workdir = tool_input.get("workdir")
-    return absolute_path(workdir, cwd) if isinstance(workdir, str) and workdir else cwd
+    # A workdir that is not a path leaves the directory unknown: silence, not a guess.
+    return cwd if workdir is None else absolute_path(workdir, cwd)
 
 
 def answer(payload: object, threshold: int, mode: str) -> str | None:

@@ -366,7 +366,15 @@ def _client_main(args: argparse.Namespace) -> int:
                 executable = portable_executable(os.environ) if portable else find_executable()
                 if not portable:
                     _warn_if_passing(executable)
-                if client.name == "gemini":  # the server and its AfterTool hook
+                if client.name == "codex":  # the server and its shell-tool hook
+                    from mdsel_claude.setup import codex_setup
+
+                    words = args.min_words
+                    words = _min_words_default(os.environ) if words is None else words
+                    plan = codex_setup.plan_install(
+                        path, executable, words, args.mode, args.event, state_file, os.environ
+                    )
+                elif client.name == "gemini":  # the server and its AfterTool hook
                     from mdsel_claude.setup import gemini_hook
 
                     words = args.min_words
@@ -380,7 +388,11 @@ def _client_main(args: argparse.Namespace) -> int:
             _carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
         return _failed(error)
-    if args.command == "install" and not args.dry_run and client.name == "gemini":
+    if args.command == "install" and not args.dry_run and client.name == "codex":
+        from mdsel_claude.setup.codex_setup import NEXT_STEPS
+
+        print(NEXT_STEPS)
+    elif args.command == "install" and not args.dry_run and client.name == "gemini":
         from mdsel_claude.setup import gemini_hook
 
         print(gemini_hook.NEXT_STEPS)

@@ -8,6 +8,10 @@ table, the values must equal the file's before, or nothing is written.
 
 from __future__ import annotations
 
+import contextlib
+import copy
+from collections.abc import Iterator, MutableMapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +20,7 @@ from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import Table
 
-from mdsel_claude.setup import entries, jsonfile, ledger
+from mdsel_claude.setup import codex_hooks, entries, jsonfile, ledger
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
@@ -26,6 +30,20 @@ from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 CONTAINER = "mcp_servers"
 AT = (CONTAINER, SERVER_KEY)
 """Where our server sits, as the install record notes it."""
+
+TOMLKIT = codex_hooks.Containers(
+    tomlkit.table, tomlkit.aot, lambda: tomlkit.table(is_super_table=True)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """Our hook for Codex (see `codex_hooks`), to install beside the server."""
+
+    event: str
+    entry: JSONObject
+    source: str
+    """`config.toml` as Codex names it in trust keys (`codex_hooks.trust_source`)."""
 
 
 def _read(path: Path) -> tuple[str | None, tomlkit.TOMLDocument]:
@@ -58,15 +76,29 @@ def _plain(doc: tomlkit.TOMLDocument) -> dict[str, Any]:
     return doc.unwrap()
 
 
+@contextlib.contextmanager
+def _editing(path: Path) -> Iterator[None]:
+    """tomlkit's refusals (an inline `hooks = {…}` cannot take our `[[…]]` tables) as ours:
+    the file is left untouched, with what went wrong."""
+    try:
+        yield
+    except (TOMLKitError, ValueError) as error:
+        problem = f"cannot be edited in its layout ({error}); edit it by hand"
+        raise JsonFileError(path, problem) from None
+
+
 def _checked(path: Path, text: str, expected: dict[str, Any]) -> str:
     """`text` if it parses back to `expected`, else refuse: a formatting slip must never
     change someone's configuration."""
-    if _plain(tomlkit.parse(text)) != expected:
+    with _editing(path):
+        again = _plain(tomlkit.parse(text))
+    if again != expected:
         raise JsonFileError(path, "editing it would change other settings; edit it by hand")
     return text
 
 
-def plan_install(path: Path, entry: JSONObject, state_file: Path) -> Plan:
+def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | None = None) -> Plan:
+    """Our server (and `hook`, trusted) in the file, replacing earlier ones of ours."""
     state = ledger.load(state_file)
     text, doc = _read(path)
     servers = _servers(doc, path)
@@ -91,11 +123,17 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path) -> Plan:
         table[key] = value
     servers[SERVER_KEY] = table
     expected.setdefault(CONTAINER, {})[SERVER_KEY] = entry
+    wrote: tuple[Written, ...] = (Written(AT, entry),)
+    what = f"Codex CLI MCP server {SERVER_KEY!r} → {entry['command']} serve"
+    if hook is not None:
+        with _editing(path):
+            placed = _with_hook(doc, expected, hook, old, path)
+        created += placed.created
+        wrote += placed.written
+        what += f"; {hook.event} hook on its shell tool, trusted → {hook.entry['command']}"
     new = _checked(path, tomlkit.dumps(doc), expected)
     keys = tuple(dict.fromkeys(old.keys + tuple(created)))
-    wrote = (Written(AT, entry),)
     state = state.with_file(path, Created(old.file or text is None, keys, wrote))
-    what = f"Codex CLI MCP server {SERVER_KEY!r} → {entry['command']} serve"
     step: Step = (
         Note(f"unchanged {path}: {what}")
         if new == text
@@ -103,6 +141,27 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path) -> Plan:
     )
     steps, state = with_dirs(path, state)
     return Plan((*steps, step), state, state_file)
+
+
+def _with_hook(
+    doc: tomlkit.TOMLDocument, expected: dict[str, Any], hook: Hook, old: Created, path: Path
+) -> codex_hooks.Placed:
+    """`hook` into the document and into `expected` alike (the plain values the new text must
+    parse back to), in place of any of ours; trust noted for another place is taken away."""
+
+    def ours(value: object) -> bool:
+        return old.wrote(value, True) or codex_hooks.is_install_form(value, _program(hook))
+
+    placed = codex_hooks.Placed("", (), ())
+    for target, make in ((doc, TOMLKIT), (expected, codex_hooks.PLAIN)):
+        placed = codex_hooks.add_hook(target, hook.event, hook.entry, hook.source, ours, path, make)
+        codex_hooks.remove_trust(target, old, path, keep=placed.key)
+        codex_hooks.prune(target, old)
+    return placed
+
+
+def _program(hook: Hook) -> str:
+    return entries.program_of(hook.entry, True)
 
 
 def _unwrap(value: object) -> object:
@@ -120,34 +179,53 @@ def server_value(path: Path) -> tuple[bool, object]:
     return True, _unwrap(servers.get(SERVER_KEY))
 
 
+def plain_values(path: Path) -> dict[str, Any]:
+    """The whole file as plain values ({} when there is none); for doctor, which only reads."""
+    return _plain(_read(path)[1])
+
+
 def plan_uninstall(path: Path, state_file: Path) -> Plan:
+    """Our server, hook and trust out of the file, each only as install wrote it, and what
+    install created for them once empty."""
     state = ledger.load(state_file)
     created = state.created(path)
     state = state.with_file(path, Created())
     text, doc = _read(path)
-    servers = _servers(doc, path)
+    _servers(doc, path)  # a wrong shape is refused before anything else
     steps: list[Step] = []
-    if (
-        text is None
-        or servers is None
-        or SERVER_KEY not in servers
-        or not created.wrote(_unwrap(servers.get(SERVER_KEY)), False, AT)
-    ):
-        if servers is not None and SERVER_KEY in servers:
-            where = f"[{CONTAINER}.{SERVER_KEY}]"
-            steps.append(Note(f"left alone in {path}: {where} — install did not write it"))
+    expected = _plain(doc)
+    before = copy.deepcopy(expected)
+    with _editing(path):
+        for target in (doc, expected):
+            _remove_ours(target, created, path)
+    servers = _servers(doc, path)
+    if servers is not None and SERVER_KEY in servers:
+        where = f"[{CONTAINER}.{SERVER_KEY}]"
+        steps.append(Note(f"left alone in {path}: {where} — install did not write it"))
+    if text is None or expected == before:
         steps.append(Note(f"nothing of mdsel-claude is installed for Codex CLI in {path}"))
         return Plan(tuple(steps), state, state_file)
-    del servers[SERVER_KEY]
-    if (CONTAINER,) in created.keys and not servers:
-        del doc[CONTAINER]
-    expected = _plain(doc)
     # Our table went in after a blank line; take that away again with it.
     new = tomlkit.dumps(doc).rstrip("\n")
     new = _checked(path, new + "\n" if new.strip() else "", expected)
     if created.file and not new.strip():
         steps.append(DeleteFile(path))
     else:
-        steps.append(WriteText(path, new, False, f"remove Codex CLI MCP server {SERVER_KEY!r}"))
+        what = f"remove Codex CLI MCP server {SERVER_KEY!r} and the mdsel-claude hook"
+        steps.append(WriteText(path, new, False, what))
     state = without_dirs(path, steps, state)
     return Plan(tuple(steps), state, state_file)
+
+
+def _remove_ours(target: Any, created: Created, path: Path) -> None:
+    """What the record says install wrote out of `target` (tomlkit's document or the plain
+    values), with the containers install created for it once they are empty."""
+    servers = target.get(CONTAINER)
+    mine = isinstance(servers, MutableMapping) and SERVER_KEY in servers
+    if mine and created.wrote(_unwrap(servers[SERVER_KEY]), False, AT):
+        del servers[SERVER_KEY]
+        if (CONTAINER,) in created.keys and not servers:
+            del target[CONTAINER]
+    codex_hooks.remove_hooks(target, lambda value: created.wrote(value, True), path)
+    codex_hooks.remove_trust(target, created, path)
+    codex_hooks.prune(target, created)

@@ -120,7 +120,11 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
             f"no MCP server of this installation is registered for {client.title}: run "
             f"`mdsel-claude install --client {client.name}`"
         )
-    if client.name == "gemini":  # its AfterTool hook, beside the server
+    if client.name == "codex":  # its shell-tool hook, in the user file
+        from mdsel_claude.setup import codex_setup
+
+        codex_setup.doctor(client.user_file(environ), environ, report)
+    elif client.name == "gemini":  # its AfterTool hook, beside the server
         from mdsel_claude.setup import gemini_hook
 
         gemini_hook.report_hooks(places, me, environ, report)

@@ -1,4 +1,5 @@
-"""Codex CLI's config.toml: our table in and out again, the rest of the file byte for byte."""
+"""Codex CLI's config.toml: our table (and hook) in and out again, the rest of the file byte
+for byte."""
 
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ def test_install_adds_our_table_and_uninstall_restores_the_file(
     assert after["mcp_servers"]["mdsel"] == {"command": exe, "args": ["serve"]}
     expected_rest = tomllib.loads(before or "")
     del after["mcp_servers"]["mdsel"]
+    # The hook and Codex's trust in it (test_codex_hooks.py has them in detail).
+    hooks = after.pop("hooks")
+    assert set(hooks) == {"PreToolUse", "state"}
     if "mcp_servers" not in expected_rest:
         assert after.pop("mcp_servers") == {}
     assert after == expected_rest

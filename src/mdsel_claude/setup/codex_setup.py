@@ -1,0 +1,175 @@
+"""`install|doctor --client codex`: the MCP server and the shell-tool hook in Codex CLI's config.
+
+Install writes both into `config.toml` in one step (see `codex_toml` for the server,
+`codex_hooks` for the hook and Codex's trust in it); uninstall takes out what the record says
+install wrote. Doctor reads the file, says whether our hook is there, exactly as install writes
+it, running this installation, and trusted where it now sits, then runs this installation's
+hook on a Codex payload (a `cat` of a file over the threshold, and of one at it).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from mdsel_claude.hook.files import REMINDER
+from mdsel_claude.setup import codex_hooks, codex_toml, ours
+from mdsel_claude.setup.clients import CLIENTS
+from mdsel_claude.setup.codex_hooks import HOOKS, MATCHER, STATE, TRUSTED_HASH
+from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.paths import SetupError
+from mdsel_claude.setup.probes import HOOK_MAX_THRESHOLD, RUN_TIMEOUT_SECONDS, Report
+from mdsel_claude.setup.steps import Plan
+
+NO_OUTLINE = (
+    "Codex CLI replaces a tool's output only for MCP tools, not for its shell command: there "
+    "the hook can only give the reminder; install without --mode outline"
+)
+
+NEXT_STEPS = (
+    "Start (or restart) Codex CLI to load them. Its MCP tools: mdsel_index, mdsel_select; the "
+    "hook reminds it of them when a shell command prints a large Markdown file. Check with: "
+    "mdsel-claude doctor --client codex"
+)
+
+
+def plan_install(
+    path: Path,
+    executable: str,
+    min_words: int,
+    mode: str,
+    event: str,
+    state_file: Path,
+    environ: Mapping[str, str],
+) -> Plan:
+    """Our server and hook (trusted) in Codex's `config.toml` at `path`."""
+    if mode == "outline":
+        raise SetupError(NO_OUTLINE)
+    entry = codex_hooks.hook_entry(executable, min_words)
+    hook = codex_toml.Hook(event, entry, codex_hooks.trust_source(environ))
+    server = CLIENTS["codex"].entry(executable)
+    return codex_toml.plan_install(path, server, state_file, hook)
+
+
+def _our_hooks(doc: object) -> list[tuple[str, int, int, dict[str, object]]]:
+    """Every hook in the file of install's form (any executable): event, group, index, value."""
+    hooks = doc.get(HOOKS) if isinstance(doc, dict) else None
+    found: list[tuple[str, int, int, dict[str, object]]] = []
+    for event in codex_hooks.EVENT_LABELS:
+        groups = hooks.get(event) if isinstance(hooks, dict) else None
+        for g, group in enumerate(groups if isinstance(groups, list) else []):
+            inner = group.get(HOOKS) if isinstance(group, dict) else None
+            for h, hook in enumerate(inner if isinstance(inner, list) else []):
+                if codex_hooks.is_install_form(hook):
+                    matcher = group.get("matcher") if isinstance(group, dict) else None
+                    found.append((event, g, h, {**hook, "matcher": matcher}))
+    return found
+
+
+def doctor(path: Path, environ: Mapping[str, str], report: Report) -> None:
+    """Our hook in Codex's user `config.toml`: there, ours, trusted; then run it."""
+    try:
+        doc = codex_toml.plain_values(path)
+    except JsonFileError as error:
+        report.fail(str(error))
+        return
+    me = ours.this_installation()
+    source = codex_hooks.trust_source(environ)
+    mine: list[str] = []
+    for event, group, index, hook in _our_hooks(doc):
+        matcher = hook.pop("matcher")
+        command = str(hook["command"])
+        program = shlex.split(command)[0]
+        report.say(f"  {event} hook ({path}): {command}")
+        problem = ours.program_problem(program, me, environ)
+        if problem:
+            report.fail(f"not this installation's: {problem}")
+            continue
+        if matcher != MATCHER:
+            report.fail(f"its matcher is {matcher!r}, not {MATCHER!r}: it never runs")
+            continue
+        key = codex_hooks.trust_key(source, event, group, index)
+        states = doc[HOOKS].get(STATE)  # `_our_hooks` found hooks: a table
+        state = states.get(key) if isinstance(states, dict) else None
+        state = state if isinstance(state, dict) else {}
+        if state.get("enabled") is False:
+            report.fail(f"disabled in Codex (/hooks, or {STATE} {key!r}): Codex skips it")
+            continue
+        if state.get(TRUSTED_HASH) != codex_hooks.trust_hash(event, hook):
+            report.fail(
+                "not trusted where it now sits (a hook before it moved, or its trust was "
+                "removed): Codex skips it until `mdsel-claude install --client codex` runs "
+                "again (or you trust it in Codex's /hooks)"
+            )
+            continue
+        report.say("    ours, trusted: Codex runs it on every shell command")
+        mine.append(command)
+    if not mine:
+        report.fail(
+            "no hook of this installation is registered and trusted for Codex CLI: run "
+            "`mdsel-claude install --client codex`"
+        )
+        return
+    if len(mine) > 1:
+        report.fail("more than one hook of ours: the reminder would be given twice")
+    argv = [*me.argv, *shlex.split(mine[0])[1:]]
+    report.say(f"  {shlex.join(argv)}")
+    check_hook(argv, report)
+
+
+def check_hook(argv: list[str], report: Report) -> None:
+    """Run our Codex hook on a `cat` of a file over its threshold and of one at it: the
+    reminder for the first, silence for the second."""
+    words = argv[argv.index("--min-words") + 1] if "--min-words" in argv else "200"
+    threshold = int(words) if words.isdigit() else 200
+    if threshold > HOOK_MAX_THRESHOLD:
+        report.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
+        return
+    with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
+        for name, count, fires in (("over.md", threshold + 1, True), ("at.md", threshold, False)):
+            # Two bytes a word, so that even the largest usable threshold fits in 8 MiB.
+            Path(temp, name).write_text("w " * count, encoding="utf-8")
+            payload = {
+                "session_id": "mdsel-claude-doctor",
+                "hook_event_name": "PostToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": f"cat {name}"},
+                "tool_response": "",
+                "cwd": temp,
+            }
+            try:
+                result = subprocess.run(
+                    argv,
+                    input=json.dumps(payload),
+                    capture_output=True,
+                    text=True,
+                    timeout=RUN_TIMEOUT_SECONDS,
+                    check=False,
+                    cwd=temp,
+                )
+            except (subprocess.TimeoutExpired, OSError) as error:
+                report.fail(f"cannot run it: {error}")
+                return
+            right = _context(result.stdout) == REMINDER if fires else result.stdout == ""
+            if result.returncode != 0 or not right:
+                report.fail(
+                    f"on `cat` of a {'larger' if fires else 'smaller'} file it exited "
+                    f"{result.returncode} and printed {result.stdout.strip()[:200]!r}"
+                )
+                return
+    report.say(f"    ok: reminder for {threshold + 1} words of Markdown, silence for {threshold}")
+
+
+def _context(stdout: str) -> str | None:
+    """The additionalContext of a hook's answer, or None for silence (or anything else)."""
+    try:
+        output = json.loads(stdout) if stdout.strip() else None
+    except ValueError:
+        return None
+    specific = output.get("hookSpecificOutput") if isinstance(output, dict) else None
+    context = specific.get("additionalContext") if isinstance(specific, dict) else None
+    return context if isinstance(context, str) else None

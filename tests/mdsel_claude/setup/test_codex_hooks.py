@@ -1,0 +1,226 @@
+"""Codex CLI's hook in `config.toml`: the group, Codex's trust in it, in and out again exactly."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import tomllib
+
+from mdsel_claude.setup import cli, codex_hooks, ledger, paths
+
+# Hashes the pinned Codex (0.169.0) itself reported for these hooks (`codex app-server`,
+# `hooks/list` → `currentHash`): the trust install writes must be computed the same way.
+CODEX_HASHES = [
+    (
+        "PreToolUse",
+        "Bash",
+        {"type": "command", "command": "/tmp/cxexp/hook.sh PreToolUse"},
+        "sha256:ddcd82951b7bbd2e2a886aaf94b82c347f0de2cdf85af3acf2262d2d22cc07db",
+    ),
+    (
+        "PostToolUse",
+        "Bash",
+        {"type": "command", "command": "/tmp/cxexp/hook.sh PostToolUse"},
+        "sha256:cf5d7976ac611d5005b70b8d863eada0fb1263eaa5cb00b076b951516a30fd14",
+    ),
+]
+
+
+@pytest.mark.parametrize(("event", "matcher", "hook", "digest"), CODEX_HASHES)
+def test_the_trust_hash_is_codexs(
+    event: str, matcher: str, hook: dict[str, object], digest: str
+) -> None:
+    assert codex_hooks.trust_hash(event, hook, matcher) == digest
+    # The default timeout written out is the same hook.
+    assert codex_hooks.trust_hash(event, {**hook, "timeout": 600}, matcher) == digest
+
+
+def config_of(home: Path) -> Path:
+    return home / ".codex" / "config.toml"
+
+
+def load(path: Path) -> dict[str, object]:
+    return tomllib.loads(path.read_text())
+
+
+def key(home: Path, event: str = "pre_tool_use", group: int = 0) -> str:
+    return f"{home}/.codex/config.toml:{event}:{group}:0"
+
+
+def test_install_writes_the_hook_and_its_trust(home: Path) -> None:
+    exe = paths.find_executable()
+    assert cli.main(["install", "--client", "codex", "--min-words", "150"]) == 0
+    hooks = load(config_of(home))["hooks"]
+    assert isinstance(hooks, dict)
+    hook = {
+        "type": "command",
+        "command": f"{exe} hook --client codex --min-words 150",
+        "timeout": 30,
+    }
+    assert hooks["PreToolUse"] == [{"matcher": "^Bash$", "hooks": [hook]}]
+    digest = codex_hooks.trust_hash("PreToolUse", hook)
+    assert hooks["state"] == {key(home): {"trusted_hash": digest}}
+
+
+def test_other_hooks_and_their_trust_are_kept_byte_for_byte(home: Path) -> None:
+    config = config_of(home)
+    config.parent.mkdir()
+    before = (
+        '# mine\nmodel = "o3"\n\n'
+        '[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n'
+        '[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "audit.sh"  # logs\n\n'
+        f'[hooks.state."{key(home)}"]\ntrusted_hash = "sha256:abc"\n'
+    )
+    config.write_text(before)
+    assert cli.main(["install", "--client", "codex"]) == 0
+    after = load(config)
+    hooks = after["hooks"]
+    assert isinstance(hooks, dict)
+    assert [group["matcher"] for group in hooks["PreToolUse"]] == ["Bash", "^Bash$"]
+    # Ours is the second group of its event: its trust is named so.
+    assert set(hooks["state"]) == {key(home), key(home, group=1)}
+    assert hooks["state"][key(home)] == {"trusted_hash": "sha256:abc"}
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert config.read_text() == before
+
+
+def test_install_again_keeps_the_place_and_moves_the_trust(home: Path) -> None:
+    config = config_of(home)
+    assert cli.main(["install", "--client", "codex", "--min-words", "100"]) == 0
+    # The user adds a group of their own after ours.
+    text = config.read_text()
+    text += '\n[[hooks.PreToolUse]]\nmatcher = "x"\n[[hooks.PreToolUse.hooks]]\n'
+    text += 'type = "command"\ncommand = "other.sh"\n'
+    config.write_text(text)
+    assert cli.main(["install", "--client", "codex", "--min-words", "300"]) == 0
+    hooks = load(config)["hooks"]
+    assert isinstance(hooks, dict)
+    groups = hooks["PreToolUse"]
+    assert [group["matcher"] for group in groups] == ["^Bash$", "x"]
+    assert groups[0]["hooks"][0]["command"].endswith("--min-words 300")
+    digest = codex_hooks.trust_hash("PreToolUse", groups[0]["hooks"][0])
+    assert hooks["state"] == {key(home): {"trusted_hash": digest}}
+    # Another event: the hook moves there, its old trust goes with it.
+    assert cli.main(["install", "--client", "codex", "--event", "PostToolUse"]) == 0
+    hooks = load(config)["hooks"]
+    assert isinstance(hooks, dict)
+    assert [group["matcher"] for group in hooks["PreToolUse"]] == ["x"]
+    assert [group["matcher"] for group in hooks["PostToolUse"]] == ["^Bash$"]
+    assert list(hooks["state"]) == [key(home, "post_tool_use")]
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    after = load(config)
+    assert after == {
+        "hooks": {
+            "PreToolUse": [{"matcher": "x", "hooks": [{"type": "command", "command": "other.sh"}]}]
+        }
+    }
+
+
+def test_codex_home_is_named_by_its_real_path(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "link"))
+    assert cli.main(["install", "--client", "codex"]) == 0
+    hooks = load(real / "config.toml")["hooks"]
+    assert isinstance(hooks, dict)
+    assert list(hooks["state"]) == [f"{real}/config.toml:pre_tool_use:0:0"]
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert not (real / "config.toml").exists()
+
+
+def test_outline_mode_is_refused(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["install", "--client", "codex", "--mode", "outline"]) == 1
+    assert "only for MCP tools" in capsys.readouterr().err
+    assert not config_of(home).exists()
+
+
+def test_a_lookalike_hook_is_left_alone(home: Path) -> None:
+    config = config_of(home)
+    config.parent.mkdir()
+    text = (
+        '[[hooks.PreToolUse]]\nmatcher = "^Bash$"\n[[hooks.PreToolUse.hooks]]\n'
+        'type = "command"\ncommand = "/elsewhere/mdsel-claude hook --client codex --min-words 9"\n'
+        "timeout = 30\n"
+    )
+    config.write_text(text)
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert config.read_text() == text
+    assert cli.main(["install", "--client", "codex"]) == 0
+    hooks = load(config)["hooks"]
+    assert isinstance(hooks, dict)
+    assert len(hooks["PreToolUse"]) == 2  # not ours to replace: another program
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert config.read_text() == text
+
+
+def test_trust_changed_since_install_stays(home: Path) -> None:
+    config = config_of(home)
+    assert cli.main(["install", "--client", "codex"]) == 0
+    text = config.read_text()
+    config.write_text(text.replace('trusted_hash = "sha256:', 'trusted_hash = "sha256:0'))
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    after = load(config)
+    assert list(after) == ["hooks"]  # the server and the hook went; that trust is not ours
+    hooks = after["hooks"]
+    assert isinstance(hooks, dict)
+    assert list(hooks) == ["state"]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('hooks = "none"\n', "hooks should be a table"),
+        ('[hooks]\nPreToolUse = "x"\n', "hooks.PreToolUse should be a list of tables"),
+        ('[hooks]\nstate = 3\n[[hooks.PreToolUse]]\nmatcher = "a"\n', "hooks.state should be"),
+        ("hooks = {}\n", "cannot be edited in its layout"),
+        (
+            '[hooks]\nPreToolUse = [{ matcher = "a", hooks = [{ type = "command" }] }]\n',
+            "cannot be edited in its layout",
+        ),
+    ],
+)
+def test_files_it_cannot_use_are_left_untouched(
+    home: Path, capsys: pytest.CaptureFixture[str], text: str, problem: str
+) -> None:
+    config = config_of(home)
+    config.parent.mkdir()
+    config.write_text(text)
+    assert cli.main(["install", "--client", "codex"]) == 1
+    assert problem in capsys.readouterr().err
+    assert config.read_text() == text
+
+
+def test_uninstall_all_takes_the_hook_too(home: Path) -> None:
+    config = config_of(home)
+    config.parent.mkdir()
+    config.write_text('model = "o3"\n')
+    assert cli.main(["install", "--client", "codex"]) == 0
+    assert cli.main(["uninstall", "--all"]) == 0
+    assert config.read_text() == 'model = "o3"\n'
+    assert ledger.load(ledger.state_path(os.environ)).files == {}
+
+
+def test_doctor_says_whether_codex_trusts_it(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = config_of(home)
+    assert cli.main(["doctor", "--client", "codex"]) == 1
+    assert "no hook of this installation" in capsys.readouterr().out
+    assert cli.main(["install", "--client", "codex"]) == 0
+    capsys.readouterr()
+    assert cli.main(["doctor", "--client", "codex"]) == 0
+    out = capsys.readouterr().out
+    assert "ours, trusted" in out
+    assert "ok: reminder for 201 words of Markdown, silence for 200" in out
+    text = config.read_text()
+    config.write_text(text.replace('trusted_hash = "sha256:', 'trusted_hash = "sha256:0'))
+    assert cli.main(["doctor", "--client", "codex"]) == 1
+    assert "not trusted where it now sits" in capsys.readouterr().out
+    config.write_text(text.replace("trusted_hash =", "enabled = false\ntrusted_hash ="))
+    assert cli.main(["doctor", "--client", "codex"]) == 1
+    assert "disabled in Codex" in capsys.readouterr().out
