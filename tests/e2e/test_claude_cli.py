@@ -264,7 +264,13 @@ def install_plugin(sandbox: Sandbox) -> Path:
     size, names = tree_size(folder)
     print(f"plugin install: {size / 1e6:.2f} MB in {took:.1f} s")  # for the report (-s)
     assert size <= PLUGIN_MAX_BYTES, (size, names)
-    assert names == [".claude-plugin", ".mcp.json", "LICENSE", "hooks", "requirements.lock", "src"]
+    assert names == [
+        ".claude-plugin", ".mcp.json", "LICENSE", "hooks", "requirements.lock", "skills", "src"
+    ]  # fmt: skip
+    # The skill, and the package's link to it (install --skill reads that one), are readable.
+    skill = (REPO / "plugin" / "skills" / "mdsel" / "SKILL.md").read_bytes()
+    assert (folder / "skills" / "mdsel" / "SKILL.md").read_bytes() == skill
+    assert (folder / "src" / "mdsel_claude" / "skills" / "mdsel" / "SKILL.md").read_bytes() == skill
     assert (folder / "src" / "mdsel_claude" / "launch.py").is_file()
     assert (folder / "requirements.lock").read_bytes() == (REPO / "requirements.lock").read_bytes()
     return folder
