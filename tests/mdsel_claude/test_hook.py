@@ -423,3 +423,23 @@ def test_an_oversized_payload_is_silence(run_hook: RunHook, files: Path) -> None
     payload = json.dumps(read(str(files / "big.md")))
     assert run_hook(" " * 1000 + payload)[:2] == (0, PRE)  # valid JSON, reminded
     assert run_hook(" " * (16 * 1024 * 1024) + payload)[:2] == (0, "")  # past the cap: silence
+
+
+@pytest.mark.parametrize("client", ["gemini", "codex", "opencode"])
+def test_other_clients_get_no_notes_on_stderr(
+    run_hook: RunHook, monkeypatch: pytest.MonkeyPatch, client: str
+) -> None:
+    # Gemini CLI shows a hook's stderr to the user when stdout is empty: a bad setting must not
+    # turn every read into a message there.
+    monkeypatch.setenv("MDSEL_HOOK_MODE", "bogus")
+    monkeypatch.setenv("MDSEL_MIN_WORDS", "many")
+    status, out, err = run_hook({}, "--client", client)
+    assert (status, out, err) == (0, "", "")
+
+
+def test_claude_code_is_told_about_a_bad_setting(
+    run_hook: RunHook, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MDSEL_HOOK_MODE", "bogus")
+    status, out, err = run_hook({})
+    assert status == 0 and out == "" and "MDSEL_HOOK_MODE='bogus'" in err

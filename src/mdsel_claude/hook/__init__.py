@@ -49,7 +49,7 @@ It always exits 0 and never blocks the tool.
 """
 
 
-def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
+def parse_threshold(argv: Sequence[str], environ: Mapping[str, str], quiet: bool = False) -> int:
     """Return the word threshold: `--min-words N`, else `MDSEL_MIN_WORDS`, else the default (200).
 
     An invalid value (not a non-negative integer) falls back to the default with a note on stderr;
@@ -72,7 +72,7 @@ def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
         elif arg in ("--mode", "--client"):
             i += 2  # read by parse_mode, parse_client
             continue
-        elif not arg.startswith(("--mode=", "--client=")):
+        elif not arg.startswith(("--mode=", "--client=")) and not quiet:
             sys.stderr.write(f"mdsel-claude hook: ignoring unknown argument {arg!r}\n")
         i += 1
     # --min-words, else MDSEL_MIN_WORDS, else the default: an unusable value at one step is
@@ -89,12 +89,12 @@ def parse_threshold(argv: Sequence[str], environ: Mapping[str, str]) -> int:
             threshold = number
             break
         notes.append(f"{name}={value!r} is not a non-negative integer")
-    for note in notes:
+    for note in [] if quiet else notes:
         sys.stderr.write(f"mdsel-claude hook: {note}; using {threshold}\n")
     return threshold
 
 
-def parse_mode(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+def parse_mode(argv: Sequence[str], environ: Mapping[str, str], quiet: bool = False) -> str:
     """Return the mode: `--mode M`, else `MDSEL_HOOK_MODE`, else "reminder".
 
     An unknown value is noted on stderr and the next source is tried, as for the threshold.
@@ -116,7 +116,7 @@ def parse_mode(argv: Sequence[str], environ: Mapping[str, str]) -> str:
             mode = value.strip().lower()
             break
         notes.append(f"{name}={value!r} is not one of {', '.join(MODES)}")
-    for note in notes:
+    for note in [] if quiet else notes:
         sys.stderr.write(f"mdsel-claude hook: {note}; using {mode}\n")
     return mode
 
@@ -139,6 +139,10 @@ def parse_client(argv: Sequence[str]) -> str | None:
 
 MAX_PAYLOAD = 16 * 1024 * 1024
 
+QUIET_ERRORS_OK = frozenset({"claude"})
+"""Clients that keep a hook's stderr out of the conversation (Claude Code shows it only in its
+transcript view): only they are told on stderr about a setting the hook could not use."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the hook: read the payload on stdin, print the reminder or nothing, return 0."""
@@ -147,11 +151,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(USAGE)
         return 0
     try:
-        threshold = parse_threshold(args, os.environ)
-        mode = parse_mode(args, os.environ)
         client = parse_client(args)
         if client is None:
             return 0
+        # Gemini CLI shows a hook's stderr to the user whenever its stdout is empty, so a note
+        # about a bad setting would appear on every read: the other clients get none.
+        quiet = client not in QUIET_ERRORS_OK
+        threshold = parse_threshold(args, os.environ, quiet)
+        mode = parse_mode(args, os.environ, quiet)
         # A hook payload is a few hundred bytes; past MAX_PAYLOAD the answer is silence rather
         # than holding whatever a broken caller pipes in.
         raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)
