@@ -118,6 +118,43 @@ def bash_payload(command: str, cwd: Path) -> bytes:
     ).encode()
 
 
+def gemini_payload(path: Path) -> bytes:
+    """Gemini CLI's AfterTool payload for `read_file` (the file's text is in the result)."""
+    return json.dumps(
+        {
+            "session_id": "bench",
+            "transcript_path": "/dev/null",
+            "cwd": str(path.parent),
+            "hook_event_name": "AfterTool",
+            "timestamp": "2026-01-01T00:00:00Z",
+            "tool_name": "read_file",
+            "tool_input": {"file_path": str(path)},
+            "tool_response": {"llmContent": "…", "returnDisplay": ""},
+        }
+    ).encode()
+
+
+def codex_payload(command: str, cwd: Path) -> bytes:
+    """Codex CLI's PreToolUse payload for its shell tool (always `Bash`, the command a string)."""
+    return json.dumps(
+        {
+            "session_id": "bench",
+            "turn_id": "t",
+            "transcript_path": None,
+            "cwd": str(cwd),
+            "hook_event_name": "PreToolUse",
+            "model": "m",
+            "permission_mode": "default",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "tool_use_id": "c",
+        }
+    ).encode()
+
+
+OTHER_CLIENTS = ("Gemini CLI read_file, 1 GB words", "Codex CLI: sed -n 1,400p, 1 GB words")
+"""Other clients' hooks, on their own payloads: the same budget."""
+
 SHELL_READS = {
     "Bash: cat, 1 GB words": "cat words.md",
     "Bash: sed -n 1,400p | nl, 1 GB words": "sed -n '1,400p' words.md | nl -ba",
@@ -161,6 +198,13 @@ def main() -> int:
         commands[PLUGIN] = (plugin_argv(), payload(files["1 GB words"]))
         for label, command in SHELL_READS.items():
             commands[label] = ([script, "hook"], bash_payload(command, Path(temp)))
+        gemini, codex = OTHER_CLIENTS
+        commands[gemini] = (
+            [script, "hook", "--client", "gemini"],
+            gemini_payload(files["1 GB words"]),
+        )
+        sed = codex_payload("sed -n '1,400p' words.md", Path(temp))
+        commands[codex] = ([script, "hook", "--client", "codex"], sed)
         handbook = outline_document(Path(temp))
         index_cli = str(Path(script).with_name("mdsel"))
         commands["mdsel index"] = ([index_cli, "index", str(handbook)], b"")
@@ -182,7 +226,7 @@ def main() -> int:
     name = 'baseline: python -c "import json"'
     print(f"{name:52} {floor * 1000:7.2f} ms")
     over = False
-    for label in (*files, PLUGIN, *SHELL_READS):
+    for label in (*files, PLUGIN, *SHELL_READS, *OTHER_CLIENTS):
         median = statistics.median(samples[label])
         ratio = median / floor
         said = "reminder" if outputs[label] else "silent"
