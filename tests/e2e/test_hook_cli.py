@@ -110,12 +110,43 @@ def imported_modules(argv: list[str], stdin: bytes, env: dict[str, str] | None =
     return names
 
 
-def test_hook_imports_only_the_standard_library(tmp_path: Path) -> None:
+def shell_payload(command: str, cwd: Path) -> dict[str, object]:
+    return {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "cwd": str(cwd),
+    }
+
+
+@pytest.mark.parametrize(
+    ("client", "shape"),
+    [
+        ("claude", "read"),
+        ("claude", "shell"),
+        ("codex", "shell"),
+        ("gemini", "gemini"),
+    ],
+)
+def test_hook_imports_only_the_standard_library(tmp_path: Path, client: str, shape: str) -> None:
     big = tmp_path / "big.md"
     big.write_text("word " * 500)
-    stdin = json.dumps(payload(big)).encode()
-    modules = imported_modules([script(), "hook"], stdin)
-    assert "mdsel_claude.hook" in modules  # the measurement did see our imports
+    shapes = {
+        "read": payload(big),
+        "shell": shell_payload("cat big.md | nl -ba", tmp_path),
+        "gemini": {
+            "hook_event_name": "AfterTool",
+            "tool_name": "read_file",
+            "tool_input": {"file_path": str(big)},
+            "tool_response": {"llmContent": "word"},
+            "cwd": str(tmp_path),
+        },
+    }
+    stdin = json.dumps(shapes[shape]).encode()
+    modules = imported_modules([script(), "hook", "--client", client], stdin)
+    assert f"mdsel_claude.hook.{client}" in modules  # the measurement did see our imports
+    assert (shape == "shell") == ("mdsel_claude.hook.shell" in modules)  # only for a command
+    assert run(shapes[shape], "--client", client)[1] != ""  # the large file was found
     top_level = {name.split(".")[0] for name in modules}
     for forbidden in ("mcp", "pydantic", "pyromark", "anyio", "typing", "argparse"):
         assert forbidden not in top_level, forbidden
