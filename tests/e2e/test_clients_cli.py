@@ -44,6 +44,9 @@ def env(tmp_path: Path) -> dict[str, str]:
     }
     environ["HOME"] = str(home)
     environ["PATH"] = os.pathsep.join([str(scripts), "/usr/bin", "/bin"])
+    # With our plugin in its folder, OpenCode first npm-installs its own plugin package there;
+    # offline, npm's retries would hold each start for a minute: fail that install at once.
+    environ["npm_config_offline"] = "true"
     return environ
 
 

@@ -126,6 +126,7 @@ def shell_payload(command: str, cwd: Path) -> dict[str, object]:
         ("claude", "shell"),
         ("codex", "shell"),
         ("gemini", "gemini"),
+        ("opencode", "opencode"),
     ],
 )
 def test_hook_imports_only_the_standard_library(tmp_path: Path, client: str, shape: str) -> None:
@@ -141,6 +142,7 @@ def test_hook_imports_only_the_standard_library(tmp_path: Path, client: str, sha
             "tool_response": {"llmContent": "word"},
             "cwd": str(tmp_path),
         },
+        "opencode": {"tool": "read", "args": {"filePath": str(big)}, "directory": str(tmp_path)},
     }
     stdin = json.dumps(shapes[shape]).encode()
     modules = imported_modules([script(), "hook", "--client", client], stdin)

@@ -381,10 +381,24 @@ def _client_main(args: argparse.Namespace) -> int:
                     words = _min_words_default(os.environ) if words is None else words
                     hook = gemini_hook.hook_entry(executable, words, args.mode)
                     plan = clients.plan_install(client, path, executable, state_file, hook)
+                elif client.name == "opencode":  # the server and its plugin
+                    from mdsel_claude.setup import opencode_plugin
+
+                    words = args.min_words
+                    words = _min_words_default(os.environ) if words is None else words
+                    plan = clients.plan_install(client, path, executable, state_file)
+                    command = opencode_plugin.hook_command(executable, words, args.mode)
+                    where = opencode_plugin.plugin_file(scope, path, Path.cwd())
+                    plan = opencode_plugin.plan_install(plan, where, command)
                 else:
                     plan = clients.plan_install(client, path, executable, state_file)
             else:
                 plan = clients.plan_uninstall(client, path, state_file)
+                if client.name == "opencode":  # and its plugin
+                    from mdsel_claude.setup import opencode_plugin
+
+                    where = opencode_plugin.plugin_file(scope, path, Path.cwd())
+                    plan = opencode_plugin.plan_uninstall(plan, where)
             _carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
         return _failed(error)
@@ -396,6 +410,10 @@ def _client_main(args: argparse.Namespace) -> int:
         from mdsel_claude.setup import gemini_hook
 
         print(gemini_hook.NEXT_STEPS)
+    elif args.command == "install" and not args.dry_run and client.name == "opencode":
+        from mdsel_claude.setup.opencode_plugin import NEXT_STEPS as OPENCODE_NEXT_STEPS
+
+        print(OPENCODE_NEXT_STEPS)
     elif args.command == "install" and not args.dry_run:
         print(
             f"Start (or restart) {client.title} to load it. Its MCP tools: mdsel_index, "

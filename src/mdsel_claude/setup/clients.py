@@ -14,7 +14,9 @@ The formats, as each client documents them (docs/clients.md shows one of each):
 - Gemini CLI: `~/.gemini/settings.json` or `.gemini/settings.json`, `mcpServers`; install
   also writes its `AfterTool` hook on `read_file` there (see `gemini_hook`).
 - OpenCode: `~/.config/opencode/opencode.json` or `opencode.json`, `mcp` →
-  `{type: "local", command: [program, args…], enabled: true}`.
+  `{type: "local", command: [program, args…], enabled: true}`; install also writes its plugin
+  file, `plugin/mdsel-claude.js` in the same folder or the project's `.opencode/` (see
+  `opencode_plugin`).
 - Codex CLI: `~/.codex/config.toml` (`CODEX_HOME`), `[mcp_servers.mdsel]` (see `codex_toml`).
 """
 

@@ -128,6 +128,11 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
         from mdsel_claude.setup import gemini_hook
 
         gemini_hook.report_hooks(places, me, environ, report)
+    elif client.name == "opencode":  # its plugin, in the configuration folders
+        from mdsel_claude.setup import opencode_plugin
+
+        plugins = [(s, opencode_plugin.plugin_file(s, p, project_dir)) for s, p in places]
+        opencode_plugin.report(plugins, me, environ, report)
     else:
         report.say(f"  (no Read hook outside Claude Code: {client.title} gets the tools only)")
     return _finish(report)

@@ -1,0 +1,236 @@
+"""OpenCode's plugin file: the reminder after a large Markdown `read` (or `bash` that prints one).
+
+OpenCode has no command hooks: it runs JavaScript plugins inside its own process, loading every
+`*.js`/`*.ts` file in a `plugin/` (or `plugins/`) folder of each configuration directory it
+reads — `~/.config/opencode/` (`$XDG_CONFIG_HOME/opencode/`) and the project's `.opencode/`.
+`install --client opencode` writes, beside the MCP server in `opencode.json`, the file
+`plugin/mdsel-claude.js` there: the shipped `opencode_plugin.js` with the command it runs baked
+in (`/abs/mdsel-claude hook --client opencode --min-words N [--mode outline]`; in project scope
+the bare `mdsel-claude`, found on PATH, and nothing happens when it is not). Its
+`tool.execute.after` hook passes each `read` and `bash` call to that command and adds its answer
+to the output the model sees (see `mdsel_claude.hook.opencode`).
+
+The file is ours whole (see `owned`): the install record notes its SHA-256, install replaces it
+only while it is absent or as an install wrote it, and uninstall (and `uninstall --all`) deletes
+it only while unchanged; a changed file is named and left alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from mdsel_claude import hook
+from mdsel_claude.hook import opencode
+from mdsel_claude.setup import jsonfile, ours, owned
+from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.ledger import State
+from mdsel_claude.setup.paths import SetupError, project_root
+from mdsel_claude.setup.probes import HOOK_MAX_THRESHOLD, RUN_TIMEOUT_SECONDS, Report
+from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, RemoveDir, Step
+
+TEMPLATE = Path(__file__).with_name("opencode_plugin.js")
+"""The plugin as shipped in the package; its `COMMAND` line is replaced on install."""
+
+FILE_NAME = "mdsel-claude.js"
+FOLDER = "plugin"
+"""One of the two folder names OpenCode loads plugins from (`plugin`, `plugins`)."""
+
+_COMMAND_LINE = re.compile(r"^const COMMAND = (.*);$", re.MULTILINE)
+
+NEXT_STEPS = (
+    "Start (or restart) OpenCode to load them. Its MCP tools: mdsel_index, mdsel_select; its "
+    "plugin reminds the model when read (or a bash command) shows a large Markdown file. "
+    "Check with: mdsel-claude doctor --client opencode"
+)
+
+
+def plugin_file(scope: str, config_file: Path, cwd: Path) -> Path:
+    """Where our plugin goes for `scope`: beside the user's `opencode.json` (`config_file`), or in
+    the project's `.opencode/`."""
+    if scope == "user":
+        return config_file.parent / FOLDER / FILE_NAME
+    return project_root(cwd) / ".opencode" / FOLDER / FILE_NAME
+
+
+def hook_command(executable: str, min_words: int, mode: str = "reminder") -> list[str]:
+    """The command the plugin runs; a mode other than the default travels as `--mode M`, so
+    `MDSEL_HOOK_MODE` still applies to a default one."""
+    command = [executable, "hook", "--client", "opencode", "--min-words", str(min_words)]
+    return [*command, "--mode", mode] if mode != "reminder" else command
+
+
+def _template() -> str:
+    try:
+        return TEMPLATE.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SetupError(f"the packaged plugin {TEMPLATE} cannot be read ({error})") from None
+
+
+def render(command: Sequence[str]) -> str:
+    """The plugin's text, running `command`."""
+    # JSON is a JavaScript array literal; ASCII-only, so no path can end the line early.
+    line = f"const COMMAND = {json.dumps(list(command))};"
+    text, count = _COMMAND_LINE.subn(lambda _: line, _template(), count=1)
+    if count != 1:
+        raise SetupError(f"the packaged plugin {TEMPLATE} has no COMMAND line")
+    return text
+
+
+def parse(text: str) -> tuple[str, int, str] | None:
+    """(executable, threshold, mode) of a plugin exactly as install writes it, else None."""
+    found = _COMMAND_LINE.search(text)
+    try:
+        command = json.loads(found.group(1)) if found else None
+    except ValueError:
+        return None
+    if not isinstance(command, list) or len(command) not in (6, 8):
+        return None
+    if not all(isinstance(word, str) for word in command):
+        return None
+    if command[1:5] != ["hook", "--client", "opencode", "--min-words"]:
+        return None
+    if not (command[5].isascii() and command[5].isdigit() and len(command[5]) <= 18):
+        return None
+    mode = command[7] if len(command) == 8 and command[6] == "--mode" else "reminder"
+    parsed = (command[0], int(command[5]), mode)
+    return parsed if render(hook_command(*parsed)) == text else None
+
+
+def plan_install(plan: Plan, path: Path, command: Sequence[str]) -> Plan:
+    """`plan` (the server's) followed by writing our plugin at `path`; refused, before anything
+    is written, when a file install did not write is there."""
+    what = f"OpenCode plugin → {shlex.join(command)}"
+    steps, state, done = owned.plan_write(path, render(command), what, plan.state)
+    if not done:
+        raise SetupError(next(step.text for step in steps if isinstance(step, Note)))
+    # The configuration folder the server's file needed is made once.
+    steps = [s for s in steps if not (isinstance(s, MakeDir) and s in plan.steps)]
+    return Plan((*plan.steps, *steps), state, plan.state_file, plan.leftovers)
+
+
+def plan_uninstall(plan: Plan, path: Path) -> Plan:
+    """`plan` (the server's removal) followed by deleting our plugin at `path` if unchanged, and
+    the folders install made for them both once empty."""
+    removed, state = owned.plan_remove(path, plan.state)
+    deletes = any(isinstance(step, DeleteFile) for step in removed)
+    earlier = [
+        step
+        for step in plan.steps
+        # "nothing is installed" is said of the server's file alone: not so with the plugin gone.
+        if not (deletes and isinstance(step, Note) and step.text.startswith("nothing of"))
+    ]
+    steps = [*earlier, *removed]
+    state = _tidy(path.parent.parent, steps, state)
+    return Plan(tuple(steps), state, plan.state_file, plan.leftovers)
+
+
+def _tidy(folder: Path, steps: list[Step], state: State) -> State:
+    """Remove `folder` and the recorded folders above it when the steps empty them. Both the
+    server's file and the plugin's folder can sit in `~/.config/opencode`, which install may
+    have made: each removal alone sees the other still there."""
+    gone = {s.path for s in steps if isinstance(s, (DeleteFile, RemoveDir))}
+    while str(folder) in state.dirs and folder not in gone:
+        try:
+            left = {folder / name for name in os.listdir(folder)}
+        except OSError:
+            break
+        if not left <= gone:
+            break
+        state = state.with_dir(folder, False)
+        steps.append(RemoveDir(folder))
+        gone.add(folder)
+        folder = folder.parent
+    return state
+
+
+# -- doctor -----------------------------------------------------------------------------------
+
+
+def report(
+    places: Sequence[tuple[str, Path]],
+    me: ours.Installation,
+    environ: Mapping[str, str],
+    out: Report,
+) -> None:
+    """Doctor's lines on our plugin in the user's and the project's OpenCode folders: there,
+    exactly as install writes it, running this installation; then a run of this installation's
+    hook with the plugin's arguments."""
+    mine: list[tuple[str, tuple[str, int, str]]] = []
+    for scope, path in places:
+        data = jsonfile.read_bytes(path)
+        if data is None:
+            out.say(f"  plugin {scope} ({path}): none")
+            continue
+        try:
+            parsed = parse(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            parsed = None
+        if parsed is None:
+            out.say(f"  plugin {scope} ({path}): not ours, not run: not a plugin install writes")
+            continue
+        problem = ours.program_problem(parsed[0], me, environ)
+        verdict = "ours, runs " if problem is None else "not ours, not run: "
+        runs = shlex.join(hook_command(*parsed))
+        out.say(f"  plugin {scope} ({path}): {verdict}{problem or runs}")
+        if problem is None:
+            mine.append((scope, parsed))
+    if not mine:
+        out.fail("no plugin of this installation: run `mdsel-claude install --client opencode`")
+        return
+    if len(mine) > 1:
+        out.fail(
+            "our plugin is in both the user and the project folder: the reminder would come "
+            "twice; keep one (`mdsel-claude uninstall --client opencode --scope user`)"
+        )
+    out.say(
+        "  (OpenCode loads plugins at start, once it has installed its @opencode-ai/plugin "
+        "package into the folder: that needs the network, or npm's cache, the first time)"
+    )
+    _, threshold, mode = mine[0][1]
+    argv = (*me.argv, *hook_command(EXECUTABLE_NAME, threshold, mode)[1:])
+    out.say(f"  {shlex.join(argv)}")
+    check_hook(argv, threshold, out)
+
+
+def check_hook(argv: Sequence[str], threshold: int, out: Report) -> None:
+    """Run our hook (`argv`: our executable, `hook`, its options) on the payload the plugin sends
+    after a `read` of a Markdown file over and at its threshold: the answer for the first,
+    silence for the second."""
+    # The mode as the hook will see it: MDSEL_HOOK_MODE applies when the command has no --mode.
+    mode = hook.parse_mode(list(argv[2:]), os.environ)
+    if threshold > HOOK_MAX_THRESHOLD:
+        out.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
+        return
+    with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
+        for name, count in (("over.md", threshold + 1), ("at.md", threshold)):
+            Path(temp, name).write_text("w " * count, encoding="utf-8")  # two bytes a word
+            payload = {"tool": "read", "args": {"filePath": name}, "directory": temp}
+            try:
+                done = subprocess.run(
+                    list(argv),
+                    input=json.dumps(payload),
+                    capture_output=True,
+                    text=True,
+                    timeout=RUN_TIMEOUT_SECONDS,
+                    check=False,
+                    cwd=temp,
+                )
+            except (OSError, subprocess.TimeoutExpired) as error:
+                out.fail(f"cannot run it: {error}")
+                return
+            expected = opencode.answer(payload, threshold, mode) or ""
+            if done.returncode != 0 or done.stdout != expected:
+                out.fail(
+                    f"after a read of {count} words it exited {done.returncode} and printed "
+                    f"{done.stdout.strip()[:200]!r}"
+                )
+                return
+    what = "the index" if mode == "outline" else "the reminder"
+    out.say(f"    ok: {what} after reading {threshold + 1} words, silence for {threshold}")
