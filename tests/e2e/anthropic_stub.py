@@ -10,11 +10,12 @@ after the call — the tool's result as the model sees it, and the context a hoo
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.e2e import stub_http
+from tests.e2e.stub_http import Handler
 
 USAGE = {"input_tokens": 10, "output_tokens": 5}
 
@@ -86,14 +87,13 @@ class Stub:
     after_read = after_tool
 
 
-def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+def _handler(stub: Stub) -> type[Handler]:
+    class MessagesAPI(Handler):
         def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            body = json.loads(raw or b"{}")
+            body = self.json_body()
             stub.requests.append(body)
             if "count_tokens" in self.path:
-                self._send("application/json", json.dumps({"input_tokens": 10}).encode())
+                self.send_json({"input_tokens": 10})
                 return
             content, stop = stub.answer(body)
             model = str(body.get("model", "stub"))
@@ -102,7 +102,7 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
                     f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
                     for event in _events(content, stop, model)
                 )
-                self._send("text/event-stream", data.encode())
+                self.send("text/event-stream", data.encode())
                 return
             message = {
                 "id": "msg_stub",
@@ -114,19 +114,9 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
                 "stop_sequence": None,
                 "usage": USAGE,
             }
-            self._send("application/json", json.dumps(message).encode())
+            self.send_json(message)
 
-        def _send(self, kind: str, data: bytes) -> None:
-            self.send_response(200)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    return Handler
+    return MessagesAPI
 
 
 @contextmanager
@@ -148,11 +138,5 @@ def messages_api_calling(tool: str, **tool_input: Any) -> Iterator[tuple[str, St
 @contextmanager
 def serving(stub: Stub) -> Iterator[tuple[str, Stub]]:
     """`stub` answering on a free local port: its base URL and the recorder."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(stub))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", stub
-    finally:
-        server.shutdown()
-        server.server_close()
+    with stub_http.serving(_handler(stub)) as url:
+        yield url, stub

@@ -11,12 +11,12 @@ the model sees it, with whatever a hook added to it or put in its place.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.e2e.stub_http import Handler, serving
 
 USAGE = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
 CALL_ID = "call_stub"
@@ -79,31 +79,20 @@ class Stub:
         return ""
 
 
-def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+def _handler(stub: Stub) -> type[Handler]:
+    class GeminiAPI(Handler):
         def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            body = json.loads(raw or b"{}")
+            body = self.json_body()
             stub.requests.append(Request(self.path, body))
             if ":countTokens" in self.path:
-                self._send("application/json", json.dumps({"totalTokens": 10}).encode())
+                self.send_json({"totalTokens": 10})
             elif ":streamGenerateContent" in self.path:
                 data = f"data: {json.dumps(stub.answer(body))}\r\n\r\n"
-                self._send("text/event-stream", data.encode())
+                self.send("text/event-stream", data.encode())
             else:
-                self._send("application/json", json.dumps(stub.answer(body)).encode())
+                self.send_json(stub.answer(body))
 
-        def _send(self, kind: str, data: bytes) -> None:
-            self.send_response(200)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    return Handler
+    return GeminiAPI
 
 
 @contextmanager
@@ -111,11 +100,5 @@ def gemini_api(tool: str, args: dict[str, Any] | None) -> Iterator[tuple[str, St
     """A running stand-in on a free local port whose model calls `tool` with `args` once:
     its base URL (for GOOGLE_GEMINI_BASE_URL) and the recorder."""
     stub = Stub(tool, args)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(stub))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", stub
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(_handler(stub)) as url:
+        yield url, stub

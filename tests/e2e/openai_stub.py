@@ -12,11 +12,11 @@ messages a hook added beside it.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.e2e.stub_http import Handler, serving
 
 CALL_ID = "call_stub"
 USAGE = {
@@ -106,41 +106,31 @@ def _events(item: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+def _handler(stub: Stub) -> type[Handler]:
+    class ResponsesAPI(Handler):
         protocol_version = "HTTP/1.1"
 
         def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
             if self.headers.get("content-encoding", "identity") != "identity":
-                self._send(415, "application/json", b'{"error": "compressed body"}')
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                self.send_json({"error": "compressed body"}, 415)
                 return
-            body = json.loads(raw or b"{}")
+            body = self.json_body()
             stub.requests.append(body)
             if not self.path.rstrip("/").endswith("/responses"):
-                self._send(404, "application/json", b'{"error": "not found"}')
+                self.send_json({"error": "not found"}, 404)
                 return
             data = "".join(
                 f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
                 for event in _events(stub.item(body))
             )
-            self._send(200, "text/event-stream", data.encode())
+            self.send("text/event-stream", data.encode())
 
         def do_GET(self) -> None:
             # Model listings and the like: nothing here, Codex falls back to its defaults.
-            self._send(404, "application/json", b'{"error": "not found"}')
+            self.send_json({"error": "not found"}, 404)
 
-        def _send(self, status: int, kind: str, data: bytes) -> None:
-            self.send_response(status)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    return Handler
+    return ResponsesAPI
 
 
 @contextmanager
@@ -148,11 +138,5 @@ def responses_api(command: str) -> Iterator[tuple[str, Stub]]:
     """A running stand-in on a free local port whose model runs `command` in the shell: its
     base URL (without `/v1`) and the recorder."""
     stub = Stub(command)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(stub))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", stub
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(_handler(stub)) as url:
+        yield url, stub
