@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mdsel_claude import hook
 from mdsel_claude.hook import files as hook_files
+from tests.mdsel_claude.conftest import RunHook
 
 CASES_FILE = Path(__file__).parents[1] / "cases" / "word_counts.json"
 
@@ -36,31 +34,6 @@ def expected_output(event: str) -> str:
 
 def words(n: int) -> str:
     return " ".join(f"w{i}" for i in range(n)) + "\n"
-
-
-RunHook = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run_hook(
-    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> Iterator[RunHook]:
-    """Call `hook.main` with `stdin` bytes; return (exit status, stdout, stderr)."""
-    monkeypatch.delenv("MDSEL_MIN_WORDS", raising=False)
-    monkeypatch.delenv("MDSEL_HOOK_MODE", raising=False)
-
-    def run(stdin: bytes | str | object, *args: str) -> tuple[int, str, str]:
-        if not isinstance(stdin, (bytes, str)):
-            stdin = json.dumps(stdin)
-        data = stdin.encode() if isinstance(stdin, str) else stdin
-        fake = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-        monkeypatch.setattr(sys, "stdin", fake)
-        capfd.readouterr()
-        status = hook.main(list(args))
-        out, err = capfd.readouterr()
-        return status, out, err
-
-    yield run
 
 
 @pytest.fixture

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from mdsel_claude import hook
 from mdsel_claude.hook import codex
+from tests.mdsel_claude.conftest import RunHook
 
 # Typed out here on purpose, not imported: the test must fail if the module's text drifts.
 REMINDER = (
@@ -171,28 +170,6 @@ def test_a_fifo_is_never_opened(docs: Path) -> None:
     worker.start()
     worker.join(timeout=10)
     assert done == [None]
-
-
-RunHook = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run_hook(
-    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> Iterator[RunHook]:
-    """`mdsel-claude hook ARGS` in-process with `stdin`: (exit status, stdout, stderr)."""
-    monkeypatch.delenv("MDSEL_MIN_WORDS", raising=False)
-    monkeypatch.delenv("MDSEL_HOOK_MODE", raising=False)
-
-    def run(stdin: bytes | str, *args: str) -> tuple[int, str, str]:
-        data = stdin.encode() if isinstance(stdin, str) else stdin
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-        capfd.readouterr()
-        status = hook.main(list(args))
-        out, err = capfd.readouterr()
-        return status, out, err
-
-    yield run
 
 
 def test_the_command_install_writes(run_hook: RunHook, docs: Path) -> None:
