@@ -87,13 +87,9 @@ def _replaced_read(payload: dict[str, object], path: str) -> dict[str, object] |
     # Only text results are replaced; an image, notebook or PDF result is not a Markdown read.
     if isinstance(response, dict) and response.get("type", "text") != "text":
         return None
-    try:
-        from mdsel_claude.hook.outline import index_text
+    from mdsel_claude.hook.outline import index_text
 
-        index = index_text(path)
-    except Exception:
-        # The outline is a bonus: any failure (engine, file changed since) keeps the reminder.
-        return None
+    index = index_text(path)
     if index is None:
         return None
     content = f"{index}{REMINDER}"

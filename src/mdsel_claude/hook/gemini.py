@@ -77,13 +77,9 @@ def _reminder() -> str:
 def _outline(path: str) -> str | None:
     """The denial that puts the document's index and the reminder in place of the read, or None
     when the engine refuses the file (the reminder is given instead)."""
-    try:
-        from mdsel_claude.hook.outline import index_text
+    from mdsel_claude.hook.outline import index_text
 
-        index = index_text(path)
-    except Exception:
-        # The outline is a bonus: any failure (engine, file changed since) keeps the reminder.
-        return None
+    index = index_text(path)
     if index is None:
         return None
     return json.dumps({"decision": "deny", "reason": f"{index}{REMINDER}"}) + "\n"

@@ -32,10 +32,14 @@ def _options(environ: Mapping[str, str]) -> tuple[Options, int]:
 
 
 def index_text(path: str) -> str | None:
-    """The text index of the document at `path`, ending in a newline, or None when the engine
-    refuses the file (too large, not UTF-8, gone)."""
-    options, max_bytes = _options(os.environ)
-    outcome = mdsel.run_command("index", None, [path], options, max_bytes=max_bytes)
+    """The text index of the document at `path`, ending in a newline, or None when it cannot be
+    made: the engine refuses the file (too large, not UTF-8, gone) or fails in any way — the
+    outline is a bonus, and the caller then gives the reminder."""
+    try:
+        options, max_bytes = _options(os.environ)
+        outcome = mdsel.run_command("index", None, [path], options, max_bytes=max_bytes)
+    except Exception:
+        return None
     if outcome.exit_code != 0 or not outcome.stdout:
         return None
     return outcome.stdout if outcome.stdout.endswith("\n") else outcome.stdout + "\n"
