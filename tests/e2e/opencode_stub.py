@@ -14,11 +14,11 @@ as the model is shown it.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.e2e.stub_http import Handler, serving
 
 CALL_ID = "call_stub"
 MODEL = "stub/model"
@@ -94,28 +94,17 @@ def _chunks(delta: dict[str, Any], finish: str) -> list[dict[str, Any]]:
     ]
 
 
-def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+def _handler(stub: Stub) -> type[Handler]:
+    class ChatAPI(Handler):
         def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            body = json.loads(raw or b"{}")
+            body = self.json_body()
             stub.requests.append(body)
             delta, finish = stub.delta(body)
             # OpenCode streams every call (the session title's too).
             events = [f"data: {json.dumps(chunk)}\n\n" for chunk in _chunks(delta, finish)]
-            self._send("text/event-stream", "".join([*events, "data: [DONE]\n\n"]).encode())
+            self.send("text/event-stream", "".join([*events, "data: [DONE]\n\n"]).encode())
 
-        def _send(self, kind: str, data: bytes) -> None:
-            self.send_response(200)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    return Handler
+    return ChatAPI
 
 
 @contextmanager
@@ -123,11 +112,5 @@ def chat_api(tool: str, **arguments: Any) -> Iterator[tuple[str, Stub]]:
     """A running stand-in on a free local port whose model calls `tool` with `arguments`: its
     base URL and the recorder."""
     stub = Stub(tool, arguments)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(stub))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", stub
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(_handler(stub)) as url:
+        yield url, stub

@@ -45,12 +45,9 @@ def _reminder(event: str) -> str:
 def _bash_prints_large_markdown(payload: dict[str, object], threshold: int) -> bool:
     tool_input = payload.get("tool_input")
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
-    cwd = absolute_path(payload.get("cwd"), None)
-    if not isinstance(command, str) or cwd is None:
-        return False
-    from mdsel_claude.hook.shell import printed_markdown
+    from mdsel_claude.hook.shell import shows_large_markdown
 
-    return bool(printed_markdown(command, cwd, threshold))
+    return shows_large_markdown(command, absolute_path(payload.get("cwd"), None), threshold)
 
 
 def answer(payload: object, threshold: int, mode: str) -> str | None:

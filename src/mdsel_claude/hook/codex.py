@@ -81,13 +81,10 @@ def answer(payload: object, threshold: int, mode: str) -> str | None:
     tool = payload.get("tool_name")
     if not isinstance(tool, str) or tool not in SHELL_TOOLS:
         return None
-    command = command_line(tool_input.get("command"))
-    cwd = _directory(payload, tool_input)
-    if command is None or cwd is None:
-        return None
-    from mdsel_claude.hook.shell import printed_markdown
+    from mdsel_claude.hook.shell import shows_large_markdown
 
-    if not printed_markdown(command, cwd, threshold):
+    command = command_line(tool_input.get("command"))
+    if not shows_large_markdown(command, _directory(payload, tool_input), threshold):
         return None
     output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": REMINDER}}
     return json.dumps(output) + "\n"

@@ -38,13 +38,9 @@ def _append() -> str:
 def _replacement(path: str) -> str | None:
     """The index and the reminder in place of the read, or None when the engine refuses the
     file (the reminder is given instead)."""
-    try:
-        from mdsel_claude.hook.outline import index_text
+    from mdsel_claude.hook.outline import index_text
 
-        index = index_text(path)
-    except Exception:
-        # The outline is a bonus: any failure (engine, file changed since) keeps the reminder.
-        return None
+    index = index_text(path)
     if index is None:
         return None
     return json.dumps({"replace": f"{index}{REMINDER}"}) + "\n"
@@ -55,11 +51,9 @@ def _bash_prints_large_markdown(args: dict[str, object], directory: object, thre
     workdir = args.get("workdir")
     # Like the tool: `workdir` relative to the project, the project itself without one.
     cwd = absolute_path(directory, None) if workdir is None else absolute_path(workdir, directory)
-    if not isinstance(command, str) or cwd is None:
-        return False
-    from mdsel_claude.hook.shell import printed_markdown
+    from mdsel_claude.hook.shell import shows_large_markdown
 
-    return bool(printed_markdown(command, cwd, threshold))
+    return shows_large_markdown(command, cwd, threshold)
 
 
 def answer(payload: object, threshold: int, mode: str) -> str | None:

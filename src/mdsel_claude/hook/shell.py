@@ -70,6 +70,17 @@ def printed_markdown(command: str, cwd: str, threshold: int) -> list[str]:
     return found
 
 
+def shows_large_markdown(command: object, cwd: str | None, threshold: int) -> bool:
+    """Whether a shell tool's `command` (a payload's value: anything) run in `cwd` would show
+    more than `threshold` words of a Markdown file; no for a command or directory that is not
+    usable (an unknown directory is not guessed at)."""
+    return (
+        isinstance(command, str)
+        and cwd is not None
+        and bool(printed_markdown(command, cwd, threshold))
+    )
+
+
 def _tokens(command: str) -> list[str]:
     lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>\n")
     lexer.whitespace = " \t\r"
