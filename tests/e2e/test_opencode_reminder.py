@@ -191,7 +191,7 @@ def test_doctor_then_uninstall(opencode_cli: str, project: Path) -> None:
     doctor = setup(project, "doctor", "--client", "opencode")
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert f"plugin user ({plugin}): ours" in doctor.stdout
-    assert "ok: the reminder after reading 201 words, silence for 200" in doctor.stdout
+    assert "ok: reminder for 201 words of Markdown, silence for 200" in doctor.stdout
 
     removed = setup(project, "uninstall", "--client", "opencode")
     assert removed.returncode == 0, removed.stdout + removed.stderr

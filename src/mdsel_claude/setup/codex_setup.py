@@ -9,20 +9,17 @@ hook on a Codex payload (a `cat` of a file over the threshold, and of one at it)
 
 from __future__ import annotations
 
-import json
 import shlex
-import subprocess
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.hook.files import REMINDER
+from mdsel_claude.hook import codex
 from mdsel_claude.setup import codex_hooks, codex_toml, ours
 from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.codex_hooks import HOOKS, MATCHER, STATE, TRUSTED_HASH
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.paths import SetupError
-from mdsel_claude.setup.probes import HOOK_MAX_THRESHOLD, RUN_TIMEOUT_SECONDS, Report
+from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import Plan
 
 NO_OUTLINE = (
@@ -122,54 +119,17 @@ def doctor(path: Path, environ: Mapping[str, str], report: Report) -> None:
 
 
 def check_hook(argv: list[str], report: Report) -> None:
-    """Run our Codex hook on a `cat` of a file over its threshold and of one at it: the
-    reminder for the first, silence for the second."""
-    words = argv[argv.index("--min-words") + 1] if "--min-words" in argv else "200"
-    threshold = int(words) if words.isdigit() else 200
-    if threshold > HOOK_MAX_THRESHOLD:
-        report.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
-        return
-    with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
-        for name, count, fires in (("over.md", threshold + 1, True), ("at.md", threshold, False)):
-            # Two bytes a word, so that even the largest usable threshold fits in 8 MiB.
-            Path(temp, name).write_text("w " * count, encoding="utf-8")
-            payload = {
-                "session_id": "mdsel-claude-doctor",
-                "hook_event_name": "PostToolUse",
-                "tool_name": "Bash",
-                "tool_input": {"command": f"cat {name}"},
-                "tool_response": "",
-                "cwd": temp,
-            }
-            try:
-                result = subprocess.run(
-                    argv,
-                    input=json.dumps(payload),
-                    capture_output=True,
-                    text=True,
-                    timeout=RUN_TIMEOUT_SECONDS,
-                    check=False,
-                    cwd=temp,
-                )
-            except (subprocess.TimeoutExpired, OSError) as error:
-                report.fail(f"cannot run it: {error}")
-                return
-            right = _context(result.stdout) == REMINDER if fires else result.stdout == ""
-            if result.returncode != 0 or not right:
-                report.fail(
-                    f"on `cat` of a {'larger' if fires else 'smaller'} file it exited "
-                    f"{result.returncode} and printed {result.stdout.strip()[:200]!r}"
-                )
-                return
-    report.say(f"    ok: reminder for {threshold + 1} words of Markdown, silence for {threshold}")
+    """Run our Codex hook on a `cat` of a file over its threshold and of one at it (after the
+    command, as Codex would): the reminder, then silence."""
 
+    def cat(directory: str, name: str) -> dict[str, object]:
+        return {
+            "session_id": "mdsel-claude-doctor",
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": f"cat {name}"},
+            "tool_response": "",
+            "cwd": directory,
+        }
 
-def _context(stdout: str) -> str | None:
-    """The additionalContext of a hook's answer, or None for silence (or anything else)."""
-    try:
-        output = json.loads(stdout) if stdout.strip() else None
-    except ValueError:
-        return None
-    specific = output.get("hookSpecificOutput") if isinstance(output, dict) else None
-    context = specific.get("additionalContext") if isinstance(specific, dict) else None
-    return context if isinstance(context, str) else None
+    run_on_threshold(argv, cat, codex.answer, report)

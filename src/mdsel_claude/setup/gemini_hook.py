@@ -21,22 +21,17 @@ uninstall (and `uninstall --all`, through `sweep`) removes exactly them.
 from __future__ import annotations
 
 import copy
-import json
-import os
 import re
 import shlex
-import subprocess
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from mdsel_claude import hook
 from mdsel_claude.hook import gemini
 from mdsel_claude.setup import entries, jsonfile, ledger, ours
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, Added, KeyPath
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
 from mdsel_claude.setup.ledger import Created, Written
-from mdsel_claude.setup.probes import HOOK_MAX_THRESHOLD, RUN_TIMEOUT_SECONDS, Report
+from mdsel_claude.setup.probes import Report, run_on_threshold
 
 EVENT = gemini.EVENT
 MATCHER = "^(read_file|read_many_files)$"
@@ -210,49 +205,21 @@ def report_hooks(
     args += ["--mode", mode] if mode != "reminder" else []
     argv = (*me.argv, *args)
     report.say(f"  {shlex.join(argv)}")
-    check_hook(argv, threshold, report)
+    check_hook(argv, report)
 
 
-def check_hook(argv: Sequence[str], threshold: int, report: Report) -> None:
-    """Run our hook (`argv`: our executable, `hook`, its options) on a `read_file` of a Markdown
-    file over and at its threshold, as Gemini CLI would after the read: the answer for the
-    first, silence for the second."""
-    # The mode as the hook will see it: MDSEL_HOOK_MODE applies when the command has no --mode.
-    mode = hook.parse_mode(list(argv[2:]), os.environ)
-    if threshold > HOOK_MAX_THRESHOLD:
-        report.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
-        return
-    with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
-        for name, count in (("over.md", threshold + 1), ("at.md", threshold)):
-            path = Path(temp, name)
-            path.write_text("w " * count, encoding="utf-8")  # two bytes a word
-            payload = {
-                "session_id": "mdsel-claude-doctor",
-                "hook_event_name": EVENT,
-                "cwd": temp,
-                "tool_name": "read_file",
-                "tool_input": {"file_path": name},
-                "tool_response": {"llmContent": "", "returnDisplay": ""},
-            }
-            try:
-                done = subprocess.run(
-                    list(argv),
-                    input=json.dumps(payload),
-                    capture_output=True,
-                    text=True,
-                    timeout=RUN_TIMEOUT_SECONDS,
-                    check=False,
-                    cwd=temp,
-                )
-            except (OSError, subprocess.TimeoutExpired) as error:
-                report.fail(f"cannot run it: {error}")
-                return
-            expected = gemini.answer(payload, threshold, mode) or ""
-            if done.returncode != 0 or done.stdout != expected:
-                report.fail(
-                    f"after a read of {count} words it exited {done.returncode} and printed "
-                    f"{done.stdout.strip()[:200]!r}"
-                )
-                return
-    what = "the index" if mode == "outline" else "the reminder"
-    report.say(f"    ok: {what} after reading {threshold + 1} words, silence for {threshold}")
+def check_hook(argv: Sequence[str], report: Report) -> None:
+    """Run our hook (`argv`: our executable, `hook`, its options) as Gemini CLI would after a
+    `read_file` of a Markdown file over and at its threshold: the answer, then silence."""
+
+    def read_file(directory: str, name: str) -> dict[str, object]:
+        return {
+            "session_id": "mdsel-claude-doctor",
+            "hook_event_name": EVENT,
+            "cwd": directory,
+            "tool_name": "read_file",
+            "tool_input": {"file_path": name},
+            "tool_response": {"llmContent": "", "returnDisplay": ""},
+        }
+
+    run_on_threshold(argv, read_file, gemini.answer, report)

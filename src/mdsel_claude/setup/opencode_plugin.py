@@ -21,18 +21,15 @@ import json
 import os
 import re
 import shlex
-import subprocess
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from mdsel_claude import hook
 from mdsel_claude.hook import opencode
 from mdsel_claude.setup import jsonfile, ours, owned
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.ledger import State
 from mdsel_claude.setup.paths import SetupError, project_root
-from mdsel_claude.setup.probes import HOOK_MAX_THRESHOLD, RUN_TIMEOUT_SECONDS, Report
+from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, RemoveDir, Step
 
 TEMPLATE = Path(__file__).with_name("opencode_plugin.js")
@@ -196,41 +193,14 @@ def report(
     _, threshold, mode = mine[0][1]
     argv = (*me.argv, *hook_command(EXECUTABLE_NAME, threshold, mode)[1:])
     out.say(f"  {shlex.join(argv)}")
-    check_hook(argv, threshold, out)
+    check_hook(argv, out)
 
 
-def check_hook(argv: Sequence[str], threshold: int, out: Report) -> None:
+def check_hook(argv: Sequence[str], out: Report) -> None:
     """Run our hook (`argv`: our executable, `hook`, its options) on the payload the plugin sends
-    after a `read` of a Markdown file over and at its threshold: the answer for the first,
-    silence for the second."""
-    # The mode as the hook will see it: MDSEL_HOOK_MODE applies when the command has no --mode.
-    mode = hook.parse_mode(list(argv[2:]), os.environ)
-    if threshold > HOOK_MAX_THRESHOLD:
-        out.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
-        return
-    with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
-        for name, count in (("over.md", threshold + 1), ("at.md", threshold)):
-            Path(temp, name).write_text("w " * count, encoding="utf-8")  # two bytes a word
-            payload = {"tool": "read", "args": {"filePath": name}, "directory": temp}
-            try:
-                done = subprocess.run(
-                    list(argv),
-                    input=json.dumps(payload),
-                    capture_output=True,
-                    text=True,
-                    timeout=RUN_TIMEOUT_SECONDS,
-                    check=False,
-                    cwd=temp,
-                )
-            except (OSError, subprocess.TimeoutExpired) as error:
-                out.fail(f"cannot run it: {error}")
-                return
-            expected = opencode.answer(payload, threshold, mode) or ""
-            if done.returncode != 0 or done.stdout != expected:
-                out.fail(
-                    f"after a read of {count} words it exited {done.returncode} and printed "
-                    f"{done.stdout.strip()[:200]!r}"
-                )
-                return
-    what = "the index" if mode == "outline" else "the reminder"
-    out.say(f"    ok: {what} after reading {threshold + 1} words, silence for {threshold}")
+    after a `read` of a Markdown file over and at its threshold: the answer, then silence."""
+
+    def read(directory: str, name: str) -> dict[str, object]:
+        return {"tool": "read", "args": {"filePath": name}, "directory": directory}
+
+    run_on_threshold(argv, read, opencode.answer, out)

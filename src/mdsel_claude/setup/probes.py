@@ -14,7 +14,7 @@ import selectors
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,31 +59,34 @@ def fires_on_read(event: str, matcher: object, tool: str = "Read") -> bool:
         return matcher == tool
 
 
-def check_hook(argv: Sequence[str], report: Report) -> None:
-    """Run our hook (`argv`: our executable, `hook`, its options) on a file over and at its
-    threshold; it must give the reminder for the first and nothing for the second."""
-    threshold = hook.parse_threshold(list(argv[2:]), os.environ)
+Payload = dict[str, object]
+
+
+def run_on_threshold(
+    argv: Sequence[str],
+    payload: Callable[[str, str], Payload],
+    answer: Callable[[Payload, int, str], str | None],
+    report: Report,
+) -> None:
+    """Run our hook (`argv`: our executable, `hook`, its options) as a client would after a read
+    of a Markdown file just over its threshold and of one at it: `payload(directory, name)` is
+    the client's payload for that read, `answer` the client's adapter, whose answer the hook
+    must print (the reminder or index for the first, silence for the second)."""
+    # The threshold and mode as the hook will see them: the environment's when not on the line.
+    threshold = hook.parse_threshold(list(argv[2:]), os.environ, quiet=True)
+    mode = hook.parse_mode(list(argv[2:]), os.environ, quiet=True)
     if threshold > HOOK_MAX_THRESHOLD:
         report.fail(f"threshold {threshold} words: the hook stops counting at 8 MiB, never fires")
         return
     with tempfile.TemporaryDirectory(prefix="mdsel-doctor-") as temp:
-        over = Path(temp, "over.md")
-        at = Path(temp, "at.md")
-        # Two bytes a word, so that even the largest usable threshold fits in 8 MiB.
-        over.write_text("w " * (threshold + 1), encoding="utf-8")
-        at.write_text("w " * threshold, encoding="utf-8")
-        for path, fires in ((over, True), (at, False)):
-            payload = {
-                "session_id": "mdsel-claude-doctor",
-                "hook_event_name": "PreToolUse",
-                "tool_name": "Read",
-                "tool_input": {"file_path": str(path)},
-                "cwd": temp,
-            }
+        for name, count in (("over.md", threshold + 1), ("at.md", threshold)):
+            # Two bytes a word, so that even the largest usable threshold fits in 8 MiB.
+            Path(temp, name).write_text("w " * count, encoding="utf-8")
+            sent = payload(temp, name)
             try:
                 result = subprocess.run(
                     list(argv),
-                    input=json.dumps(payload),
+                    input=json.dumps(sent),
                     capture_output=True,
                     text=True,
                     timeout=RUN_TIMEOUT_SECONDS,
@@ -96,15 +99,31 @@ def check_hook(argv: Sequence[str], report: Report) -> None:
             except OSError as error:
                 report.fail(f"cannot start: {error}")
                 return
-            expected = claude.answer(payload, threshold, "reminder") if fires else None
-            if result.returncode != 0 or result.stdout != (expected or ""):
+            if result.returncode != 0 or result.stdout != (answer(sent, threshold, mode) or ""):
                 report.fail(
-                    f"on a {'larger' if fires else 'smaller'} file it exited "
-                    f"{result.returncode} and printed {result.stdout.strip()[:200]!r}"
+                    f"on a file of {count} words it exited {result.returncode} and printed "
+                    f"{result.stdout.strip()[:200]!r}"
                     + (f" (stderr {result.stderr.strip()[:200]!r})" if result.stderr else "")
                 )
                 return
-    report.say(f"    ok: reminder for {threshold + 1} words of Markdown, silence for {threshold}")
+    what = "index" if mode == "outline" else "reminder"
+    report.say(f"    ok: {what} for {threshold + 1} words of Markdown, silence for {threshold}")
+
+
+def check_hook(argv: Sequence[str], report: Report) -> None:
+    """Run our Claude Code hook on a Read of a file over and at its threshold (at PreToolUse,
+    where every mode reminds): the reminder for the first, nothing for the second."""
+
+    def read(directory: str, name: str) -> Payload:
+        return {
+            "session_id": "mdsel-claude-doctor",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(Path(directory, name))},
+            "cwd": directory,
+        }
+
+    run_on_threshold(argv, read, claude.answer, report)
 
 
 def check_server(argv: Sequence[str], report: Report) -> None:

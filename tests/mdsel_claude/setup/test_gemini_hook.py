@@ -163,10 +163,10 @@ def test_doctor_reports_the_hook_and_runs_it(
     status, out, _ = run(capsys, "doctor", "--client", "gemini")
     assert status == 0, out
     assert f"AfterTool hook user ({settings_file(home)}): ours" in out
-    assert "ok: the reminder after reading 31 words, silence for 30" in out
+    assert "ok: reminder for 31 words of Markdown, silence for 30" in out
     assert run(capsys, "install", "--client", "gemini", "--mode", "outline")[0] == 0
     status, out, _ = run(capsys, "doctor", "--client", "gemini")
-    assert status == 0 and "ok: the index after reading 201 words" in out, out
+    assert status == 0 and "ok: index for 201 words" in out, out
 
 
 @pytest.mark.parametrize(

@@ -185,7 +185,7 @@ def test_doctor_checks_the_plugin_and_runs_its_hook(
     status, out, _ = run(capsys, "doctor", "--client", "opencode")
     assert status == 0, out
     assert f"plugin user ({plugin_of(config)}): ours, runs " in out
-    assert "ok: the reminder after reading 201 words, silence for 200" in out
+    assert "ok: reminder for 201 words of Markdown, silence for 200" in out
 
 
 def test_doctor_fails_without_the_plugin(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
