@@ -152,7 +152,18 @@ def codex_payload(command: str, cwd: Path) -> bytes:
     ).encode()
 
 
-OTHER_CLIENTS = ("Gemini CLI read_file, 1 GB words", "Codex CLI: sed -n 1,400p, 1 GB words")
+def opencode_payload(path: Path) -> bytes:
+    """What the OpenCode plugin sends after a `read`: the tool, its arguments, the project."""
+    return json.dumps(
+        {"tool": "read", "args": {"filePath": path.name}, "directory": str(path.parent)}
+    ).encode()
+
+
+OTHER_CLIENTS = (
+    "Gemini CLI read_file, 1 GB words",
+    "Codex CLI: sed -n 1,400p, 1 GB words",
+    "OpenCode read, 1 GB words",
+)
 """Other clients' hooks, on their own payloads: the same budget."""
 
 SHELL_READS = {
@@ -198,13 +209,15 @@ def main() -> int:
         commands[PLUGIN] = (plugin_argv(), payload(files["1 GB words"]))
         for label, command in SHELL_READS.items():
             commands[label] = ([script, "hook"], bash_payload(command, Path(temp)))
-        gemini, codex = OTHER_CLIENTS
+        gemini, codex, opencode = OTHER_CLIENTS
         commands[gemini] = (
             [script, "hook", "--client", "gemini"],
             gemini_payload(files["1 GB words"]),
         )
         sed = codex_payload("sed -n '1,400p' words.md", Path(temp))
         commands[codex] = ([script, "hook", "--client", "codex"], sed)
+        read = opencode_payload(files["1 GB words"])
+        commands[opencode] = ([script, "hook", "--client", "opencode"], read)
         handbook = outline_document(Path(temp))
         index_cli = str(Path(script).with_name("mdsel"))
         commands["mdsel index"] = ([index_cli, "index", str(handbook)], b"")
