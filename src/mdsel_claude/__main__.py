@@ -14,9 +14,10 @@ usage: mdsel-claude [serve | hook | install | uninstall | doctor] [options]
        mdsel-claude --version
 
   serve       run the MCP stdio server (the default with no command)
-  hook        Claude Code Read hook: reads the hook JSON on stdin
-  install     register the server and the hook in Claude Code (--client NAME: the
-              server in Cursor, VS Code, Gemini CLI, Codex CLI or OpenCode)
+  hook        the reminder hook: reads an agent's hook JSON on stdin (--client NAME)
+  install     register the server and the hook in Claude Code (--client NAME: in Gemini
+              CLI, Codex CLI, OpenCode, or the server alone in Cursor or VS Code;
+              --skill: the Agent Skill)
   uninstall   remove exactly what install added (--all: in every project and client)
   doctor      check what is installed and that it works (--all, --client NAME, --plugin)
 

@@ -52,15 +52,17 @@ def _min_words_arg(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=EXECUTABLE_NAME,
-        description="Register the mdsel MCP server and Read hook in Claude Code, or remove them.",
+        description="Register the mdsel MCP server and hook in Claude Code or another agent, "
+        "or remove them.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     install = commands.add_parser(
         "install",
         help="register the server and the hook (run again to update them)",
-        description="Register the mdsel MCP server and the Read hook in Claude Code (in one "
-        "scope), or with --client the server in another MCP client. Running it again updates "
-        "them in place. What it writes is noted in the install record, for uninstall.",
+        description="Register the mdsel MCP server and the hook (on Read and Bash) in Claude "
+        "Code (in one scope), or with --client in another agent (the server, and the hook where "
+        "the agent can run one), or with --skill the Agent Skill. Running it again updates them "
+        "in place. What it writes is noted in the install record, for uninstall.",
     )
     uninstall = commands.add_parser(
         "uninstall",
@@ -83,8 +85,8 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--client",
             choices=sorted(CLIENTS),
-            help="another MCP client instead of Claude Code: its MCP configuration gets the "
-            "server (no hook); see docs/clients.md",
+            help="another agent instead of Claude Code: the server, and the hook in Gemini CLI "
+            "(read_file), Codex CLI (shell reads) and OpenCode (a plugin); see docs/clients.md",
         )
         sub.add_argument(
             "--dry-run", action="store_true", help="print what would change, change nothing"
@@ -417,7 +419,7 @@ def _client_main(args: argparse.Namespace) -> int:
     elif args.command == "install" and not args.dry_run:
         print(
             f"Start (or restart) {client.title} to load it. Its MCP tools: mdsel_index, "
-            "mdsel_select (no Read hook outside Claude Code)."
+            "mdsel_select (it runs no hook that could remind the agent: see docs/clients.md)."
         )
     return 0
 

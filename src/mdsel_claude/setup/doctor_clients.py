@@ -134,7 +134,7 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
         plugins = [(s, opencode_plugin.plugin_file(s, p, project_dir)) for s, p in places]
         opencode_plugin.report(plugins, me, environ, report)
     else:
-        report.say(f"  (no Read hook outside Claude Code: {client.title} gets the tools only)")
+        report.say(f"  ({client.title} runs no hook that could remind the agent: the tools only)")
     return _finish(report)
 
 
