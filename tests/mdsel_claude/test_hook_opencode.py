@@ -9,18 +9,17 @@ TEXT}` or `{"replace": TEXT}`, or nothing. The whole hook also runs in-process (
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import mdsel
-from mdsel_claude import hook
 from mdsel_claude.hook import opencode
+from tests.mdsel_claude.conftest import RunHook
 
 # Typed out here on purpose, not imported: the test must fail if the module's text drifts.
 REMINDER = (
@@ -165,30 +164,6 @@ def test_reminder_mode_imports_no_engine(files: Path) -> None:
         del sys.modules[name]
     opencode.answer(read(str(files / "guide.md")), 200, "reminder")
     assert "mdsel_claude.hook.outline" not in sys.modules
-
-
-RunHook = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run_hook(
-    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
-) -> Iterator[RunHook]:
-    """Call `hook.main` with `stdin` bytes; return (exit status, stdout, stderr)."""
-    monkeypatch.delenv("MDSEL_MIN_WORDS", raising=False)
-    monkeypatch.delenv("MDSEL_HOOK_MODE", raising=False)
-
-    def run(stdin: bytes | str | object, *args: str) -> tuple[int, str, str]:
-        if not isinstance(stdin, (bytes, str)):
-            stdin = json.dumps(stdin)
-        data = stdin.encode() if isinstance(stdin, str) else stdin
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-        capfd.readouterr()
-        status = hook.main(list(args))
-        out, err = capfd.readouterr()
-        return status, out, err
-
-    yield run
 
 
 def test_main_routes_opencode_payloads(files: Path, run_hook: RunHook) -> None:

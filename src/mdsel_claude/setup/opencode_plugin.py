@@ -18,7 +18,6 @@ it only while unchanged; a changed file is named and left alone.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -27,10 +26,10 @@ from pathlib import Path
 from mdsel_claude.hook import opencode
 from mdsel_claude.setup import jsonfile, ours, owned
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
-from mdsel_claude.setup.ledger import State
 from mdsel_claude.setup.paths import SetupError, project_root
+from mdsel_claude.setup.planner import without_dir
 from mdsel_claude.setup.probes import Report, run_on_threshold
-from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, RemoveDir, Step
+from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan
 
 TEMPLATE = Path(__file__).with_name("opencode_plugin.js")
 """The plugin as shipped in the package; its `COMMAND` line is replaced on install."""
@@ -124,27 +123,8 @@ def plan_uninstall(plan: Plan, path: Path) -> Plan:
         if not (deletes and isinstance(step, Note) and step.text.startswith("nothing of"))
     ]
     steps = [*earlier, *removed]
-    state = _tidy(path.parent.parent, steps, state)
+    state = without_dir(path.parent.parent, steps, state)
     return Plan(tuple(steps), state, plan.state_file, plan.leftovers)
-
-
-def _tidy(folder: Path, steps: list[Step], state: State) -> State:
-    """Remove `folder` and the recorded folders above it when the steps empty them. Both the
-    server's file and the plugin's folder can sit in `~/.config/opencode`, which install may
-    have made: each removal alone sees the other still there."""
-    gone = {s.path for s in steps if isinstance(s, (DeleteFile, RemoveDir))}
-    while str(folder) in state.dirs and folder not in gone:
-        try:
-            left = {folder / name for name in os.listdir(folder)}
-        except OSError:
-            break
-        if not left <= gone:
-            break
-        state = state.with_dir(folder, False)
-        steps.append(RemoveDir(folder))
-        gone.add(folder)
-        folder = folder.parent
-    return state
 
 
 # -- doctor -----------------------------------------------------------------------------------

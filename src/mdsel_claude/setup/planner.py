@@ -289,9 +289,14 @@ def with_dirs(path: Path, state: State) -> tuple[list[Step], State]:
 
 def without_dirs(path: Path, steps: list[Step], state: State) -> State:
     """Remove, innermost first, the directories install made for `path` once they are empty."""
-    gone = {step.path for step in steps if isinstance(step, DeleteFile)}
-    folder = path.parent
-    while str(folder) in state.dirs:
+    return without_dir(path.parent, steps, state)
+
+
+def without_dir(folder: Path, steps: list[Step], state: State) -> State:
+    """Remove `folder` and the recorded folders above it, innermost first, once what the steps
+    delete or remove leaves them empty (a folder two removals share goes with the second)."""
+    gone = {step.path for step in steps if isinstance(step, (DeleteFile, RemoveDir))}
+    while str(folder) in state.dirs and folder not in gone:
         try:
             left = {folder / name for name in os.listdir(folder)}
         except OSError:
