@@ -10,8 +10,10 @@ after the call — the tool's result as the model sees it, and the context a hoo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import subprocess
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from tests.e2e import stub_http
@@ -140,3 +142,25 @@ def serving(stub: Stub) -> Iterator[tuple[str, Stub]]:
     """`stub` answering on a free local port: its base URL and the recorder."""
     with stub_http.serving(_handler(stub)) as url:
         yield url, stub
+
+
+def run_claude(
+    claude_cli: str, url: str, env: Mapping[str, str], cwd: Path, prompt: str, *args: str
+) -> None:
+    """One `claude -p PROMPT ARGS` turn in `cwd` against the stand-in at `url` (with `env`, to
+    which the API settings are added); the test fails unless it exits 0."""
+    done = subprocess.run(
+        [claude_cli, "-p", prompt, *args],
+        cwd=cwd,
+        env={
+            **env,
+            "ANTHROPIC_BASE_URL": url,
+            "ANTHROPIC_API_KEY": "sk-ant-test-not-a-key",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        },
+        capture_output=True,
+        text=True,
+        timeout=100,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.anthropic_stub import Stub, messages_api_calling
+from tests.e2e.anthropic_stub import Stub, messages_api_calling, run_claude
 from tests.e2e.test_claude_cli import client
 from tests.e2e.test_claude_read_hook import REMINDER, body_lines, guide
 
@@ -47,25 +47,9 @@ def run_bash(tmp_path: Path, command: str, *install_args: str) -> Stub:
         check=False,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
-    with messages_api_calling("Bash", command=command, description="Show the guide") as (
-        url,
-        stub,
-    ):
-        env.update(
-            ANTHROPIC_BASE_URL=url,
-            ANTHROPIC_API_KEY="sk-ant-test-not-a-key",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-        )
-        done = subprocess.run(
-            [claude_cli, "-p", "Show the guide.", "--allowedTools", "Bash"],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=100,
-            check=False,
-        )
-    assert done.returncode == 0, done.stdout + done.stderr
+    calling = messages_api_calling("Bash", command=command, description="Show the guide")
+    with calling as (url, stub):
+        run_claude(claude_cli, url, env, project, "Show the guide.", "--allowedTools", "Bash")
     assert stub.tool_result(), "the session never ran the command"
     return stub
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from mdsel_claude.server.tools import INSTRUCTIONS
-from tests.e2e.anthropic_stub import messages_api
+from tests.e2e.anthropic_stub import messages_api, run_claude
 from tests.e2e.test_claude_cli import client
 
 
@@ -43,24 +42,13 @@ def test_instructions_are_in_the_model_request(claude_cli: str, tmp_path: Path) 
     with messages_api(None) as (url, stub):
         env.update(
             HOME=str(home),
-            ANTHROPIC_BASE_URL=url,
-            ANTHROPIC_API_KEY="sk-ant-test-not-a-key",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
             # Wait for the server before the first request (5 s at most by default): a busy
             # machine can take longer to start it.
             MCP_CONNECTION_NONBLOCKING="false",
             MCP_CONNECT_TIMEOUT_MS="60000",
         )
-        done = subprocess.run(
-            [claude_cli, "-p", "Hello.", "--mcp-config", ".mcp.json", "--strict-mcp-config"],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=100,
-            check=False,
-        )
-    assert done.returncode == 0, done.stdout + done.stderr
+        args = ("--mcp-config", ".mcp.json", "--strict-mcp-config")
+        run_claude(claude_cli, url, env, project, "Hello.", *args)
     turns = [body for body in stub.requests if "system" in body]
     assert turns
     # Claude Code puts them, whole, in the context it opens the conversation with (2.1.197: a

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 import mdsel
-from tests.e2e.anthropic_stub import Stub, messages_api
+from tests.e2e.anthropic_stub import Stub, messages_api, run_claude
 from tests.e2e.test_claude_cli import client
 
 REMINDER = (
@@ -56,7 +55,7 @@ def hook_command(*args: str) -> str:
     return " ".join([str(script), "hook", "--min-words", "200", *args])
 
 
-def run_claude(
+def read_turn(
     claude_cli: str, tmp_path: Path, event: str, command: str, read: Path, **slice_: int
 ) -> Stub:
     """One `claude -p` turn with our hook on `event`; the recorded API traffic."""
@@ -71,23 +70,9 @@ def run_claude(
         for key, value in os.environ.items()
         if not key.startswith(("ANTHROPIC_", "CLAUDE_", "MDSEL_"))
     }
+    env["HOME"] = str(home)
     with messages_api(str(read), **slice_) as (url, stub):
-        env.update(
-            HOME=str(home),
-            ANTHROPIC_BASE_URL=url,
-            ANTHROPIC_API_KEY="sk-ant-test-not-a-key",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-        )
-        done = subprocess.run(
-            [claude_cli, "-p", "Read the document.", "--allowedTools", "Read"],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=100,
-            check=False,
-        )
-    assert done.returncode == 0, done.stdout + done.stderr
+        run_claude(claude_cli, url, env, project, "Read the document.", "--allowedTools", "Read")
     assert stub.read_result(), "the session never ran the Read"
     return stub
 
@@ -109,7 +94,7 @@ def test_outline_mode_replaces_the_read_result(
     claude_cli: str, tmp_path: Path, document: Path
 ) -> None:
     command = hook_command("--mode", "outline")
-    stub = run_claude(claude_cli, tmp_path, "PostToolUse", command, document)
+    stub = read_turn(claude_cli, tmp_path, "PostToolUse", command, document)
     shown = stub.read_result()
     index = mdsel.run_command("index", None, [str(document)]).stdout
     # Claude Code numbers the lines of any Read result; every index line is there, in order.
@@ -129,7 +114,7 @@ def test_outline_mode_leaves_a_partial_read_alone(
     claude_cli: str, tmp_path: Path, document: Path
 ) -> None:
     command = hook_command("--mode", "outline")
-    stub = run_claude(claude_cli, tmp_path, "PostToolUse", command, document, offset=40, limit=30)
+    stub = read_turn(claude_cli, tmp_path, "PostToolUse", command, document, offset=40, limit=30)
     shown = stub.read_result()
     lines = document.read_text(encoding="utf-8").splitlines()
     for number in (40, 55, 69):
@@ -142,7 +127,7 @@ def test_outline_mode_leaves_a_partial_read_alone(
 def test_default_mode_adds_the_reminder_and_keeps_the_file(
     claude_cli: str, tmp_path: Path, document: Path, event: str
 ) -> None:
-    stub = run_claude(claude_cli, tmp_path, event, hook_command(), document)
+    stub = read_turn(claude_cli, tmp_path, event, hook_command(), document)
     shown = stub.read_result()
     prose = body_lines(document)
     assert all(line in shown for line in prose)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import skill
-from tests.e2e.anthropic_stub import Stub, messages_api, messages_api_calling
+from tests.e2e.anthropic_stub import Stub, messages_api, messages_api_calling, run_claude
 from tests.e2e.test_claude_cli import client
 
 DESCRIPTION = next(
@@ -56,22 +56,7 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 def session(env: dict[str, str], cwd: Path, running: tuple[str, Stub], *args: str) -> Stub:
     url, stub = running
-    env = {
-        **env,
-        "ANTHROPIC_BASE_URL": url,
-        "ANTHROPIC_API_KEY": "sk-ant-test-not-a-key",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-    }
-    done = subprocess.run(
-        [client("claude"), "-p", "Read the docs.", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=100,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    run_claude(client("claude"), url, env, cwd, "Read the docs.", *args)
     return stub
 
 
