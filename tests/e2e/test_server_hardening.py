@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from mdsel.cli import run as cli_run
-from mdsel_claude.server.app import join_output
+from mdsel_claude.server.calls import join_output
 from tests.conftest import BIN, FIXTURES, corpus_files
 
 SERVER = BIN / "mdsel-claude"

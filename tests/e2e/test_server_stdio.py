@@ -16,7 +16,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
-from mdsel_claude.server.app import join_output
+from mdsel_claude.server.calls import join_output
 from mdsel_claude.server.tools import ANNOTATIONS, INSTRUCTIONS, TOOLS
 from tests.conftest import BIN, ROOT, corpus_files
 

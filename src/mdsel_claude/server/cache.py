@@ -54,20 +54,36 @@ class DigestCache(Generic[DocumentT]):
     def __call__(self, data: bytes, parse: Callable[[bytes], DocumentT] | None = None) -> DocumentT:
         """The document for `data`, parsed (by `parse` if given, e.g. one that can be
         cancelled) only when these bytes are not cached."""
-        key = hashlib.sha256(data).digest()
+        return self.digest_and_parse(data, parse)[0]
+
+    def get(self, key: bytes) -> DocumentT | None:
+        """The document kept for bytes of this digest, if it is still kept (counted a hit)."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return entry[0]
+
+    def digest_and_parse(
+        self, data: bytes, parse: Callable[[bytes], DocumentT] | None = None
+    ) -> tuple[DocumentT, bytes]:
+        """The document for `data` (as `__call__`) and the digest it is kept under."""
+        key = digest(data)
         with self._lock:
             entry = self._entries.get(key)
             if entry is not None:
                 self._entries.move_to_end(key)
                 self.hits += 1
-                return entry[0]
+                return entry[0], key
             self.misses += 1
         # Parse outside the lock: a large document must not hold up hits on other ones. Two
         # threads may parse the same new bytes at once; both results are equal, one is kept.
         document = (self._parse if parse is None else parse)(data)
         cost = self._cost(document, data)
         if cost > self._budget:
-            return document
+            return document, key
         with self._lock:
             if key not in self._entries:
                 self._entries[key] = (document, cost)
@@ -75,13 +91,18 @@ class DigestCache(Generic[DocumentT]):
             while self._size > self._budget:
                 _, (_, evicted) = self._entries.popitem(last=False)
                 self._size -= evicted
-        return document
+        return document, key
 
     def clear(self) -> None:
         """Forget every document."""
         with self._lock:
             self._entries.clear()
             self._size = 0
+
+
+def digest(data: bytes) -> bytes:
+    """The key of `data`: its SHA-256."""
+    return hashlib.sha256(data).digest()
 
 
 def _source_bytes(_document: object, data: bytes) -> int:

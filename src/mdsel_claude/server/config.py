@@ -1,8 +1,8 @@
 """MDSEL_* environment of the MCP server → one frozen Settings; a bad value names its variable.
 
-The engine's variables are read by `mdsel.settings`, with the same defaults and rules as the CLI;
-this module adds the server's own: MDSEL_FORMAT, MDSEL_ROOTS, MDSEL_BIN, the cache budget and
-the caps on requests and answers.
+The engine's variables are read by `mdsel.settings.read_settings`, with the same defaults and
+rules as the CLI, and kept whole as `Settings.engine`; this module adds the server's own:
+MDSEL_FORMAT, MDSEL_ROOTS, MDSEL_BIN, the cache budget and the caps on requests and answers.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from mdsel import settings as engine
-from mdsel.settings import ConfigError, raw_value, read_positive
+from mdsel.settings import ConfigError, raw_value, read_positive, read_settings
+from mdsel.settings import Settings as EngineSettings
 
-__all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "Settings", "load_settings"]
+__all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "EngineSettings", "Settings", "load_settings"]
 
 DEFAULT_CACHE_BYTES = 480 * 1024 * 1024
 """Parsed documents kept by the server, counted as the memory their trees take (their bytes,
@@ -34,28 +34,18 @@ DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
 class Settings:
     """Everything the server reads from its environment, checked once at start."""
 
+    engine: EngineSettings = field(default_factory=EngineSettings)
+    """The variables the server shares with the `mdsel` CLI, read by `mdsel.settings` (page
+    words, outline size, file and byte caps, walk limits, block limit, answer tokens): a new
+    one is added there, once, and reaches both."""
     json: bool = False
     """MDSEL_FORMAT=json: relay the JSON envelope instead of text."""
-    page_words: int = engine.DEFAULT_PAGE_WORDS
-    """Words per page and per response (MDSEL_PAGE_WORDS)."""
-    max_headings: int = engine.DEFAULT_MAX_HEADINGS
-    """Index outline size before deep levels collapse (MDSEL_INDEX_MAX_HEADINGS)."""
-    max_files: int = engine.DEFAULT_MAX_FILES
-    """Files per call after expansion (MDSEL_MAX_FILES)."""
-    max_bytes: int = engine.DEFAULT_MAX_BYTES
-    """Largest single file read, in bytes (MDSEL_MAX_BYTES)."""
-    max_total_bytes: int = engine.DEFAULT_MAX_TOTAL_BYTES
-    """Bytes read per call (MDSEL_MAX_TOTAL_BYTES)."""
     roots: tuple[str, ...] | None = None
     """Resolved directories reads are confined to (MDSEL_ROOTS); None means anywhere."""
     bin: str | None = None
     """Absolute path of an external `mdsel` executable (MDSEL_BIN); None means embedded."""
     cache_bytes: int = DEFAULT_CACHE_BYTES
     """Budget of the parse cache in bytes of parsed documents kept; 0 turns it off."""
-    max_depth: int = engine.DEFAULT_MAX_DEPTH
-    """Directory levels searched below a directory or a glob's fixed part (MDSEL_MAX_DEPTH)."""
-    max_names: int = engine.DEFAULT_MAX_NAMES
-    """Names examined per call by directory and glob expansion (MDSEL_MAX_NAMES)."""
     max_entries: int = DEFAULT_MAX_ENTRIES
     """Entries in one call's `files` argument (MDSEL_MAX_ENTRIES)."""
     max_entry_chars: int = DEFAULT_MAX_ENTRY_CHARS
@@ -68,10 +58,6 @@ class Settings:
     """Characters in one answer's text (MDSEL_MAX_ANSWER_CHARS)."""
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     """Bytes in one JSON-RPC message read from stdin (MDSEL_MAX_REQUEST_BYTES)."""
-    max_blocks: int = engine.DEFAULT_MAX_BLOCKS
-    """Blocks and headings per document (MDSEL_MAX_BLOCKS); more is a PARSE_ERROR."""
-    max_answer_tokens: int = engine.DEFAULT_MAX_ANSWER_TOKENS
-    """Estimated tokens per answer unless asked in full (MDSEL_MAX_ANSWER_TOKENS)."""
 
 
 def _format(environ: Mapping[str, str]) -> bool:
@@ -124,20 +110,11 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: str | None = No
     env = os.environ if environ is None else environ
     here = os.getcwd() if cwd is None else cwd
     json = _format(env)
-    read = engine.read_settings(env)
     return Settings(
+        engine=read_settings(env),
         json=json,
-        page_words=read.page_words,
-        max_headings=read.max_headings,
-        max_files=read.max_files,
-        max_bytes=read.max_bytes,
-        max_total_bytes=read.max_total_bytes,
-        max_blocks=read.max_blocks,
-        max_answer_tokens=read.max_answer_tokens,
         roots=_roots(env, here),
         bin=_bin(env, here),
-        max_depth=read.max_depth,
-        max_names=read.max_names,
         max_entries=read_positive(env, "MDSEL_MAX_ENTRIES", DEFAULT_MAX_ENTRIES),
         max_entry_chars=read_positive(env, "MDSEL_MAX_ENTRY_CHARS", DEFAULT_MAX_ENTRY_CHARS),
         max_glob_segments=read_positive(env, "MDSEL_MAX_GLOB_SEGMENTS", DEFAULT_MAX_GLOB_SEGMENTS),

@@ -15,6 +15,8 @@ import errno
 import os
 import stat
 import sys
+import threading
+import time
 from collections.abc import Callable
 
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem, missing_reason
@@ -37,6 +39,12 @@ if sys.platform == "darwin":
 
 class Cancelled(Exception):
     """The call was cancelled; raised between files and from the parser's checkpoint."""
+
+
+def stop_if_set(cancel: threading.Event) -> None:
+    """A checkpoint for long work: raise Cancelled once the call has been cancelled."""
+    if cancel.is_set():
+        raise Cancelled
 
 
 def opened_path(fd: int) -> str | None:
@@ -77,6 +85,9 @@ class CheckedReader:
 
     One reader per call: it keeps the call's remaining byte budget, so a file that grew after
     expansion counted its size cannot push the call past MDSEL_MAX_TOTAL_BYTES.
+
+    A subclass may answer a file from what it kept of an earlier read (`recall`) and learn of
+    each read (`note`); both see the `fstat` of the descriptor the policy judged, never a name.
     """
 
     def __init__(
@@ -127,6 +138,8 @@ class CheckedReader:
             extensions = " ".join(MARKDOWN_SUFFIXES)
             reason = f"is not a Markdown file now; only {extensions} files are read"
             return _refusal(path, "NOT_MARKDOWN", reason)
+        # Taken before fstat, so every change after it shows in a later fstat (see `note`).
+        started_ns = time.time_ns()
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return _refusal(path, "NOT_REGULAR", "is not a regular file now; refused")
@@ -136,6 +149,12 @@ class CheckedReader:
             )
             return _refusal(path, "TOO_LARGE", reason)
         allowed = min(policy.max_bytes, self.remaining)
+        if info.st_size <= allowed:
+            kept = self.recall(info)
+            if kept is not None:
+                # Charged what reading it would cost: the same files fit the budget either way.
+                self.remaining -= info.st_size
+                return kept
         data = _read_at_most(fd, info.st_size, allowed + 1)
         self.remaining -= len(data)
         if len(data) > policy.max_bytes:
@@ -147,7 +166,17 @@ class CheckedReader:
                 "after it was listed; left out"
             )
             return _refusal(path, "TOO_LARGE", reason)
+        self.note(data, info, started_ns)
         return data
+
+    def recall(self, info: os.stat_result) -> bytes | None:
+        """Bytes standing for the file `info` describes, kept from an earlier read, when they
+        are certainly still its content; None to read it. Called only within the budget."""
+        return None
+
+    def note(self, data: bytes, info: os.stat_result, started_ns: int) -> None:
+        """`data` was read from the file `info` describes; `started_ns` (wall clock) was taken
+        before that fstat, so any change to the file after it moves its ctime past it."""
 
 
 def _read_at_most(fd: int, expected: int, limit: int) -> bytes:

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from mdsel_claude.server.app import ToolResult, run_tool
-from mdsel_claude.server.backend import EmbeddedBackend
+from mdsel_claude.server.calls import ToolResult, run_tool
 from mdsel_claude.server.config import Settings, load_settings
+from mdsel_claude.server.embedded import EmbeddedBackend
 
 SERVER = Path(sys.executable).parent / "mdsel-claude"
 MDSEL = Path(sys.executable).parent / "mdsel"

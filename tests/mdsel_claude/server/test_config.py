@@ -8,26 +8,46 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.server.config import ConfigError, Settings, load_settings
+from mdsel.settings import read_settings
+from mdsel_claude.server.config import ConfigError, EngineSettings, Settings, load_settings
 
 
 def test_defaults_match_the_spec(tmp_path: Path) -> None:
     settings = load_settings({}, cwd=str(tmp_path))
     assert settings == Settings()
     assert settings.json is False
-    assert (settings.page_words, settings.max_headings) == (2000, 250)
-    assert (settings.max_files, settings.max_bytes) == (2000, 52428800)
-    assert settings.max_answer_tokens == 10000
-    assert settings.max_total_bytes == 104857600
+    engine = settings.engine
+    assert (engine.page_words, engine.max_headings) == (2000, 250)
+    assert (engine.max_files, engine.max_bytes) == (2000, 52428800)
+    assert engine.max_answer_tokens == 10000
+    assert engine.max_total_bytes == 104857600
     assert settings.roots is None and settings.bin is None
     assert settings.cache_bytes <= 512 * 1000 * 1000
-    assert settings.max_blocks == 4_000_000
+    assert engine.max_blocks == 4_000_000
+
+
+def test_the_engine_variables_are_the_engines_own_settings() -> None:
+    """One reader for what the CLI and the server share: a variable added to the engine's
+    Settings reaches the server without a line here."""
+    environ = {"MDSEL_PAGE_WORDS": "7", "MDSEL_MAX_NAMES": "9"}
+    settings = load_settings(environ)
+    assert settings.engine == read_settings(environ)
+    assert isinstance(settings.engine, EngineSettings)
+    server_only = {name for name in Settings.__dataclass_fields__ if name != "engine"}
+    assert not server_only & set(EngineSettings._fields)
+
+
+def setting(settings: Settings, field: str) -> object:
+    """A setting by name, wherever it is kept: the engine's own, or the server's."""
+    if field in EngineSettings._fields:
+        return getattr(settings.engine, field)
+    return getattr(settings, field)
 
 
 def test_block_limit_default_is_the_engines() -> None:
     from mdsel.tree import DEFAULT_MAX_NODES
 
-    assert Settings().max_blocks == DEFAULT_MAX_NODES
+    assert Settings().engine.max_blocks == DEFAULT_MAX_NODES
 
 
 @pytest.mark.parametrize(
@@ -57,7 +77,7 @@ def test_format(value: str, expected: bool) -> None:
     ],
 )
 def test_integer_variables(variable: str, field: str) -> None:
-    assert getattr(load_settings({variable: " 42 "}), field) == 42
+    assert setting(load_settings({variable: " 42 "}), field) == 42
 
 
 @pytest.mark.parametrize(
@@ -189,17 +209,18 @@ def test_the_cli_and_the_server_read_numbers_alike(
         assert cli.stderr == f"mdsel: {caught.value}\n"  # the same words from both
         return
     assert cli.exit_code != 2 and not cli.stderr.startswith("mdsel: "), cli.stderr
-    default = getattr(Settings(), field)
-    assert getattr(load_settings(environ), field) == (default if expected is None else expected)
+    default = setting(Settings(), field)
+    assert setting(load_settings(environ), field) == (default if expected is None else expected)
 
 
 def test_request_caps_have_documented_defaults() -> None:
     settings = Settings()
-    assert (settings.max_depth, settings.max_entries, settings.max_entry_chars) == (64, 100, 1024)
+    assert settings.engine.max_depth == 64
+    assert (settings.max_entries, settings.max_entry_chars) == (100, 1024)
     assert (settings.max_glob_segments, settings.max_problems) == (32, 50)
     assert settings.max_request_bytes == 1024 * 1024
     # Where Claude Code stops showing a result: well above an answer within the token budget.
-    assert settings.max_answer_chars == 100_000 > 3 * settings.max_answer_tokens
+    assert settings.max_answer_chars == 100_000 > 3 * settings.engine.max_answer_tokens
 
 
 def test_a_number_of_thousands_of_digits_is_a_config_error_not_a_crash() -> None:

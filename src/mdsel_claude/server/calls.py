@@ -1,0 +1,177 @@
+"""One tools/call without the SDK: arguments → files expanded and checked → backend → text."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mdsel.results import Outcome
+from mdsel_claude.server import access
+from mdsel_claude.server.backend import Backend
+from mdsel_claude.server.bounds import cap_answer, cap_json_errors, cap_problem_lines
+from mdsel_claude.server.config import Settings
+from mdsel_claude.server.embedded import report_only
+from mdsel_claude.server.reader import Cancelled, stop_if_set
+from mdsel_claude.server.tools import ArgumentError, ArgumentLimits, ToolRequest, parse_arguments
+
+if TYPE_CHECKING:
+    from mdsel import Problem
+
+logger = logging.getLogger("mdsel_claude.server")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What one tools/call answers: the text of its single content block, and whether it failed."""
+
+    text: str
+    is_error: bool
+
+
+def join_output(parts: Sequence[str]) -> str:
+    """Concatenate the non-empty parts, each starting on its own line; nothing else is changed."""
+    text = ""
+    for part in parts:
+        if not part:
+            continue
+        if text and not text.endswith("\n"):
+            text += "\n"
+        text += part
+    return text
+
+
+def relay(outcome: Outcome) -> ToolResult:
+    """The thin-wrapper rule: stdout exactly as printed; on failure stdout then stderr."""
+    if outcome.exit_code == 0:
+        return ToolResult(outcome.stdout, False)
+    return ToolResult(join_output([outcome.stdout, outcome.stderr]), True)
+
+
+@dataclass(frozen=True, slots=True)
+class FileCheck:
+    """The server's side of a call: files to hand to the backend, and what it says itself."""
+
+    accepted: tuple[str, ...]
+    problems: tuple[Problem, ...]
+    """Files not handed over (no match, refused by the read policy), in argument order."""
+    warnings: tuple[str, ...]
+    """Ready-printed lines naming what the per-call caps left out."""
+
+
+def check_files(
+    files: Sequence[str],
+    settings: Settings,
+    cwd: str | None = None,
+    cancel: threading.Event | None = None,
+) -> FileCheck:
+    """Expand the `files` argument with the engine's own file module, then apply the read policy."""
+    from mdsel import FileLimits, expand_paths
+
+    engine = settings.engine
+    limits = FileLimits(
+        max_files=engine.max_files,
+        max_bytes=engine.max_bytes,
+        max_total_bytes=engine.max_total_bytes,
+        max_depth=engine.max_depth,
+        max_names=engine.max_names,
+    )
+    policy = access.Policy(roots=settings.roots, max_bytes=engine.max_bytes)
+    # Arguments reaching outside MDSEL_ROOTS are refused before expansion could list anything,
+    # and so are names that would print a line of their own and patterns too long to match.
+    refused_arguments = {
+        given: access.control_refusal(given)
+        or access.glob_refusal(given, settings.max_glob_segments, cwd)
+        or access.check_argument(given, policy, cwd)
+        for given in files
+    }
+    allowed = [given for given in files if refused_arguments[given] is None]
+    checkpoint = None if cancel is None else functools.partial(stop_if_set, cancel)
+    expansion = expand_paths(allowed, limits, cwd=cwd, checkpoint=checkpoint)
+    accepted, refusals = access.partition(expansion.paths, policy, cwd)
+    # Problems with the arguments themselves (refused, missing, no match) in argument order,
+    # then those with the files they expanded to, in file order.
+    position = {given: number for number, given in reversed(list(enumerate(files)))}
+    early = [r for r in refused_arguments.values() if r is not None]
+    early_problems = sorted(
+        [*early, *expansion.problems],
+        key=lambda problem: position.get(problem.file or "", len(files)),
+    )
+    problems = [*early_problems, *refusals]
+    return FileCheck(accepted, tuple(problems), expansion.warnings)
+
+
+def run_request(
+    request: ToolRequest,
+    settings: Settings,
+    backend: Backend,
+    cwd: str | None = None,
+    cancel: threading.Event | None = None,
+) -> ToolResult:
+    """Expand and check the files, run the backend on those accepted, relay what it printed.
+
+    The server's own findings travel with the call, so each backend prints them where mdsel
+    prints file problems; both backends therefore give the same text for the same call.
+    """
+    check = check_files(request.files, settings, cwd, cancel)
+    if not check.accepted:
+        # Nothing may be read, so nothing is run: the engine's renderer only reports why.
+        outcome = report_only(
+            request.command, request.selector, check.problems, check.warnings, settings
+        )
+    else:
+        outcome = backend.run(
+            request.command,
+            request.selector,
+            check.accepted,
+            check.problems,
+            check.warnings,
+            cwd,
+            cancel=cancel,
+        )
+    if settings.json:
+        outcome = outcome._replace(stdout=cap_json_errors(outcome.stdout, settings.max_problems))
+    else:
+        outcome = outcome._replace(stderr=cap_problem_lines(outcome.stderr, settings.max_problems))
+    result = relay(outcome)
+    text, cut = cap_answer(result.text, settings.max_answer_chars, settings.json, request.command)
+    return ToolResult(text, result.is_error or (cut and settings.json))
+
+
+def internal_error(name: str, error: BaseException) -> ToolResult:
+    """The answer when a call failed in a way nothing above foresaw; details go to the log."""
+    detail = f"{type(error).__name__}: {error}"
+    return ToolResult(f"mdsel-claude: internal error in {name}: {detail}\n", True)
+
+
+def run_tool(
+    name: str,
+    arguments: dict[str, Any] | None,
+    settings: Settings,
+    backend: Backend,
+    cwd: str | None = None,
+    cancel: threading.Event | None = None,
+) -> ToolResult:
+    """One tools/call from start to finish. Never raises: every failure is a tool error.
+
+    Once `cancel` is set the work stops at its next checkpoint (between directories listed,
+    between files, every few milliseconds of parsing) and the answer, which nobody waits for
+    any more, says so.
+    """
+    limits = ArgumentLimits(settings.max_entries, settings.max_entry_chars)
+    try:
+        request = parse_arguments(name, arguments, limits)
+    except ArgumentError as error:
+        return ToolResult(f"{error}\n", True)
+    try:
+        return run_request(request, settings, backend, cwd, cancel)
+    except Cancelled:
+        return ToolResult(f"mdsel-claude: {name} was cancelled\n", True)
+    except Exception as error:
+        # A protocol error would read to the client as a broken server; the model can act on a
+        # tool error instead, and the log keeps the traceback.
+        logger.exception("tools/call %s failed", name)
+        return internal_error(name, error)

@@ -1,0 +1,182 @@
+"""The embedded backend: the mdsel engine in this process, reading through the read policy and
+answering unchanged files from the parse cache."""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from mdsel.results import Outcome
+from mdsel_claude.server import access
+from mdsel_claude.server.cache import DigestCache
+from mdsel_claude.server.config import Settings
+from mdsel_claude.server.freshness import Freshness
+from mdsel_claude.server.reader import CheckedReader, stop_if_set
+
+if TYPE_CHECKING:
+    from mdsel import Document, Options, Problem
+
+
+def engine_options(settings: Settings) -> Options:
+    """The engine options the server's settings stand for."""
+    from mdsel import Options
+
+    engine = settings.engine
+    return Options(
+        json=settings.json,
+        page_words=engine.page_words,
+        max_headings=engine.max_headings,
+        answer_tokens=engine.max_answer_tokens,
+    )
+
+
+def report_only(
+    command: str,
+    selector: str | None,
+    problems: Sequence[Problem],
+    warnings: Sequence[str],
+    settings: Settings,
+) -> Outcome:
+    """What mdsel prints when none of the files could be read; reads nothing, runs nothing."""
+    import mdsel
+
+    return mdsel.run_command(
+        command, selector, [], engine_options(settings), problems=problems, warnings=warnings
+    )
+
+
+class CachedReader(CheckedReader):
+    """One call's reads and parses for the engine (`read=` and `parse=` of `mdsel.run_command`).
+
+    A file whose `fstat` shows it unchanged since its bytes were hashed (see `freshness`) is not
+    read again: `recall` hands the engine the cached document's own bytes object, and `parse`,
+    given exactly that object next, returns the document. Any other bytes are parsed through the
+    content-digest cache, and the digest is recorded against the signature they were read under.
+    """
+
+    def __init__(
+        self,
+        policy: access.Policy,
+        budget: int,
+        documents: DigestCache[Document],
+        freshness: Freshness,
+        parse: Callable[[bytes], Document] | None = None,
+        cwd: str | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
+        super().__init__(policy, budget, cwd, cancelled)
+        self._documents = documents
+        self._freshness = freshness
+        self._parse = parse
+        self._recalled: dict[int, tuple[bytes, Document]] = {}
+        """id(bytes handed to the engine) → (those bytes, their document); kept for the call,
+        as one file may be named twice (through a link)."""
+        self._read: dict[int, tuple[bytes, os.stat_result, int]] = {}
+        """id(bytes read) → (those bytes, the fstat they were read under, the time before it)."""
+
+    def recall(self, info: os.stat_result) -> bytes | None:
+        key = self._freshness.digest(info)
+        document = None if key is None else self._documents.get(key)
+        if document is None:
+            return None
+        # The object itself is the claim ticket: the engine passes it straight to `parse`.
+        self._recalled[id(document.data)] = (document.data, document)
+        return document.data
+
+    def note(self, data: bytes, info: os.stat_result, started_ns: int) -> None:
+        # Bytes of another length than the fstat said were read while the file changed: they
+        # are parsed, but stand for no signature.
+        if len(data) == info.st_size:
+            self._read[id(data)] = (data, info, started_ns)
+
+    def parse(self, data: bytes) -> Document:
+        """The document for bytes this reader handed over (or any others, by content)."""
+        recalled = self._recalled.get(id(data))
+        if recalled is not None and recalled[0] is data:
+            return recalled[1]
+        read = self._read.pop(id(data), None)
+        document, key = self._documents.digest_and_parse(data, self._parse)
+        if read is not None and read[0] is data:
+            self._freshness.record(read[1], key, read[2])
+        return document
+
+
+class EmbeddedBackend:
+    """The mdsel engine in this process, parsing through a content-digest cache."""
+
+    def __init__(self, settings: Settings, freshness: Freshness | None = None) -> None:
+        self._settings = settings
+        self._lock = threading.Lock()
+        self._cache: DigestCache[Document] | None = None
+        self._options: Options | None = None
+        self.freshness = Freshness() if freshness is None else freshness
+        """Which files are unchanged since their bytes were hashed."""
+
+    @property
+    def cache(self) -> DigestCache[Document]:
+        """The parse cache, created (and the engine imported) on first use."""
+        return self._load()[0]
+
+    def _load(self) -> tuple[DigestCache[Document], Options]:
+        # Imported on first use, not at start: the engine and its parser are not needed to answer
+        # `initialize`, and start-up time is what a client waits for before anything else.
+        with self._lock:
+            if self._cache is None or self._options is None:
+                import mdsel
+
+                self._options = engine_options(self._settings)
+                max_blocks = self._settings.engine.max_blocks
+
+                def parse(data: bytes) -> Document:
+                    return mdsel.parse_document(data, max_blocks)
+
+                self._cache = DigestCache(parse, self._settings.cache_bytes, _resident_bytes)
+            return self._cache, self._options
+
+    def run(
+        self,
+        command: str,
+        selector: str | None,
+        paths: Sequence[str],
+        problems: Sequence[Problem],
+        warnings: Sequence[str],
+        cwd: str | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Outcome:
+        import mdsel
+
+        cache, options = self._load()
+        settings = self._settings
+        engine = settings.engine
+        policy = access.Policy(roots=settings.roots, max_bytes=engine.max_bytes)
+        parse_now = None
+        cancelled = None
+        if cancel is not None:
+            cancelled = cancel.is_set
+            checkpoint = functools.partial(stop_if_set, cancel)
+            parse_now = functools.partial(
+                mdsel.parse_document, max_nodes=engine.max_blocks, checkpoint=checkpoint
+            )
+        # The engine reads nothing by name here: every file comes through a descriptor the read
+        # policy has judged, under what is left of this call's byte budget.
+        reader = CachedReader(
+            policy, engine.max_total_bytes, cache, self.freshness, parse_now, cwd, cancelled
+        )
+        return mdsel.run_command(
+            command,
+            selector,
+            paths,
+            options,
+            parse=reader.parse,
+            problems=problems,
+            warnings=warnings,
+            cwd=cwd,
+            read=reader,
+        )
+
+
+def _resident_bytes(document: Document, _data: bytes) -> int:
+    return document.resident_bytes()

@@ -1,0 +1,256 @@
+"""Tests for server.calls, without the SDK: argument errors, file checks, relay, caps, cancel."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mdsel import Problem
+from mdsel.cli import run as cli_run
+from mdsel.results import Outcome
+from mdsel_claude.server.calls import ToolResult, join_output, relay, run_tool
+from mdsel_claude.server.config import EngineSettings, Settings
+from mdsel_claude.server.embedded import EmbeddedBackend
+
+DOC = "# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n"
+
+
+class Spy:
+    """A backend that records its calls and answers with a fixed outcome."""
+
+    def __init__(self) -> None:
+        self.outcome = Outcome("out\n", "", 0)
+        self.calls: list[tuple[str, str | None, tuple[str, ...], int, int]] = []
+
+    def run(
+        self,
+        command: str,
+        selector: str | None,
+        paths: Sequence[str],
+        problems: Sequence[Problem],
+        warnings: Sequence[str],
+        cwd: str | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Outcome:
+        self.calls.append((command, selector, tuple(paths), len(problems), len(warnings)))
+        return self.outcome
+
+
+class Exploding:
+    def run(self, *args: object, **kwargs: object) -> Outcome:
+        raise RuntimeError("engine bug")
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    (tmp_path / "guide.md").write_text(DOC)
+    (tmp_path / "notes.txt").write_text("plain\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "one.md").write_text("# One\n")
+    (tmp_path / "sub" / "two.MD").write_text("# Two\n")
+    (tmp_path / "sub" / ".hidden.md").write_text("# Hidden\n")
+    (tmp_path / "sub" / "node_modules").mkdir()
+    (tmp_path / "sub" / "node_modules" / "dep.md").write_text("# Dep\n")
+    return tmp_path
+
+
+def cli(docs: Path, *argv: str) -> Outcome:
+    outcome = cli_run(list(argv), {}, cwd=str(docs))
+    return Outcome(outcome.stdout, outcome.stderr, outcome.exit_code)
+
+
+@pytest.mark.parametrize(
+    ("parts", "joined"),
+    [
+        ([], ""),
+        (["a\n", "b\n"], "a\nb\n"),
+        (["a", "b"], "a\nb"),
+        (["", "b\n", ""], "b\n"),
+        (["a\r\n", "b"], "a\r\nb"),
+    ],
+)
+def test_join_output(parts: list[str], joined: str) -> None:
+    assert join_output(parts) == joined
+
+
+def test_relay_is_verbatim_on_success_and_keeps_everything_on_failure() -> None:
+    assert relay(Outcome("  text\r\n", "ignored on success", 0)) == ToolResult("  text\r\n", False)
+    assert relay(Outcome("partial", "!h9 X: y\n", 1)) == ToolResult("partial\n!h9 X: y\n", True)
+    assert relay(Outcome("", "!a.md X: y\n", 1)) == ToolResult("!a.md X: y\n", True)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "needle"),
+    [
+        ("mdsel_index", {}, "'files'"),
+        ("mdsel_index", {"files": []}, "'files'"),
+        ("mdsel_select", {"files": ["guide.md"]}, "'selector'"),
+        ("mdsel_select", {"selector": "", "files": ["guide.md"]}, "'selector'"),
+        ("mdsel_select", {"selector": "h2.0", "files": [1]}, "'files[0]'"),
+        ("mdsel_nope", {"files": ["guide.md"]}, "'mdsel_nope'"),
+    ],
+)
+def test_argument_errors_never_reach_the_backend(
+    docs: Path, name: str, arguments: dict[str, object], needle: str
+) -> None:
+    spy = Spy()
+    result = run_tool(name, arguments, Settings(), spy, cwd=str(docs))
+    assert result.is_error and needle in result.text and spy.calls == []
+
+
+def test_index_and_select_relay_exactly_what_the_cli_prints(docs: Path) -> None:
+    backend = EmbeddedBackend(Settings())
+    calls: list[tuple[str, dict[str, Any], list[str]]] = [
+        ("mdsel_index", {"files": ["guide.md"]}, ["index", "guide.md"]),
+        ("mdsel_index", {"files": ["sub"]}, ["index", "sub"]),
+        ("mdsel_index", {"files": ["sub/*.md", "guide.md"]}, ["index", "sub/*.md", "guide.md"]),
+        (
+            "mdsel_select",
+            {"selector": "h2.1", "files": ["guide.md"]},
+            ["select", "h2.1", "guide.md"],
+        ),
+        (
+            "mdsel_select",
+            {"selector": "h2.7", "files": ["guide.md"]},
+            ["select", "h2.7", "guide.md"],
+        ),
+        ("mdsel_select", {"selector": "h2.0", "files": ["gone.md"]}, ["select", "h2.0", "gone.md"]),
+    ]
+    for name, arguments, argv in calls:
+        expected = relay(cli(docs, *argv))
+        assert run_tool(name, arguments, Settings(), backend, cwd=str(docs)) == expected, argv
+
+
+def test_a_directory_expands_to_visible_markdown_files(docs: Path) -> None:
+    spy = Spy()
+    run_tool("mdsel_index", {"files": ["sub"]}, Settings(), spy, cwd=str(docs))
+    [(_, _, paths, _, _)] = spy.calls
+    # Shown as given (relative), read against the working directory.
+    assert paths == (os.path.join("sub", "one.md"), os.path.join("sub", "two.MD"))
+
+
+def test_refusals_do_not_stop_the_other_files(docs: Path) -> None:
+    (docs / "link.md").symlink_to(docs / "notes.txt")
+    os.mkfifo(docs / "x.md")
+    arguments = {"files": ["link.md", "guide.md", "x.md", "notes.txt"]}
+    result = run_tool("mdsel_index", arguments, Settings(), EmbeddedBackend(Settings()), str(docs))
+    assert result.is_error
+    body, *refusals = result.text.split("\n!")
+    assert body.startswith("11 lines 11 words; para 3\nh1.0 Guide 1 11\n")
+    assert [line.split(" ", 2)[:2] for line in refusals] == [
+        ["link.md", "PROCESSING_ERROR:"],
+        ["x.md", "PROCESSING_ERROR:"],
+        ["notes.txt", "PROCESSING_ERROR:"],
+    ]
+
+
+def test_roots_confine_and_nothing_runs_when_nothing_is_accepted(
+    docs: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.md").write_text("# Secret\n")
+    spy = Spy()
+    settings = Settings(roots=(os.path.realpath(docs),))
+    result = run_tool("mdsel_index", {"files": [str(outside / "secret.md")]}, settings, spy)
+    assert spy.calls == []
+    assert result == ToolResult(
+        f"!{outside / 'secret.md'} PROCESSING_ERROR: outside the directories allowed by "
+        "MDSEL_ROOTS\n",
+        True,
+    )
+    run_tool("mdsel_index", {"files": ["guide.md"]}, settings, spy, cwd=str(docs))
+    assert len(spy.calls) == 1
+
+
+def test_caps_warn_on_stdout_and_the_result_is_not_an_error(docs: Path) -> None:
+    settings = Settings(engine=EngineSettings(max_files=1))
+    result = run_tool(
+        "mdsel_index", {"files": ["sub"]}, settings, EmbeddedBackend(settings), str(docs)
+    )
+    assert not result.is_error
+    first, second = result.text.split("\n", 2)[:2]
+    assert first.startswith("warning: only the first 1 files") and "MDSEL_MAX_FILES" in first
+    assert second.startswith("1 lines")  # one document shown: no namespace or path
+    assert result.text.endswith("\nh1.0 One 1 2\n")
+
+
+def test_json_mode_keeps_one_valid_envelope_with_the_refusals(docs: Path) -> None:
+    settings = Settings(json=True)
+    arguments = {"selector": "h2.0", "files": ["guide.md", "notes.txt"]}
+    result = run_tool("mdsel_select", arguments, settings, EmbeddedBackend(settings), str(docs))
+    body = json.loads(result.text)
+    assert result.is_error and body["success"] is False
+    assert body["data"]["matches"][0]["content"].startswith("## Install")
+    assert [error["file"] for error in body["errors"]] == ["notes.txt"]
+
+
+def test_an_unexpected_failure_is_a_tool_error(docs: Path) -> None:
+    result = run_tool("mdsel_index", {"files": ["guide.md"]}, Settings(), Exploding(), str(docs))
+    assert result.is_error
+    assert result.text == "mdsel-claude: internal error in mdsel_index: RuntimeError: engine bug\n"
+
+
+class Growing:
+    """The embedded engine, with files growing between the server's expansion and its reads."""
+
+    def __init__(self, settings: Settings, grow: dict[Path, bytes]) -> None:
+        self.engine = EmbeddedBackend(settings)
+        self.grow = grow
+
+    def run(
+        self,
+        command: str,
+        selector: str | None,
+        paths: Sequence[str],
+        problems: Sequence[Problem],
+        warnings: Sequence[str],
+        cwd: str | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Outcome:
+        for path, data in self.grow.items():
+            with path.open("ab") as handle:
+                handle.write(data)
+        return self.engine.run(command, selector, paths, problems, warnings, cwd, cancel)
+
+
+def test_files_that_grow_after_expansion_stay_within_the_call_budget(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_bytes(b"# A\n\n" + b"alpha " * 65)
+    (tmp_path / "b.md").write_bytes(b"# B\n\n" + b"beta " * 79)
+    settings = Settings(engine=EngineSettings(max_total_bytes=1000, max_bytes=10_000))
+    backend = Growing(settings, {tmp_path / "b.md": b"more " * 140})
+    result = run_tool("mdsel_index", {"files": ["a.md", "b.md"]}, settings, backend, str(tmp_path))
+    assert result.is_error
+    assert "a::h1.0 A" in result.text and "b::h1.0" not in result.text
+    assert (
+        "!b.md PROCESSING_ERROR: grew past the 1000 bytes a call may read "
+        "(MDSEL_MAX_TOTAL_BYTES) after it was listed; left out"
+    ) in result.text
+
+
+def test_a_cancelled_call_stops_and_says_so(docs: Path) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    settings = Settings()
+    result = run_tool(
+        "mdsel_index", {"files": ["."]}, settings, EmbeddedBackend(settings), str(docs), cancel
+    )
+    assert result == ToolResult("mdsel-claude: mdsel_index was cancelled\n", True)
+
+
+def test_a_decoded_fragment_cannot_forge_lines_in_the_tool_result(docs: Path) -> None:
+    backend = EmbeddedBackend(Settings())
+    for selector in ("#x%0A~h2.0%1b[31m", "#x&#10;~h2.0", "guide.md#a%E2%80%AEb"):
+        arguments = {"selector": selector, "files": ["guide.md"]}
+        result = run_tool("mdsel_select", arguments, Settings(), backend, cwd=str(docs))
+        assert result == relay(cli(docs, "select", selector, "guide.md"))
+        assert result.is_error
+        first, *rest = result.text.splitlines()
+        assert first.startswith(f"!{selector} INVALID_SELECTOR: the anchor decodes to a control")
+        assert all(line.isprintable() for line in (first, *rest))
+        assert not {"~h2.0", "~h2.0%1b[31m", "~h2.0\x1b[31m"} & set(rest)  # no forged line
