@@ -33,9 +33,10 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 RACY_NS = 3_000_000_000
-"""How long after its last change a file's signature is trusted, in nanoseconds: two-second
-timestamps (FAT), one-second ones (ext3, HFS+, some network file systems) and the coarse clock
-Linux stamps files with (a few milliseconds behind the wall clock) all fit within it."""
+"""How long after its last change a file's signature starts to be trusted, in nanoseconds
+(until then every call reads and hashes it): two-second timestamps (FAT), one-second ones
+(ext3, HFS+, some network file systems) and the coarse clock Linux stamps files with (a few
+milliseconds behind the wall clock) all fit within it."""
 
 MAX_ENTRIES = 20_000
 """Signatures remembered, least recently used first out (about 200 bytes each): ten times

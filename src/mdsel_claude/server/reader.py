@@ -176,7 +176,8 @@ class CheckedReader:
 
     def note(self, data: bytes, info: os.stat_result, started_ns: int) -> None:
         """`data` was read from the file `info` describes; `started_ns` (wall clock) was taken
-        before that fstat, so any change to the file after it moves its ctime past it."""
+        before that fstat, so a change to the file after it leaves another ctime (see
+        `freshness` for how far the file system's stamps may lag it)."""
 
 
 def _read_at_most(fd: int, expected: int, limit: int) -> bytes:
