@@ -250,9 +250,9 @@ def nested_lines(document: Document, index: int) -> tuple[int, int]:
             break
         if later.container_end == heading.container_end and later.level <= heading.level:
             # From the start of its line: a list marker before it belongs to the next item.
-            end = document.lines.starts[document.line_of(later.start) - 1]
+            end = document.lines.starts[document.lines.line_of(later.start) - 1]
             break
-    return document.content_span(heading.start, max(end, heading.end), quoted=True)
+    return document.lines.content_span(heading.start, max(end, heading.end), quoted=True)
 
 
 def closest(document: Document, anchor: str) -> list[tuple[str, str]]:

@@ -118,11 +118,11 @@ class _Doc:
 def _heading_line(document: Document, index: int, pad: str, hidden: int) -> str:
     headings = document.headings
     title = short_title(headings.title(index))
-    selector = heading_selector(headings.levels[index], headings.ordinals[index])
+    selector = heading_selector(headings.levels[index], headings.numbers.ordinal(index))
     more = f" +{hidden}" if hidden else ""
     return (
-        f"{pad}{selector} {title} {headings.line_start(index)} "
-        f"{document.section_words(index)}{more}"
+        f"{pad}{selector} {title} {headings.lines.line_start(index)} "
+        f"{document.headings.words.section(index)}{more}"
     )
 
 

@@ -69,9 +69,9 @@ def children(document: Document, node: Node) -> tuple[Child, ...]:
             )
     elif node.kind in ("list", "quote"):
         child = node.ref + 1
-        while child <= document.block_last[node.ref] and len(found) < MAX_CHILDREN:
+        while child <= document.blocks.last[node.ref] and len(found) < MAX_CHILDREN:
             found.append(_block_child(document, child))
-            child = document.block_last[child] + 1  # skip the child's own descendants
+            child = document.blocks.last[child] + 1  # skip the child's own descendants
     return tuple(found)
 
 
@@ -82,7 +82,7 @@ def children_counts(document: Document) -> tuple[list[int], int]:
     # Columns, not Heading and Block values: this runs over every heading and block.
     parents, heading_starts = document.headings.parents, document.headings.starts
     block_starts = document.blocks.starts
-    top = sorted(i for indices in document.top_blocks.values() for i in indices)
+    top = sorted(i for indices in document.blocks.top.values() for i in indices)
     counts = [0] * len(parents)
     position = 0
     for index, parent in enumerate(parents):
@@ -104,8 +104,8 @@ def children_counts(document: Document) -> tuple[list[int], int]:
 
 def _top_blocks_between(document: Document, start: int, end: int) -> list[int]:
     found: list[int] = []
-    for kind in document.top_blocks:
-        found.extend(document.top_blocks_between(kind, start, end))
+    for kind in document.blocks.top:
+        found.extend(document.blocks.top_between(kind, start, end))
     return sorted(found)
 
 

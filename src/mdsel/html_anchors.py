@@ -79,7 +79,7 @@ def _attribute_line(document: Document, fragment: str) -> int:
     for start, end in text_spans(text, shift):  # only what the parser read as text, not code
         for offset in found:
             if start <= offset < end:
-                return document.line_of(offset)
+                return document.lines.line_of(offset)
     return 0
 
 
@@ -92,5 +92,5 @@ def _element_line(document: Document, fragment: str) -> int:
             continue
         for name, line in _anchors(html):
             if name == fragment:
-                return document.line_of(start) + line - 1
+                return document.lines.line_of(start) + line - 1
     return 0

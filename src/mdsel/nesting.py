@@ -17,19 +17,23 @@ from mdsel.source import LineTable
 def nest(
     levels: bytearray, starts: array[int], size: int, code: str
 ) -> tuple[array[int], array[int], array[int], bytearray]:
-    """Section ends, last headings inside, parents and depths, from one scan of the headings with
-    a stack of open sections."""
+    """Section ends, last headings inside, parents (-1 at the top) and depths, from one scan of
+    the headings with a stack of open sections. `code`: the array type for offsets."""
     count = len(levels)
     section_ends = array(code, repeat(size, count))
     lasts = array(code, repeat(count - 1, count))
-    parents = array(code, repeat(-1, count))
-    depths = bytearray(count)
+    # Parents are appended unsigned, -1 as its two's complement, and read back as signed at the
+    # end: an append to a signed array goes through PyArg_Parse, several times the cost.
+    parents = array(code.upper())
+    no_parent = (1 << 8 * parents.itemsize) - 1
+    depths = bytearray()
     # Sentinels (no heading, level 0) at the bottom: the loop never tests for an empty stack.
-    open_headings = [-1]  # the stack of open sections, innermost last
+    open_headings = [no_parent]  # the stack of open sections, innermost last
     open_levels = [0]
     innermost = 0  # level of the innermost open section; 0 when none is open
     pop_heading, pop_level = open_headings.pop, open_levels.pop
     push_heading, push_level = open_headings.append, open_levels.append
+    add_parent, add_depth = parents.append, depths.append
     for index, level in enumerate(levels):
         if level <= innermost:
             start = starts[index]
@@ -38,14 +42,14 @@ def nest(
                 closed = pop_heading()
                 section_ends[closed] = start
                 lasts[closed] = index - 1
-        parent = open_headings[-1]
-        if parent >= 0:
-            parents[index] = parent
-            depths[index] = len(open_headings) - 1
+        add_parent(open_headings[-1])
+        add_depth(len(open_headings) - 1)
         push_heading(index)
         push_level(level)
         innermost = level
-    return section_ends, lasts, parents, depths
+    signed = array(code.lower())  # the signed type of the same size
+    signed.frombytes(memoryview(parents).cast("B"))
+    return section_ends, lasts, signed, depths
 
 
 def first_lines(lines: LineTable, starts: array[int]) -> array[int]:

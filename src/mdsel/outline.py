@@ -25,7 +25,7 @@ def heading_line(document: Document, index: int, depth: int, prefix: str, hidden
     for on every index. Unlabelled numbers cost one token each where `L76-106 300w` costs five.
     """
     heading = document.headings[index]
-    words = document.section_words(index)
+    words = document.headings.words.section(index)
     more = f" +{hidden}" if hidden else ""
     title = short_title(heading.title)
     return (
@@ -79,7 +79,7 @@ def outline(
         example = rest.first if rest.total else first
     lines.append(
         f"[showing {len(shown)} of {total} headings; expand one with "
-        f"{prefix}{heading_selector(headings.levels[example], headings.ordinals[example])}"
+        f"{prefix}{heading_selector(headings.levels[example], headings.numbers.ordinal(example))}"
         f"?toc=true, or {expand_hint}]"
     )
     return lines
@@ -196,7 +196,7 @@ def ranges(document: Document, rest: Rest, limit: int = 12) -> str:
         stop = re.compile(b"[%s]" % b"".join(_escaped(*breaking)))
         ended = stop.search(key, pos + 1)
         run_end = ended.start() if ended is not None else size
-        ordinal = headings.ordinals[start + pos]
+        ordinal = headings.numbers.ordinal(start + pos)
         length = key.count(same, pos, run_end)
         if len(parts) == limit:
             parts.append("…")
@@ -216,7 +216,7 @@ def _escaped(*values: int) -> tuple[bytes, ...]:
 def block_counts(document: Document) -> str:
     """`para 23 code 19 list 5`: the document-level blocks of each kind present (absent: 0)."""
     return " ".join(
-        f"{kind} {len(document.top_blocks[kind])}"
+        f"{kind} {len(document.blocks.top[kind])}"
         for kind in BLOCK_KINDS
-        if document.top_blocks[kind]
+        if document.blocks.top[kind]
     )

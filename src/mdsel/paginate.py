@@ -78,7 +78,7 @@ def pages(
 
 
 def _span(document: Document, start: int, end: int, words: int) -> Span:
-    return Span(start, end, words, document.line_of(start), document.line_of(end - 1))
+    return Span(start, end, words, document.lines.line_of(start), document.lines.line_of(end - 1))
 
 
 def _units(

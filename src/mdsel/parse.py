@@ -17,7 +17,7 @@ import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from io import StringIO
-from itertools import chain, islice, repeat
+from itertools import accumulate, chain, islice, repeat
 from operator import add
 
 import pyromark
@@ -43,6 +43,7 @@ KINDS = (PARA, CODE, LIST, TABLE, QUOTE)
 """Block kinds by their code in Scan.kinds."""
 _LIST_CODE = KINDS.index(LIST)
 _QUOTE_CODE = KINDS.index(QUOTE)
+_TABLE_CODE = KINDS.index(TABLE)
 
 # pulldown-cmark tags that become nodes → kind codes. Items, HTML blocks, rules, table parts and
 # inline tags create none.
@@ -63,7 +64,15 @@ class Block(NamedTuple):
 
 
 def offset_typecode(size: int) -> str:
-    """The smallest signed `array` type that holds every offset (and -1) of `size` bytes."""
+    """The smallest unsigned `array` type that holds every offset of `size` bytes.
+
+    Unsigned because an append to a signed array goes through PyArg_Parse, several times the
+    cost of an unsigned one: the scan appends a few offsets per block."""
+    return "I" if size < 2**32 else "Q"
+
+
+def signed_typecode(size: int) -> str:
+    """The smallest signed `array` type that holds every offset of `size` bytes and -1."""
     return "i" if size < 2**31 else "q"
 
 
@@ -152,12 +161,12 @@ def scan(
     """
     code = offset_typecode(len(data) + 1)
     kinds = bytearray()
-    starts, ends, parents, last = array(code), array(code), array(code), array(code)
+    starts, ends, last = array(code), array(code), array(code)
+    parents = array(signed_typecode(len(data) + 1))
     top = tuple(array(code) for _ in KINDS)
     levels = bytearray()
-    heading_starts, heading_ends, title_ends = array(code), array(code), array(code)
+    heading_starts, heading_ends, title_lengths = array(code), array(code), array(code)
     titles = StringIO()
-    title_length = 0
     ids: dict[int, str] = {}
     texts: dict[int, str] = {}
     nested: list[NestedHeading] = []
@@ -179,8 +188,10 @@ def scan(
         heading_starts.append,
         heading_ends.append,
     )
-    add_title, add_title_end = titles.write, title_ends.append
-    count = 0  # blocks and headings so far
+    add_title, add_title_length = titles.write, title_lengths.append
+    # Blocks allowed before the limit: a block passes it when len(kinds) >= room, and each
+    # heading takes one away (no counter to add to per node).
+    room = max_nodes
     events: Iterator[tuple[Any, Any]] = iter(pyromark.events_with_range(text, options=OPTIONS))
     if checkpoint is not None:
         events = _checked(events, checkpoint)
@@ -197,9 +208,9 @@ def scan(
             while open_ends and open_ends[-1] <= start:
                 open_ends.pop()
                 last[open_index.pop()] = len(kinds) - 1
-            count += 1
-            if count > max_nodes:
+            if len(kinds) >= room:
                 raise NodeLimitError(max_nodes, start + shift)
+            room -= 1
             end = span["end"]
             # The inline events up to the heading's End (the only End holding a dict
             # there), inlined: this runs once per heading, a million times in some files.
@@ -213,12 +224,13 @@ def scan(
                     title += inline["Code"]
                 elif inline == "SoftBreak" or inline == "HardBreak":
                     title += " "
-            if title and title[-1] in "#\t ":  # a closing sequence pulldown-cmark kept
-                title = without_closing_sequence(data[start + shift : end + shift], title)
-            level = levels_of[tag["Heading"]["level"]]
             explicit = None
-            if title and title[-1] == "}":
-                explicit = attribute_block(title, data[start + shift : end + shift])
+            if title and title[-1] in "#\t }":  # one test for both rare endings
+                if title[-1] != "}":  # a closing sequence pulldown-cmark kept
+                    title = without_closing_sequence(data[start + shift : end + shift], title)
+                if title and title[-1] == "}":
+                    explicit = attribute_block(title, data[start + shift : end + shift])
+            level = levels_of[tag["Heading"]["level"]]
             if open_ends:
                 # Inside a list or quote: not a section, but a link target all the same.
                 shown, ident = (title, None) if explicit is None else explicit[:2]
@@ -239,8 +251,7 @@ def scan(
             add_heading_start(start)
             add_heading_end(end)
             add_title(title)
-            title_length += len(title)
-            add_title_end(title_length)
+            add_title_length(len(title))
             continue
         else:
             kind = codes.get(next(iter(tag)))
@@ -248,27 +259,28 @@ def scan(
                 continue
         start = span["start"]
         end = span["end"]
-        if open_ends:
-            while open_ends and open_ends[-1] <= start:
-                open_ends.pop()
-                last[open_index.pop()] = len(kinds) - 1
-            parent = open_index[-1] if open_index else -1
-        else:
-            parent = -1
         index = len(kinds)
-        count += 1
-        if count > max_nodes:
+        if index >= room:
             raise NodeLimitError(max_nodes, start + shift)
         if end <= start:
             end = start + 1
+        if open_ends:
+            while open_ends and open_ends[-1] <= start:
+                open_ends.pop()
+                last[open_index.pop()] = index - 1
+            if open_index:
+                add_parent(open_index[-1])
+            else:
+                add_parent(-1)
+                top[kind].append(index)
+        else:
+            add_parent(-1)
+            top[kind].append(index)
         add_kind(kind)
         add_start(start)
         add_end(end)
-        add_parent(parent)
         add_last(index)
-        if parent < 0:
-            top[kind].append(index)
-        if kind == _LIST_CODE or kind == _QUOTE_CODE:  # noqa: SIM109 (no tuple per block)
+        if kind >= _LIST_CODE and kind != _TABLE_CODE:  # a list or a blockquote: a container
             open_ends.append(end)
             open_index.append(index)
     while open_ends:
@@ -279,8 +291,8 @@ def scan(
             column[:] = array(code, map(add, column, repeat(shift)))
     return Scan(
         kinds, starts, ends, parents, last, top,
-        levels, heading_starts, heading_ends, titles.getvalue(), title_ends, ids, texts,
-        tuple(nested),
+        levels, heading_starts, heading_ends, titles.getvalue(),
+        array(code, accumulate(title_lengths)), ids, texts, tuple(nested),
     )  # fmt: skip
 
 

@@ -99,7 +99,7 @@ def document_index(
     heading_anchors = anchors(document)
     heading_entries = []
     for index, heading in enumerate(headings):
-        section_words = document.section_words(index)
+        section_words = document.headings.words.section(index)
         text, cut = preview_cut(document, heading.line_end + 1, heading.section_line_end)
         heading_entries.append(
             {
@@ -137,11 +137,11 @@ def document_index(
         },
         "headings": heading_entries,
         "blocks": {
-            "paragraphs": len(document.top_blocks["para"]),
-            "code_blocks": len(document.top_blocks["code"]),
-            "lists": len(document.top_blocks["list"]),
-            "tables": len(document.top_blocks["table"]),
-            "blockquotes": len(document.top_blocks["quote"]),
+            "paragraphs": len(document.blocks.top["para"]),
+            "code_blocks": len(document.blocks.top["code"]),
+            "lists": len(document.blocks.top["list"]),
+            "tables": len(document.blocks.top["table"]),
+            "blockquotes": len(document.blocks.top["quote"]),
         },
         "line_count": document.line_count,
         "word_count": document.word_count,

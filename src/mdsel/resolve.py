@@ -244,18 +244,18 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
             return ()
         if kind == SECTION:
             return _NodeRange(doc, SECTION, range(first, last + 1))
-        level_indices = document.by_level[int(kind[1])]
+        level_indices = document.headings.numbers.by_level[int(kind[1])]
         lo = _bisect(level_indices, first)
         hi = _bisect(level_indices, last + 1)
         # by_level[n][k] is the heading numbered hN.k: those in the scope are numbered from lo.
         return _NodeRange(doc, HEADING, level_indices[lo:hi], lo)
     if scope.kind == ROOT:
-        return _NodeRange(doc, kind, document.top_blocks[kind])
+        return _NodeRange(doc, kind, document.blocks.top[kind])
     if scope.kind in (HEADING, SECTION):
         heading = document.headings[scope.ref]
-        indices = document.top_blocks_between(kind, heading.start, heading.section_end)
+        indices = document.blocks.top_between(kind, heading.start, heading.section_end)
         return _NodeRange(doc, kind, indices)
-    return _NodeRange(doc, kind, document.child_blocks(scope.ref, kind))
+    return _NodeRange(doc, kind, document.blocks.children(scope.ref, kind))
 
 
 def _blocks_in_lines(scope: Node, kind: str, document: Document) -> Sequence[Node]:
@@ -347,7 +347,7 @@ def node_selector(document: Document, node: Node) -> str:
     index = node.ref
     while index >= 0:
         block = document.blocks[index]
-        parts.append(f"{block.kind}.{document.block_ordinal(index)}")
+        parts.append(f"{block.kind}.{document.blocks.ordinal(index)}")
         index = block.parent
     return "/".join(reversed(parts))
 

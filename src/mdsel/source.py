@@ -65,13 +65,13 @@ class LineTable:
 
     __slots__ = ("_lf_endings", "_starts", "data", "mask")
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, lf_endings: bool | None = None) -> None:
         self.data = data
         self.mask = data.translate(_WORD_MASK)
         """The data with whitespace as b" " and every other byte as b"x": a word starts at each
         b" x" pair (or at an b"x" at the range start), so counting never creates word objects."""
         self._starts: array[int] | None = None
-        self._lf_endings: bool | None = None
+        self._lf_endings = lf_endings  # see lf_endings; given when the caller already knows
 
     @property
     def starts(self) -> array[int]:
@@ -85,8 +85,7 @@ class LineTable:
     def lf_endings(self) -> bool:
         """Every line break is LF or CRLF (no lone CR): counting b"\n" counts lines."""
         if self._lf_endings is None:
-            data = self.data
-            self._lf_endings = b"\r" not in data or _LONE_CR.search(data) is None
+            self._lf_endings = lf_endings_only(self.data)
         return self._lf_endings
 
     @property
@@ -112,6 +111,25 @@ class LineTable:
         if last < first:
             return 0
         return self.words_between(self.starts[first - 1], self.starts[last])
+
+    def content_span(self, start: int, end: int, quoted: bool = False) -> tuple[int, int]:
+        """Lines touched by bytes [start, end), trailing blank lines dropped; 1-based, inclusive.
+
+        `quoted`: inside a blockquote, where a line holding only `>` markers is a blank line.
+        """
+        starts, data = self.starts, self.data
+        first = bisect_right(starts, start)
+        # pulldown-cmark may end a nested block's range just past the `> ` or indentation of the
+        # next line; that line belongs to what follows.
+        tail = starts[bisect_right(starts, end - 1) - 1]
+        if tail > start and not data[tail:end].strip(b" \t>"):
+            end = tail
+        content_end = self.content_end(start, end)
+        final = max(first, bisect_right(starts, content_end))
+        if quoted:
+            while final > first and not data[starts[final - 1] : starts[final]].strip(b" \t>\r\n"):
+                final -= 1
+        return first, final
 
     def content_end(self, start: int, end: int) -> int:
         """Offset of the last byte in [start, end) that makes its line non-blank, or -1.
@@ -142,8 +160,13 @@ def _lines(data: bytes, chunk: int = 1 << 20) -> Iterator[bytes]:
         pos = cut
 
 
-def line_table(data: bytes) -> LineTable:
-    return LineTable(data)
+def line_table(data: bytes, lf_endings: bool | None = None) -> LineTable:
+    return LineTable(data, lf_endings)
+
+
+def lf_endings_only(data: bytes) -> bool:
+    """Every line break in `data` is LF or CRLF: no lone CR (a search only when a CR is there)."""
+    return b"\r" not in data or _LONE_CR.search(data) is None
 
 
 def word_count(raw: bytes) -> int:

@@ -104,7 +104,7 @@ def _numbered_heading(
     ordinal = segment.items[0].first
     result = []
     for doc in docs:
-        level_indices = sources[doc].document.by_level[int(segment.type[1])]
+        level_indices = sources[doc].document.headings.numbers.by_level[int(segment.type[1])]
         if ordinal < len(level_indices):
             result.append(_heading(sources[doc], level_indices[ordinal]))
     return result
@@ -189,11 +189,12 @@ def _nearest(segment: Segment, sources: Sequence[Source], docs: list[int]) -> li
     if not result:
         for doc in docs:
             source = sources[doc]
+            by_level = source.document.headings.numbers.by_level
             for level in range(1, 7):
-                if source.document.by_level[level]:
-                    result.append(_heading(source, source.document.by_level[level][0]))
+                if by_level[level]:
+                    result.append(_heading(source, by_level[level][0]))
             for kind in BLOCK_KINDS:
-                if source.document.top_blocks[kind]:
+                if source.document.blocks.top[kind]:
                     result.append(Suggestion(f"{kind}.0", "", source.namespace))
     return result
 
@@ -233,9 +234,9 @@ def _count(document: Document, kind: str) -> int:
     if kind == "section":
         return len(document.headings)
     if kind.startswith("h"):
-        return len(document.by_level[int(kind[1])])
-    if kind in document.top_blocks:
-        return len(document.top_blocks[kind])
+        return len(document.headings.numbers.by_level[int(kind[1])])
+    if kind in document.blocks.top:
+        return len(document.blocks.top[kind])
     return 0
 
 
@@ -244,7 +245,7 @@ def _by_type(source: Source, kind: str, ordinal: int) -> Suggestion:
     if kind == "section":
         return Suggestion(f"section.{ordinal}", document.headings[ordinal].title, source.namespace)
     if kind.startswith("h"):
-        return _heading(source, document.by_level[int(kind[1])][ordinal])
+        return _heading(source, document.headings.numbers.by_level[int(kind[1])][ordinal])
     return Suggestion(f"{kind}.{ordinal}", "", source.namespace)
 
 
@@ -257,7 +258,7 @@ def _similar(request: str, sources: Sequence[Source], docs: list[int]) -> list[S
             suggestion = _heading(source, index)
             pool.setdefault(suggestion.selector, suggestion)
         for kind in BLOCK_KINDS:
-            for ordinal in range(min(len(source.document.top_blocks[kind]), 50)):
+            for ordinal in range(min(len(source.document.blocks.top[kind]), 50)):
                 pool.setdefault(
                     f"{kind}.{ordinal}", Suggestion(f"{kind}.{ordinal}", "", source.namespace)
                 )

@@ -17,7 +17,7 @@ def test_every_line_maps_to_the_innermost_section_holding_it() -> None:
         holding = [
             i
             for i, h in enumerate(doc.headings)
-            if h.line_start <= line and doc.line_of(h.section_end - 1) >= line
+            if h.line_start <= line and doc.lines.line_of(h.section_end - 1) >= line
         ]
         # The innermost section holding a line is the last (deepest) one that starts before it.
         assert index == (holding[-1] if holding else -1), line

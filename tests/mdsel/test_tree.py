@@ -375,7 +375,7 @@ def test_resident_bytes_is_what_the_tree_allocates() -> None:
         document = parse_document(raw)
         source = mdsel.Source("doc", "doc.md", document)
         mdsel.select("list.2999", [source])  # builds the line table
-        document.block_ordinal(0)  # and the ordinals
+        document.blocks.ordinal(0)  # and the ordinals
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
@@ -398,7 +398,7 @@ def test_heading_lines_counted_one_at_a_time_or_all_at_once_agree(
     document = parse_document(b"".join(parts).replace(b"\x0c", form_feed).replace(b"\n", ending))
     headings = document.headings
     one_at_a_time = [
-        (headings.line_end(i), headings.section_line_end(i, headings.line_end(i)))
+        (headings.lines.line_end(i), headings.lines.section_line_end(i, headings.lines.line_end(i)))
         for i in range(len(headings))
     ]
     values = list(headings)  # the first thousand one at a time, then all at once
