@@ -160,3 +160,44 @@ def test_parts_are_counted_as_sliced(
         files.CHUNK_BYTES = saved
     size_allows = (len(text) + 1) // 2 > threshold
     assert got == (size_allows and reference(text, piece) > threshold)
+
+
+def test_globs_read_a_bounded_number_of_entries(tmp_path: Path) -> None:
+    many = tmp_path / "many"
+    many.mkdir()
+    for n in range(300):
+        (many / f"f{n}.md").write_text("a\n")
+    (many / "big.md").write_text("word " * 500)
+    assert printed_markdown("cat many/*.md", str(tmp_path), 200) == [str(many / "big.md")]
+    # The same glob a thousand times is read once; past the budget a glob is nothing, and a
+    # glob in a directory part is never expanded (it could walk a whole tree).
+    started = time.monotonic()
+    assert printed_markdown("cat " + "many/*.md " * 1000, str(tmp_path), 200)
+    assert printed_markdown("cat /*/*/*/*/*/*.md", "/", 200) == []
+    assert time.monotonic() - started < 5
+
+
+def test_the_same_file_is_counted_once(tmp_path: Path) -> None:
+    spaces = tmp_path / "spaces.md"
+    spaces.write_bytes(b" " * (8 * 1024 * 1024))  # no word at all: read to the end each time
+    started = time.monotonic()
+    assert printed_markdown("cat spaces.md;" * 6000, str(tmp_path), 200) == []
+    assert time.monotonic() - started < 5
+
+
+def test_a_directory_with_a_bracket_in_its_name(tmp_path: Path) -> None:
+    odd = tmp_path / "pr[1]"
+    odd.mkdir()
+    (odd / "big.md").write_text("word " * 500)
+    assert printed_markdown("cat *.md", str(odd), 200) == [str(odd / "big.md")]
+
+
+def test_a_bom_counts_only_at_the_start_of_the_file(tmp_path: Path) -> None:
+    from mdsel_claude.hook.files import printed_exceeds
+
+    doc = tmp_path / "doc.md"
+    # Mid-file, the BOM's bytes are a word like any other; at the start they are skipped.
+    doc.write_bytes(b"one two three\n\xef\xbb\xbf word\n")
+    assert printed_exceeds(str(doc), ("lines", -1, None), 1)
+    doc.write_bytes(b"\xef\xbb\xbf word\n")
+    assert not printed_exceeds(str(doc), ("lines", -1, None), 1)

@@ -11,8 +11,9 @@ the file: Claude Code rejects a replacement of any other shape and keeps the ori
 from __future__ import annotations
 
 import json
+import os
 
-from mdsel_claude.hook.files import REMINDER, absolute_path, large_markdown
+from mdsel_claude.hook.files import MAX_BYTES, REMINDER, absolute_path, large_markdown, open_regular
 
 EVENTS = frozenset({"PreToolUse", "PostToolUse"})
 """Hook events the reminder is given for; any other event is answered with silence."""
@@ -109,6 +110,12 @@ def _replaced_read(payload: dict[str, object], path: str) -> dict[str, object] |
 
 
 def _count_lines(path: str) -> int:
-    """The file's line count as Read counts it (split on LF)."""
-    with open(path, "rb") as handle:
-        return handle.read().count(b"\n") + 1
+    """The file's line count as Read counts it (split on LF): read as the word count reads it,
+    never blocking on a FIFO swapped in since, and at most `MAX_BYTES`."""
+    fd = open_regular(path)
+    if fd is None:
+        return 0
+    try:
+        return os.read(fd, MAX_BYTES).count(b"\n") + 1
+    finally:
+        os.close(fd)

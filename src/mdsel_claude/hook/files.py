@@ -82,7 +82,7 @@ def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
         return False
     if piece == WHOLE:
         return exceeds_word_threshold(path, threshold)
-    fd = _open_regular(path)
+    fd = open_regular(path)
     if fd is None:
         return False
     try:
@@ -193,6 +193,8 @@ def _tail_exceeds(fd: int, size: int, unit: str, count: int, threshold: int) -> 
         data = os.read(fd, window)
         if b"\0" in data:
             return False
+        if window == size and data.startswith(_BOM):  # the file's own start: not a word
+            data = data[len(_BOM) :]
         if unit == "bytes":
             break
         body = data[:-1] if data.endswith(b"\n") else data
@@ -203,12 +205,10 @@ def _tail_exceeds(fd: int, size: int, unit: str, count: int, threshold: int) -> 
         if len(body.split(None, threshold)) > threshold or window >= min(size, MAX_BYTES):
             break  # every line in the window is shown: enough words already, or no more to read
         window = min(window * 4, size, MAX_BYTES)
-    if size == window and data.startswith(_BOM):
-        data = data[len(_BOM) :]
     return len(data.split(None, threshold)) > threshold
 
 
-def _open_regular(path: str) -> int | None:
+def open_regular(path: str) -> int | None:
     """A descriptor for the regular file at `path`, or None (never blocks on a FIFO)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -232,7 +232,7 @@ def exceeds_word_threshold(path: str, threshold: int) -> bool:
     Words are runs of bytes between ASCII whitespace (SPEC §2). The result does not depend on
     how the file is cut into reads.
     """
-    fd = _open_regular(path)
+    fd = open_regular(path)
     if fd is None:
         return False
     try:

@@ -1,25 +1,28 @@
-"""Which Markdown files a shell command line prints a large part of, read from its text alone.
+"""Which Markdown files a shell command line shows a large part of, read from its text alone.
 
 Agents read files through their shell tool too (`cat docs/guide.md`, `sed -n '1,400p'
-README.md`, `head -500 CHANGELOG.md | nl`). The command line is split with `shlex` and never
-run: nothing is expanded but `~` and a glob of Markdown names, and no variable, command
-substitution or alias is evaluated. Each pipeline is followed from the files its first command
-prints to what its last command shows: a filter that keeps the text (`cat`, `nl`, `less`, `tee`)
-keeps it, `head`/`tail`/`sed -n` keep their lines of it, anything else (`grep`, `wc`, `awk`,
-a redirect to a file) leaves nothing of it on the screen. `cd DIR` moves the directory later
-relative paths are read from; `sh -c 'TEXT'` is followed into TEXT.
+README.md`, `head -500 CHANGELOG.md | nl`). The command line is never run: comments and
+here-documents are set aside, the rest is split with `shlex`, and nothing is expanded but `~` and
+a glob of Markdown names in one directory; no variable, command substitution or alias is
+evaluated. Each pipeline is followed from the files its first command prints to what its last
+command shows (see `commands`): a filter that keeps the text (`cat`, `nl`, `less`, `tee`) keeps
+it, `head`/`tail`/`sed -n` keep their lines of it, anything else (`grep`, `wc`, `awk`, a redirect
+to a file) leaves nothing of it on the screen. `cd DIR` moves the directory later relative paths
+are read from (back again after a subshell's `)`); `sh -c 'TEXT'` is followed into TEXT.
 
 What cannot be understood is silence: a reminder the agent does not need costs more than one it
-misses, and the Read tool still has its own.
+misses, and the Read tool still has its own. Every step is bounded: the command's length, the
+files looked at, the directory entries a glob reads, the depth of nested shells.
 """
 
 from __future__ import annotations
 
 import os
-import shlex
 
 from mdsel.names import is_markdown_name
+from mdsel_claude.hook.commands import Stream, shows
 from mdsel_claude.hook.files import WHOLE, Piece, printed_exceeds
+from mdsel_claude.hook.tokens import tokens
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,29 +32,36 @@ MAX_COMMAND = 64 * 1024
 """A longer command line is not parsed (the answer is silence): bounds the work per payload."""
 
 MAX_FILES = 64
-"""At most this many files of one command are looked at."""
+"""At most this many files of one command are named or globbed."""
+
+MAX_CHECKS = 8
+"""At most this many (file, part) pairs of one command are counted (each reads ≤ 8 MiB)."""
+
+MAX_GLOB_ENTRIES = 10_000
+"""The globs of one command read at most this many directory entries in all; a glob past them
+expands to nothing."""
 
 MAX_DEPTH = 2
 """`sh -c 'sh -c "…"'` is followed this deep."""
 
 _OPERATORS = frozenset({"|", "|&", "&&", "||", ";", "&", "\n", "(", ")", ";;", "{", "}"})
-_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<<", "<>", "<&"})
-_PRINTERS = frozenset({"cat", "tac", "nl", "less", "more", "most", "bat", "batcat"})
-"""Commands that show the whole of each file given (or of their input)."""
-_PREFIXES = frozenset({"sudo", "command", "builtin", "exec", "time", "nice", "nohup", "env"})
+_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<-", "<<<", "<>", "<&"})
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
-_VALUED = {
-    "nl": frozenset("bdfhilnsvw"),
-    "bat": frozenset("lmHrL"),
-    "batcat": frozenset("lmHrL"),
-    "less": frozenset("bhjkoOpPtTxyz"),
-    "tee": frozenset(),
-    "cat": frozenset(),
+_KEYWORDS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!"})
+"""Words before a command that leave what it prints alone (`if cat x.md; then …`)."""
+_PREFIXES = {
+    "sudo": frozenset("ugCDhpUrtT"),
+    "nice": frozenset("n"),
+    "env": frozenset("uCS"),
+    "timeout": frozenset("sk"),
+    "command": frozenset(),
+    "builtin": frozenset(),
+    "exec": frozenset("a"),
+    "time": frozenset("fo"),
+    "nohup": frozenset(),
+    "stdbuf": frozenset("ioe"),
 }
-"""Short options that take a value, per command (`nl -w 3`): that value is not a file."""
-
-Stream = list[tuple[str, Piece]]
-"""What flows down a pipeline: parts of files, in order."""
+"""Commands that run the command after them, with their short options that take a value."""
 
 
 def printed_markdown(command: str, cwd: str, threshold: int) -> list[str]:
@@ -60,10 +70,13 @@ def printed_markdown(command: str, cwd: str, threshold: int) -> list[str]:
     if not isinstance(command, str) or len(command) > MAX_COMMAND or "\0" in command:
         return []
     found: list[str] = []
+    checked: set[tuple[str, Piece]] = set()
     try:
-        for path, piece in _shown(command, cwd, 0):
-            fresh = path not in found and len(found) < MAX_FILES
-            if fresh and printed_exceeds(path, piece, threshold):
+        for path, piece in _shown(command, cwd, 0, _Globs()):
+            if path in found or (path, piece) in checked or len(checked) >= MAX_CHECKS:
+                continue
+            checked.add((path, piece))
+            if printed_exceeds(path, piece, threshold):
                 found.append(path)
     except (ValueError, OSError, RecursionError):
         return found
@@ -81,52 +94,55 @@ def shows_large_markdown(command: object, cwd: str | None, threshold: int) -> bo
     )
 
 
-def _tokens(command: str) -> list[str]:
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>\n")
-    lexer.whitespace = " \t\r"
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    return list(lexer)
+class _Globs:
+    """The globs of one command line: each expanded once, all within one entry budget."""
+
+    __slots__ = ("entries", "seen")
+
+    def __init__(self) -> None:
+        self.entries = MAX_GLOB_ENTRIES
+        self.seen: dict[tuple[str, str], list[str]] = {}
 
 
-def _shown(command: str, cwd: str, depth: int) -> Iterator[tuple[str, Piece]]:
+def _shown(command: str, cwd: str | None, depth: int, globs: _Globs) -> Iterator[tuple[str, Piece]]:
     """Every (file, part) the command line shows, pipeline by pipeline."""
-    tokens = _tokens(command)
+    words = tokens(command)
     pipeline: list[list[str]] = [[]]
-    heredocs: list[str] = []
+    outer: list[str | None] = []  # the directory to go back to at each subshell's `)`
     i = 0
-    while i <= len(tokens):
-        token = tokens[i] if i < len(tokens) else "\n"
+    while i <= len(words):
+        token = words[i] if i < len(words) else "\n"
         i += 1
-        if token.startswith("#"):
-            # A comment runs to the end of its line (shlex keeps `a#b` whole, as the shell does).
-            while i < len(tokens) and tokens[i] != "\n":
-                i += 1
+        if token == "(" and pipeline[-1][-1:] and pipeline[-1][-1].endswith("$"):
+            i = _closing(words, i)  # `$(…)`, `$((…))`: its output is not shown
             continue
-        if token in ("<<", "<<-") and i < len(tokens):
-            heredocs.append(tokens[i].lstrip("-"))
         if token in ("|", "|&"):
             pipeline.append([])
             continue
         if token not in _OPERATORS:
             pipeline[-1].append(token)
             continue
-        cwd, shown = _run_pipeline(pipeline, cwd, depth)
+        cwd, shown = _run_pipeline(pipeline, cwd, depth, globs)
         yield from shown
         pipeline = [[]]
-        if token == "\n":
-            # A here-document's lines are the command's input, not commands: skip to each
-            # delimiter line in turn.
-            for delimiter in heredocs:
-                while i < len(tokens) and not (tokens[i] == delimiter and tokens[i - 1] == "\n"):
-                    i += 1
-                i += 1
-            heredocs = []
+        if token == "(":
+            outer.append(cwd)
+        elif token == ")" and outer:
+            cwd = outer.pop()
+
+
+def _closing(tokens: list[str], i: int) -> int:
+    """The index after the `)` that closes the `(` just before `i`."""
+    depth = 1
+    while i < len(tokens) and depth:
+        depth += {"(": 1, ")": -1}.get(tokens[i], 0)
+        i += 1
+    return i
 
 
 def _run_pipeline(
-    pipeline: list[list[str]], cwd: str, depth: int
-) -> tuple[str, list[tuple[str, Piece]]]:
+    pipeline: list[list[str]], cwd: str | None, depth: int, globs: _Globs
+) -> tuple[str | None, Stream]:
     """The directory after the pipeline (`cd` alone moves it) and what the pipeline shows."""
     stream: Stream = []
     for index, words in enumerate(pipeline):
@@ -141,13 +157,16 @@ def _run_pipeline(
             stream = [(stdin, WHOLE)]
         elif index == 0:
             stream = []
-        stream = _filter(argv, stream, cwd, depth)
+        if os.path.basename(argv[0]) in _SHELLS:
+            stream = _nested(argv, cwd, depth, globs)
+        else:
+            stream = shows(argv, stream, lambda words: _files(words, cwd, globs))
         if not to_screen:
             stream = []
     return cwd, stream
 
 
-def _redirections(words: list[str], cwd: str) -> tuple[list[str], str | None, bool]:
+def _redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | None, bool]:
     """The words without redirections; the file fed on stdin (`< x.md`), if any; and whether
     stdout still reaches the screen (`> out`, `>/dev/null` take it away; `2>&1` does not)."""
     argv: list[str] = []
@@ -173,258 +192,100 @@ def _redirections(words: list[str], cwd: str) -> tuple[list[str], str | None, bo
 
 
 def _without_prefixes(argv: list[str]) -> list[str]:
-    """`sudo cat x`, `FOO=1 cat x`, `env -i cat x`, `time cat x`: the command itself."""
+    """`sudo -u x cat f`, `FOO=1 cat f`, `timeout 10 cat f`, `then cat f`: the command itself."""
     while argv:
         head = argv[0]
-        if "=" in head and head.partition("=")[0].isidentifier():
+        name = os.path.basename(head)
+        if head in _KEYWORDS or ("=" in head and head.partition("=")[0].isidentifier()):
             argv = argv[1:]
-        elif os.path.basename(head) in _PREFIXES:
+        elif name in _PREFIXES:
+            valued = _PREFIXES[name]
             argv = argv[1:]
-            while argv and argv[0].startswith("-"):
-                argv = argv[1:]
+            while argv and argv[0].startswith("-") and argv[0] != "-":
+                takes = argv[0][-1] in valued and not argv[0].startswith("--")
+                argv = argv[2:] if takes else argv[1:]
+            if name == "timeout" and argv:
+                argv = argv[1:]  # the duration
         else:
             break
     return argv
 
 
-def _changed_dir(argv: list[str], cwd: str) -> str:
+def _home(word: str) -> str:
+    """`~` and `~/x` as the home directory; `~user` is left as written (no user lookup)."""
+    return os.path.expanduser(word) if word == "~" or word.startswith("~/") else word
+
+
+def _changed_dir(argv: list[str], cwd: str | None) -> str | None:
+    """The directory after `cd ARGV`, or None when the text cannot say (`cd -`, `cd "$X"`):
+    later relative paths are then unknown, never guessed."""
     operands = [arg for arg in argv[1:] if not arg.startswith("-") or arg == "-"]
     if not operands:
         return os.path.expanduser("~")
-    target = operands[0]
-    if target == "-" or "$" in target or "`" in target:
-        return cwd  # not knowable from the text; later relative paths stay as they were
-    return os.path.normpath(os.path.join(cwd, os.path.expanduser(target)))
+    target = _home(operands[0])
+    if target == "-" or "$" in target or "`" in target or "\0" in target:
+        return None
+    if os.path.isabs(target):
+        return os.path.normpath(target)
+    return None if cwd is None else os.path.normpath(os.path.join(cwd, target))
 
 
-def _file(word: str, cwd: str) -> str | None:
-    """An operand as an absolute path, or None when the shell would change it (`$X`, a glob)."""
+def _file(word: str, cwd: str | None) -> str | None:
+    """An operand as an absolute path, or None when the shell would change it (`$X`) or the
+    directory is unknown."""
     if not word or "$" in word or "`" in word or len(word) > 4096:
         return None
-    return os.path.join(cwd, os.path.expanduser(word))
+    word = _home(word)
+    if os.path.isabs(word):
+        return word
+    return None if cwd is None else os.path.join(cwd, word)
 
 
-def _files(words: list[str], cwd: str) -> list[str]:
-    """The operands as files: a glob of Markdown names is expanded as the shell would."""
+def _files(words: list[str], cwd: str | None, globs: _Globs) -> list[str]:
+    """The operands as files: a glob of Markdown names in one directory is expanded."""
     found: list[str] = []
     for word in words:
         path = _file(word, cwd)
         if path is None:
             continue
-        if any(magic in word for magic in "*?[") and is_markdown_name(word):
-            import glob
-
-            found += sorted(glob.glob(path))[:MAX_FILES]
-        else:
+        folder, name = os.path.split(path)
+        if any(magic in name for magic in "*?[") and is_markdown_name(name):
+            key = (folder, name)
+            if key not in globs.seen:
+                globs.seen[key] = _glob(folder, name, globs)
+            found += globs.seen[key]
+        elif not any(magic in folder for magic in "*?["):
             found.append(path)
+        if len(found) >= MAX_FILES:
+            break
     return found[:MAX_FILES]
 
 
-def _operands(argv: list[str], valued: frozenset[str]) -> list[str]:
-    """Non-option words after the command name, skipping the values of `valued` options."""
-    operands: list[str] = []
-    i = 1
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            operands += argv[i + 1 :]
-            break
-        if arg.startswith("-") and len(arg) > 1 and not arg.startswith("--"):
-            if arg[-1] in valued:
-                i += 1  # `-w 3`, `-bw 3`: the next word is the value
-        elif arg.startswith("+"):
-            pass  # `less +G`, `more +100`: a command to the pager, not a file
-        elif not arg.startswith("--") or arg == "-":
-            operands.append(arg)
-        elif "=" not in arg and arg[2:] in ("line-range", "language", "style", "theme"):
-            i += 1  # bat's long options given their value as the next word
-        i += 1
-    return operands
+def _glob(folder: str, pattern: str, globs: _Globs) -> list[str]:
+    """The names in `folder` that `pattern` matches, sorted as the shell sorts them, within the
+    command's entry budget (a directory past it expands to nothing)."""
+    import fnmatch
+
+    names: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                globs.entries -= 1
+                if globs.entries < 0:
+                    return []
+                hidden = entry.name.startswith(".") and not pattern.startswith(".")
+                if not hidden and fnmatch.fnmatchcase(entry.name, pattern):
+                    names.append(entry.name)
+    except OSError:
+        return []
+    return [os.path.join(folder, name) for name in sorted(names)[:MAX_FILES]]
 
 
-def _filter(argv: list[str], stream: Stream, cwd: str, depth: int) -> Stream:
-    """What one command of a pipeline shows, given what flows into it."""
-    name = os.path.basename(argv[0])
-    if name in _SHELLS:
-        return _shell(argv, cwd, depth)
-    if name in _PRINTERS:
-        operands = _operands(argv, _VALUED.get(name, frozenset()))
-        files = _files([o for o in operands if o != "-"], cwd)
-        piece = _bat_range(argv) if name in ("bat", "batcat") else WHOLE
-        return [(path, piece) for path in files] if files else _narrowed(stream, piece)
-    if name == "tee":
-        return stream
-    if name in ("head", "tail"):
-        cut, operands = _head_tail(name, argv)
-        if cut is None:
-            return []
-        files = _files(operands, cwd)
-        return [(path, cut) for path in files] if files else _narrowed(stream, cut)
-    if name in ("sed", "gsed"):
-        return _sed(argv, stream, cwd)
-    return []
-
-
-def _shell(argv: list[str], cwd: str, depth: int) -> Stream:
+def _nested(argv: list[str], cwd: str | None, depth: int, globs: _Globs) -> Stream:
     """`bash -c 'TEXT'` (also `-lc`, `-ec`): what TEXT shows; a script file is not followed."""
     for i, arg in enumerate(argv[1:-1], start=1):
         if arg.startswith("-") and not arg.startswith("--") and "c" in arg:
-            if depth >= MAX_DEPTH:
+            if depth >= MAX_DEPTH or cwd is None:
                 return []
-            return list(_shown(argv[i + 1], cwd, depth + 1))
+            return list(_shown(argv[i + 1], cwd, depth + 1, globs))
     return []
-
-
-def _count(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) <= 12 else None
-
-
-def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
-    """`head -n 40`, `head -40`, `-c 4K`, `--lines=40`, `head -n -5`, `tail -n +100`: the part
-    each file (or the input) is cut to, and the file operands; None for a count not understood."""
-    unit, value = "lines", "10"
-    operands: list[str] = []
-    i = 1
-    while i < len(argv):
-        arg = argv[i]
-        if arg in ("-n", "-c", "--lines", "--bytes"):
-            unit = "bytes" if arg in ("-c", "--bytes") else "lines"
-            value = argv[i + 1] if i + 1 < len(argv) else ""
-            i += 1
-        elif arg.startswith(("--lines=", "--bytes=")):
-            unit = "bytes" if arg.startswith("--bytes") else "lines"
-            value = arg.partition("=")[2]
-        elif arg.startswith(("-n", "-c")) and len(arg) > 2:
-            unit = "bytes" if arg[1] == "c" else "lines"
-            value = arg[2:]
-        elif len(arg) > 1 and arg[0] in "-+" and arg[1:].isdigit():
-            unit, value = "lines", arg if arg[0] == "+" else arg[1:]  # `head -40`, `tail +40`
-        elif arg == "--":
-            operands += argv[i + 1 :]
-            break
-        elif not arg.startswith("-") or arg == "-":
-            operands.append(arg)
-        i += 1
-    operands = [o for o in operands if o != "-"]
-    sign = value[:1] if value[:1] in "+-" else ""
-    digits = value[len(sign) :]
-    scale = 1
-    if unit == "bytes" and digits[-1:].lower() in ("k", "m"):
-        scale = 1024 if digits[-1].lower() == "k" else 1024 * 1024
-        digits = digits[:-1]
-    if not digits.isdigit() or len(digits) > 12:
-        return None, operands
-    count = int(digits) * scale
-    if name == "head":
-        if sign == "-":  # all but the last `count`
-            return ((unit, 0, -count) if count else (unit, 0, None)), operands
-        return (unit, 0, count), operands
-    if sign == "+":
-        return (unit, max(count - 1, 0), None), operands
-    return ((unit, -count, None) if count else (unit, 0, 0)), operands
-
-
-def _bat_range(argv: list[str]) -> Piece:
-    """`bat -r 10:200` / `--line-range=:200` shows those lines; otherwise the whole file."""
-    for i, arg in enumerate(argv):
-        value = None
-        if arg in ("-r", "--line-range") and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif arg.startswith("--line-range="):
-            value = arg.partition("=")[2]
-        if value is not None:
-            first, _, last = value.partition(":")
-            start = _count(first) if first else 1
-            stop = _count(last) if last else None
-            if start is None or (last and stop is None):
-                return ("lines", 0, 0)
-            return ("lines", max(start - 1, 0), stop)
-    return WHOLE
-
-
-def _narrowed(stream: Stream, piece: Piece) -> Stream:
-    """The input cut to `piece`. Exact for one file; for several, the first file's head or the
-    last file's tail (a count reaching into the next file is under-counted, never over)."""
-    if not stream or piece == WHOLE:
-        return stream
-    cut_unit, cut_start, cut_stop = piece
-    path, current = stream[-1] if cut_start < 0 else stream[0]
-    if current == WHOLE:
-        return [(path, piece)]
-    unit, start, stop = current
-    if unit != cut_unit or min(start, cut_start, stop or 0, cut_stop or 0) < 0:
-        return []  # lines of bytes, a tail of a slice: not knowable from the text alone
-    first = start + cut_start
-    last = None if cut_stop is None else start + cut_stop
-    if stop is not None:
-        last = stop if last is None else min(stop, last)
-    return [(path, (unit, first, last))]
-
-
-def _sed(argv: list[str], stream: Stream, cwd: str) -> Stream:
-    """`sed -n '1,400p' FILE` (and `-n -e '10,20p;30p'`): those lines; `sed 's/a/b/' FILE` (no
-    -n): the whole file; in place (`-i`), by a script file (`-f`) or by pattern: nothing known."""
-    quiet = False
-    scripts: list[str] = []
-    operands: list[str] = []
-    i = 1
-    while i < len(argv):
-        arg = argv[i]
-        if arg in ("-n", "--quiet", "--silent"):
-            quiet = True
-        elif arg in ("-e", "--expression"):
-            scripts.append(argv[i + 1] if i + 1 < len(argv) else "")
-            i += 1
-        elif arg.startswith("--expression="):
-            scripts.append(arg.partition("=")[2])
-        elif arg.startswith(("-i", "--in-place", "-f", "--file")):
-            return []
-        elif arg.startswith("-") and len(arg) > 1 and not arg.startswith("--"):
-            quiet = quiet or "n" in arg
-            if arg.endswith("e"):
-                scripts.append(argv[i + 1] if i + 1 < len(argv) else "")
-                i += 1
-        elif not arg.startswith("--") or arg == "-":
-            operands.append(arg)
-        i += 1
-    if not scripts and operands:
-        scripts.append(operands.pop(0))
-    files = _files([o for o in operands if o != "-"], cwd)
-    if quiet:
-        piece = _sed_lines(";".join(scripts))
-        if piece is None:
-            return []
-    else:
-        piece = WHOLE  # every line is printed, edited or not (`d` of a few lines still shows most)
-    return [(path, piece) for path in files] if files else _narrowed(stream, piece)
-
-
-def _sed_lines(script: str) -> Piece | None:
-    """The lines a `-n` script of `A,Bp` / `A,+Np` / `Ap` / `A,$p` commands prints, from the
-    first to the last (the lines between are few next to a file's); None for any other script."""
-    first: int | None = None
-    last: int | None = 0
-    for command in script.replace("\n", ";").split(";"):
-        command = command.strip()
-        if not command:
-            continue
-        if not command.endswith("p"):
-            return None
-        start_text, comma, stop_text = command[:-1].replace(" ", "").partition(",")
-        if not start_text.isdigit() or len(start_text) > 12:
-            return None
-        start = int(start_text)
-        stop: int | None = start
-        if comma and stop_text == "$":
-            stop = None
-        elif comma and stop_text[:1] == "+" and stop_text[1:].isdigit():
-            stop = start + int(stop_text[1:])
-        elif comma and stop_text.isdigit():
-            stop = int(stop_text)
-        elif comma:
-            return None  # a pattern address: how far it reaches is not in the text
-        first = start if first is None else min(first, start)
-        last = None if stop is None or last is None else max(last, stop)
-    if first is None:
-        return None
-    return ("lines", max(first - 1, 0), last)

@@ -222,11 +222,20 @@ class Placed:
 
 
 def add_hook(
-    doc: Any, event: str, hook: JSONObject, source: str, ours: Ours, path: Path, make: Containers
+    doc: Any,
+    event: str,
+    hook: JSONObject,
+    source: str,
+    ours: Ours,
+    path: Path,
+    make: Containers,
+    our_trust: Callable[[str, object], bool] = lambda key, value: False,
 ) -> Placed:
     """Our hook under `event`, trusted: in place of the first of ours there (its group keeps
     its index, and so do the groups after it), else as a new group at the end of the list;
-    every other hook of ours goes."""
+    every other hook of ours goes. A trust entry already at our hook's key that install did
+    not write (`our_trust(key, hash)` says which it did) is the user's: install refuses rather
+    than overwrite it (and uninstall would then delete it)."""
     created: list[KeyPath] = []
     hooks = _table_at(doc, HOOKS, path, HOOKS)
     if hooks is None:
@@ -262,11 +271,20 @@ def add_hook(
         created.append((HOOKS, STATE))
         state = hooks[STATE]
     entry = _table_at(state, key, path, f"{HOOKS}.{STATE}.{key!r}")
+    digest = trust_hash(event, hook)
     if entry is None:
         state[key] = make.table()
         created.append((HOOKS, STATE, key))
         entry = state[key]
-    digest = trust_hash(event, hook)
+    else:
+        there = _plain(entry.get(TRUSTED_HASH))
+        if there is not None and there != digest and not our_trust(key, there):
+            raise JsonFileError(
+                path,
+                f"Codex already has a trust entry [{HOOKS}.{STATE}.{json.dumps(key)}] where our "
+                "hook would go, and install did not write it (left from a hook removed by "
+                "hand?); remove that table, then run install again",
+            )
     entry[TRUSTED_HASH] = digest
     written = (
         Written((HOOKS, event), hook, hook=True),

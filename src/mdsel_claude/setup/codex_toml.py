@@ -152,9 +152,15 @@ def _with_hook(
     def ours(value: object) -> bool:
         return old.wrote(value, True) or codex_hooks.is_install_form(value, _program(hook))
 
+    def our_trust(key: str, value: object) -> bool:
+        at = (codex_hooks.HOOKS, codex_hooks.STATE, key, codex_hooks.TRUSTED_HASH)
+        return any(w.at == at and ledger.same_value(w.value, value) for w in old.written)
+
     placed = codex_hooks.Placed("", (), ())
     for target, make in ((doc, TOMLKIT), (expected, codex_hooks.PLAIN)):
-        placed = codex_hooks.add_hook(target, hook.event, hook.entry, hook.source, ours, path, make)
+        placed = codex_hooks.add_hook(
+            target, hook.event, hook.entry, hook.source, ours, path, make, our_trust
+        )
         codex_hooks.remove_trust(target, old, path, keep=placed.key)
         codex_hooks.prune(target, old)
     return placed

@@ -99,11 +99,19 @@ def parse(text: str) -> tuple[str, int, str] | None:
     return parsed if render(hook_command(*parsed)) == text else None
 
 
+def _is_ours(data: bytes) -> bool:
+    """A plugin exactly as an install writes it (any executable, threshold, mode)."""
+    try:
+        return parse(data.decode("utf-8")) is not None
+    except UnicodeDecodeError:
+        return False
+
+
 def plan_install(plan: Plan, path: Path, command: Sequence[str]) -> Plan:
     """`plan` (the server's) followed by writing our plugin at `path`; refused, before anything
     is written, when a file install did not write is there."""
     what = f"OpenCode plugin → {shlex.join(command)}"
-    steps, state, done = owned.plan_write(path, render(command), what, plan.state)
+    steps, state, done = owned.plan_write(path, render(command), what, plan.state, _is_ours)
     if not done:
         raise SetupError(next(step.text for step in steps if isinstance(step, Note)))
     # The configuration folder the server's file needed is made once.

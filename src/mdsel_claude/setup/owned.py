@@ -12,6 +12,7 @@ once empty (see `planner.with_dirs`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 
 from mdsel_claude.setup import jsonfile
@@ -41,15 +42,27 @@ def _recorded(created: Created) -> set[str]:
     }
 
 
-def plan_write(path: Path, text: str, what: str, state: State) -> tuple[list[Step], State, bool]:
+def plan_write(
+    path: Path,
+    text: str,
+    what: str,
+    state: State,
+    install_form: Callable[[bytes], bool] = lambda data: False,
+) -> tuple[list[Step], State, bool]:
     """Steps that put `text` at `path`, the record after them, and whether it could be done
-    (False: a file there that install did not write, left alone with a note)."""
+    (False: a file there that install did not write, left alone with a note). A file the record
+    does not list but that `install_form` recognises as exactly what an install writes (the
+    record was lost, or kept elsewhere) is taken over."""
     data = text.encode("utf-8")
     current = jsonfile.read_bytes(path)
     created = state.created(path)
+    record = Written(WHOLE_FILE, {"sha256": digest(data)})
     if current == data:
+        # Unchanged, and on record from now on (an install whose record was lost included).
+        state = state.with_file(path, Created(created.file, (), (record,)))
         return [Note(f"unchanged {path}: {what}")], state, True
-    if current is not None and digest(current) not in _recorded(created):
+    ours = current is None or digest(current) in _recorded(created) or install_form(current)
+    if not ours:
         note = Note(
             f"left alone: {path} exists and mdsel-claude did not write it (or it was changed "
             "since); move it away and run install again to replace it"
@@ -57,7 +70,6 @@ def plan_write(path: Path, text: str, what: str, state: State) -> tuple[list[Ste
         return [note], state, False
     steps, state = with_dirs(path, state)
     steps.append(WriteText(path, text, current is None, what))
-    record = Written(WHOLE_FILE, {"sha256": digest(data)})
     state = state.with_file(path, Created(created.file or current is None, (), (record,)))
     return steps, state, True
 

@@ -224,3 +224,19 @@ def test_doctor_says_whether_codex_trusts_it(
     config.write_text(text.replace("trusted_hash =", "enabled = false\ntrusted_hash ="))
     assert cli.main(["doctor", "--client", "codex"]) == 1
     assert "disabled in Codex" in capsys.readouterr().out
+
+
+def test_a_trust_entry_install_did_not_write_is_never_overwritten(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Left from a hook the user removed by hand: the position our hook would take.
+    config = config_of(home)
+    config.parent.mkdir()
+    text = (
+        f'[hooks.state."{key(home)}"]\n'
+        'trusted_hash = "sha256:user-approved-old-hook"\nenabled = false\n'
+    )
+    config.write_text(text)
+    assert cli.main(["install", "--client", "codex"]) == 1
+    assert "install did not write it" in capsys.readouterr().err
+    assert config.read_text() == text  # nothing changed, so nothing of theirs can be lost

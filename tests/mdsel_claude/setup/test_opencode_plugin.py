@@ -265,3 +265,15 @@ def test_the_plugin_is_valid_javascript_with_one_function_export(exe: str, tmp_p
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [["MdselClaude"], "function", ["tool.execute.after"]]
+
+
+def test_a_plugin_of_install_form_is_taken_over_when_the_record_is_lost(
+    config: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "install", "--client", "opencode")[0] == 0
+    (home / ".local" / "state" / "mdsel-claude" / "installed.json").unlink()
+    status, _, _ = run(capsys, "install", "--client", "opencode", "--min-words", "300")
+    assert status == 0
+    assert '"--min-words", "300"' in plugin_of(config).read_text(encoding="utf-8")
+    assert run(capsys, "uninstall", "--client", "opencode")[0] == 0
+    assert not plugin_of(config).exists()

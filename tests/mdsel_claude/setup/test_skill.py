@@ -135,3 +135,13 @@ def test_usage_errors(home: Path, args: list[str]) -> None:
     with pytest.raises(SystemExit) as raised:
         cli.main(["install", *args])
     assert raised.value.code == 2
+
+
+def test_a_copy_already_there_is_recorded_so_uninstall_removes_it(home: Path) -> None:
+    # Installed with another install record (or one lost since): the same text is ours.
+    for copy in COPIES:
+        (home / copy).parent.mkdir(parents=True)
+        (home / copy).write_bytes(skill.SKILL_FILE.read_bytes())
+    assert cli.main(["install", "--skill"]) == 0
+    assert cli.main(["uninstall", "--skill"]) == 0
+    assert not any((home / copy).exists() for copy in COPIES)
