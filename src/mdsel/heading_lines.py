@@ -1,10 +1,11 @@
 """The lines of headings and their sections: where each heading starts and ends, and the last
 line of its section, counted no sooner and no more widely than asked for.
 
-An index shows a few hundred headings of a file that may have millions, in order: their lines
-are counted one at a time, from the last one counted (a pass over the bytes at most). Past a
-thousand, or where headings are sparse, every heading's lines are counted at once, with maps
-over the columns (in C).
+An index shows a few hundred headings of a file that may have millions, in order: their first
+lines are counted one at a time, from the last one counted (a pass over the bytes at most), or
+all at once where headings are sparse (one pass, which the file's line count shares). Past a
+thousand headings asked for, every heading's last lines are counted at once too, with maps over
+the columns (in C).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class HeadingLines:
         self.ends = ends
         self.section_ends = section_ends
         self.lasts = lasts
-        self._all_at_once = all_at_once  # count every heading's lines on first use
+        self._all_at_once = all_at_once  # count every heading's first line on first use
         self._line_starts: array[int] | None = None  # see line_starts
         self._near = (0, 1)  # (offset, line) of the last first line counted one at a time
         self._asked = 0
@@ -58,7 +59,7 @@ class HeadingLines:
         line_ends, section_line_ends = self._line_ends, self._section_line_ends
         if line_ends is None or section_line_ends is None:
             self._asked += 1
-            if self._asked > COUNT_ALL_AFTER or self._all_at_once:
+            if self._asked > COUNT_ALL_AFTER:
                 line_ends, section_line_ends = self._count_all()
         if line_ends is None or section_line_ends is None:
             line_end = self.line_end(index)
@@ -78,7 +79,7 @@ class HeadingLines:
         every heading's: counting newlines from the last one asked for costs one pass at most
         over headings asked for in order."""
         known = self._line_starts
-        if known is not None or not self.lines.lf_endings:
+        if known is not None or self._all_at_once or not self.lines.lf_endings:
             return self.line_starts[index]
         offset = self.starts[index] if index < len(self.starts) else len(self.lines.data)
         near, line = self._near

@@ -31,22 +31,32 @@ def nest(
     open_headings = [no_parent]  # the stack of open sections, innermost last
     open_levels = [0]
     innermost = 0  # level of the innermost open section; 0 when none is open
+    depth = -1  # of the previous heading
+    previous = no_parent  # the previous heading: the innermost open section, unless closed
     pop_heading, pop_level = open_headings.pop, open_levels.pop
     push_heading, push_level = open_headings.append, open_levels.append
     add_parent, add_depth = parents.append, depths.append
     for index, level in enumerate(levels):
-        if level <= innermost:
+        if level > innermost:
+            # Inside the previous heading's section: it is the parent, one level deeper; this
+            # way reads no stack.
+            add_parent(previous)
+            depth += 1
+        else:
             start = starts[index]
+            closing = index - 1
             while open_levels[-1] >= level:
                 pop_level()
                 closed = pop_heading()
                 section_ends[closed] = start
-                lasts[closed] = index - 1
-        add_parent(open_headings[-1])
-        add_depth(len(open_headings) - 1)
+                lasts[closed] = closing
+            add_parent(open_headings[-1])
+            depth = len(open_headings) - 1
+        add_depth(depth)
         push_heading(index)
         push_level(level)
         innermost = level
+        previous = index
     signed = array(code.lower())  # the signed type of the same size
     signed.frombytes(memoryview(parents).cast("B"))
     return section_ends, lasts, signed, depths

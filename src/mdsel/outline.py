@@ -8,7 +8,6 @@ its first headings are shown and the rest summarised by selector ranges.
 from __future__ import annotations
 
 import re
-from itertools import compress
 
 from mdsel._record import NamedTuple
 from mdsel.budget import utf8_size
@@ -24,13 +23,15 @@ def heading_line(document: Document, index: int, depth: int, prefix: str, hidden
     same or a shallower indentation (or the end of the document), and every token here is paid
     for on every index. Unlabelled numbers cost one token each where `L76-106 300w` costs five.
     """
-    heading = document.headings[index]
-    words = document.headings.words.section(index)
+    # From the columns, not a Heading value: that would count the heading's and its section's
+    # last lines too, which no index line shows.
+    headings = document.headings
+    selector = heading_selector(headings.levels[index], headings.numbers.ordinal(index))
+    words = headings.words.section(index)
     more = f" +{hidden}" if hidden else ""
-    title = short_title(heading.title)
+    title = short_title(headings.title(index))
     return (
-        f"{'  ' * depth}{prefix}{heading_selector(heading.level, heading.ordinal)} {title} "
-        f"{heading.line_start} {words}{more}"
+        f"{'  ' * depth}{prefix}{selector} {title} {headings.lines.line_start(index)} {words}{more}"
     )
 
 
@@ -155,7 +156,12 @@ def _within_budget(
         cut = found + 1
         room -= 1
     mask = span[:cut].translate(_at_most(next_depth)) + span[cut:].translate(_at_most(shown_depth))
-    shown = list(compress(range(first, last + 1), mask))
+    # Found one by one (a search each, in C): a few hundred shown among maybe a million.
+    shown: list[int] = []
+    found = mask.find(1)
+    while found >= 0:
+        shown.append(first + found)
+        found = mask.find(1, found + 1)
     left = span.find(next_depth, cut)
     count = span.count(next_depth, cut) if left >= 0 else 0
     return shown, Rest(first + left, last, next_depth, count)

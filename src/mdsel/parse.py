@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from io import StringIO
 from itertools import accumulate, chain, islice, repeat
 from operator import add
 
@@ -165,8 +164,10 @@ def scan(
     parents = array(signed_typecode(len(data) + 1))
     top = tuple(array(code) for _ in KINDS)
     levels = bytearray()
-    heading_starts, heading_ends, title_lengths = array(code), array(code), array(code)
-    titles = StringIO()
+    heading_starts, heading_ends = array(code), array(code)
+    # Held until the end, then joined: an append per title, where a write and its length cost
+    # three calls. The strings are the parser's own, which the loop would otherwise free.
+    titles: list[str] = []
     ids: dict[int, str] = {}
     texts: dict[int, str] = {}
     nested: list[NestedHeading] = []
@@ -188,7 +189,7 @@ def scan(
         heading_starts.append,
         heading_ends.append,
     )
-    add_title, add_title_length = titles.write, title_lengths.append
+    add_title = titles.append
     # Blocks allowed before the limit: a block passes it when len(kinds) >= room, and each
     # heading takes one away (no counter to add to per node).
     room = max_nodes
@@ -224,34 +225,30 @@ def scan(
                     title += inline["Code"]
                 elif inline == "SoftBreak" or inline == "HardBreak":
                     title += " "
-            explicit = None
-            if title and title[-1] in "#\t }":  # one test for both rare endings
-                if title[-1] != "}":  # a closing sequence pulldown-cmark kept
-                    title = without_closing_sequence(data[start + shift : end + shift], title)
-                if title and title[-1] == "}":
-                    explicit = attribute_block(title, data[start + shift : end + shift])
             level = levels_of[tag["Heading"]["level"]]
-            if open_ends:
-                # Inside a list or quote: not a section, but a link target all the same.
-                shown, ident = (title, None) if explicit is None else explicit[:2]
-                nested.append(
-                    NestedHeading(
-                        level, start + shift, end + shift, open_ends[-1] + shift, shown, title,
-                        ident,
-                    )
-                )  # fmt: skip
-                continue
-            if explicit is not None:
-                number = len(levels)
-                texts[number] = title
-                title, ident = explicit
-                if ident is not None:
-                    ids[number] = ident
+            if open_ends or (title and title[-1] in "#\t }"):
+                # Rare: inside a list or quote, or ending in a closing sequence pulldown-cmark
+                # kept or in an attribute block; one test keeps them off the usual path.
+                text, explicit = _heading_text(title, data[start + shift : end + shift])
+                shown, ident = (text, None) if explicit is None else explicit
+                if open_ends:
+                    # Inside a list or quote: not a section, but a link target all the same.
+                    nested.append(
+                        NestedHeading(
+                            level, start + shift, end + shift, open_ends[-1] + shift, shown,
+                            text, ident,
+                        )
+                    )  # fmt: skip
+                    continue
+                title = shown
+                if explicit is not None:
+                    texts[len(levels)] = text
+                    if ident is not None:
+                        ids[len(levels)] = ident
             add_level(level)
             add_heading_start(start)
             add_heading_end(end)
             add_title(title)
-            add_title_length(len(title))
             continue
         else:
             kind = codes.get(next(iter(tag)))
@@ -291,8 +288,8 @@ def scan(
             column[:] = array(code, map(add, column, repeat(shift)))
     return Scan(
         kinds, starts, ends, parents, last, top,
-        levels, heading_starts, heading_ends, titles.getvalue(),
-        array(code, accumulate(title_lengths)), ids, texts, tuple(nested),
+        levels, heading_starts, heading_ends, "".join(titles),
+        array(code, accumulate(map(len, titles))), ids, texts, tuple(nested),
     )  # fmt: skip
 
 
@@ -327,6 +324,17 @@ def text_spans(text: str, shift: int = 0) -> list[tuple[int, int]]:
         elif "End" in event and event["End"] == "CodeBlock":
             in_code = False
     return spans
+
+
+def _heading_text(title: str, raw: bytes) -> tuple[str, tuple[str, str | None] | None]:
+    """A heading's text as GitHub shows it, from its inline text `title` and its source `raw`
+    (a closing sequence after a tab dropped), and its attribute block's (shown title, id) when
+    it ends with one (`## Intro {#intro}`), else None."""
+    if title and title[-1] in "#\t ":
+        title = without_closing_sequence(raw, title)
+    if title and title[-1] == "}":
+        return title, attribute_block(title, raw)
+    return title, None
 
 
 _ATX_OPENING = re.compile(rb" {0,3}#{1,6}[ \t]")
