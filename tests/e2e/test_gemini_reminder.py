@@ -71,6 +71,11 @@ def environment(project: Path) -> dict[str, str]:
     }
     env["HOME"] = str(project.parent / "home")
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"])
+    # A temporary directory of the test's own: the checkout (whose mdsel-claude is installed)
+    # may itself lie in the system's, where setup would take it for short-lived.
+    scratch = project.parent / "tmp"
+    scratch.mkdir(exist_ok=True)
+    env["TMPDIR"] = str(scratch)
     return env
 
 

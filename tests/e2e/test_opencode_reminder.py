@@ -65,7 +65,11 @@ def environment(project: Path) -> dict[str, str]:
         if not key.startswith(("OPENCODE", "MDSEL_", "XDG_", "npm_config_", "NPM_CONFIG_"))
     }
     home = project.parent / "home"
+    # A temporary directory of the test's own: the checkout (whose mdsel-claude is installed)
+    # may itself lie in the system's, where setup would take it for short-lived.
+    (project.parent / "tmp").mkdir(exist_ok=True)
     env.update(
+        TMPDIR=str(project.parent / "tmp"),
         # `opencode run` takes its project from PWD (before the working directory).
         PWD=str(project),
         HOME=str(home),
