@@ -9,12 +9,18 @@ escaped brace nor a code span makes one.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 _ATTRIBUTE = r"""(?:[#.][^\s{}]+|[A-Za-z_:][\w.:-]*=(?:"[^"]*"|'[^']*'|[^\s"'{}=]+))"""
-_ATTRIBUTE_BLOCK = re.compile(
-    rf"[ \t]*(\{{[ \t]*:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}})\Z"
-)
-_ATTRIBUTES = re.compile(_ATTRIBUTE)
+
+
+# Compiled on first use: the block's pattern costs more to compile than indexing a small file,
+# and only a heading ending in `}` needs it.
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(an attribute block ending a title, one attribute)."""
+    block = rf"[ \t]*(\{{[ \t]*:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}})\Z"
+    return re.compile(block), re.compile(_ATTRIBUTE)
 
 
 def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
@@ -26,14 +32,15 @@ def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
     titles (pulldown-cmark's own option would take both as attributes). The block must be in
     the heading's source as written: one made by an escape or an entity is text.
     """
-    found = _ATTRIBUTE_BLOCK.search(title)
+    block, attribute = _patterns()
+    found = block.search(title)
     if found is None:
         return None
     # Written at the end of a line of the heading (before an ATX closing sequence), and not
     # after a backslash or inside a code span, whose backticks would follow it.
     if not _written_at_line_end(found.group(1).encode("utf-8"), raw):
         return None
-    ids = [word[1:] for word in _ATTRIBUTES.findall(found.group(1)) if word[0] == "#"]
+    ids = [word[1:] for word in attribute.findall(found.group(1)) if word[0] == "#"]
     return title[: found.start()], (ids[-1] if ids else None)
 
 

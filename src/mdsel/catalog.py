@@ -18,8 +18,8 @@ import os
 from collections.abc import Sequence
 
 from mdsel.budget import utf8_size
+from mdsel.front_matter import front_matter_title
 from mdsel.names import heading_selector
-from mdsel.source import front_matter_title
 from mdsel.titles import short_title, shown_title
 from mdsel.tree import Document, Source
 

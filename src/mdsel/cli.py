@@ -2,181 +2,83 @@
 
 Exit codes: 0 everything resolved and every file read; 1 anything unresolved, any invalid
 selector, any file error (what succeeded is still printed); 2 command-line usage errors.
+
+The usual command lines (`mdsel index FILE…`, `mdsel select SELECTOR FILE…`, with `--json` or
+`--full`) are read here directly; every other one goes to argparse (usage.py), which defines
+what they all mean: start-up time is part of a small file's index.
 """
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from mdsel._version import __version__
 from mdsel.api import run_command
 from mdsel.files import FileLimits, expand_paths
 from mdsel.results import Options, Outcome
-from mdsel.settings import (
-    DEFAULT_MAX_ANSWER_TOKENS,
-    DEFAULT_MAX_BLOCKS,
-    DEFAULT_MAX_BYTES,
-    DEFAULT_MAX_DEPTH,
-    DEFAULT_MAX_FILES,
-    DEFAULT_MAX_HEADINGS,
-    DEFAULT_MAX_NAMES,
-    DEFAULT_MAX_TOTAL_BYTES,
-    DEFAULT_PAGE_WORDS,
-    ConfigError,
-    read_settings,
-)
+from mdsel.settings import ConfigError, read_settings
 from mdsel.tree import parse_document
 
-SELECTOR_HELP = """\
-selectors:
-  h2.1              the second h2 section (0-based): the heading and everything up to the
-                    next heading of the same or a higher level
-  section.3         the fourth section, counting headings of every level
-  para.0 code.2 list.1 table.0 quote.0
-                    top-level blocks (long names work too: paragraph, blockquote,
-                    heading:h2, block:code)
-  root              the whole document
-  L812              the innermost section holding line 812 (root before the first heading),
-                    at the page that shows the line
-  L800-850          exactly lines 800 to 850, verbatim (cut at the end of the file)
-  #installation     the section whose heading has that GitHub anchor (lower case, spaces as
-                    '-', repeats numbered -1, -2…; `mdsel index --json` lists them);
-                    README.md#installation, a link as written, means readme::#installation
-  h2.1/code.0       the first code block inside h2.1 (paths scope each step; a heading keeps
-                    the number the index prints: h2.5/h3.4 is the index's h3.4, if under h2.5)
-  L812/code.0 #setup/code.0
-                    L<n> and #anchor come first and can be scoped into; L800-850 cannot
-  list.2/code.0     the first fence in the third list's items
-  h2.0-2  h2.0,2,4  h2[1]
-                    ranges and lists of indices; no index means all of them
-  readme::h2.0      only in the document whose namespace is readme (from README.md)
-  h2.0,code.1       several selectors in one request
-  h2.1?head=20      parameters: head=N, tail=N (lines), page=N, full=true, toc=true
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
-examples:
-  mdsel index README.md docs/
-  mdsel select h2.1 README.md
-  mdsel select 'h2.1/code.0' README.md
-  mdsel select 'h2.3?toc=true' big.md
-  mdsel select L812 CHANGELOG.md
-  mdsel select 'README.md#installation' README.md
-  mdsel select 'readme::h1.0,api::h2.0' README.md API.md
-"""
-
-INDEX_HELP = """\
-output:
-  161 lines 1210 words; para 13 code 4 list 1 table 2
-  h1.0 mdsel-claude 1 1210
-    h2.0 Set-up 15 58       selector, title, start line, words of the section
-    h2.1 Using mdsel 31 571
-      h3.0 Selectors 58 220
-  A section runs to the line before the next heading at its indentation or shallower (or
-  to the end). The first line counts the document's lines, words and top-level blocks of
-  each kind present (para.0-12 exist here; code.0-3 …). With several documents, each
-  starts with its namespace and path, and selectors carry the namespace (readme::h2.1).
-  Headings that do not fit MDSEL_INDEX_MAX_HEADINGS collapse into counts (+14); --json
-  gives every span, word count and anchor.
-  Many documents whose outlines would pass MDSEL_MAX_ANSWER_TOKENS print as a map instead:
-  each directory once, each document as `file: title lines words` with the outline levels
-  that fit (thousands: one line per directory), and a last line saying how to go deeper.
-
-examples:
-  mdsel index README.md
-  mdsel index docs/ --json
-  mdsel index 'docs/**/*.md'
-  git show HEAD:README.md | mdsel index -
-"""
-
-ENVIRONMENT_HELP = (
-    "environment:\n"
-    f"  MDSEL_PAGE_WORDS          words per page and per response (default {DEFAULT_PAGE_WORDS})\n"
-    "  MDSEL_INDEX_MAX_HEADINGS  outline size before deep levels collapse "
-    f"(default {DEFAULT_MAX_HEADINGS})\n"
-    "  MDSEL_MAX_ANSWER_TOKENS   estimated tokens per answer unless --full "
-    f"(default {DEFAULT_MAX_ANSWER_TOKENS})\n"
-    f"  MDSEL_MAX_FILES           files per call after expansion (default {DEFAULT_MAX_FILES})\n"
-    f"  MDSEL_MAX_BYTES           largest file read (default {DEFAULT_MAX_BYTES})\n"
-    f"  MDSEL_MAX_TOTAL_BYTES     bytes read per call (default {DEFAULT_MAX_TOTAL_BYTES})\n"
-    "  MDSEL_MAX_DEPTH           directory levels searched below a directory or glob "
-    f"(default {DEFAULT_MAX_DEPTH})\n"
-    "  MDSEL_MAX_NAMES           names examined per call by directory and glob expansion "
-    f"(default {DEFAULT_MAX_NAMES})\n"
-    f"  MDSEL_MAX_BLOCKS          blocks and headings per document (default {DEFAULT_MAX_BLOCKS})\n"
-    "\n"
-    "exit status: 0 all resolved, 1 anything unresolved or unreadable "
-    "(the rest is still printed),\n2 usage error.\n"
-)
+COMMANDS = {"index": 1, "select": 2}
+"""Command → the fewest positional arguments it takes (select: a selector and a file)."""
 
 
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """Help laid out verbatim; the width is read with os.get_terminal_size, because argparse's
-    default imports shutil (and with it zlib, bz2 and lzma) for every parser it builds."""
+class Arguments:
+    """The command line read: what argparse's namespace would hold for it."""
 
-    def __init__(self, prog: str) -> None:
-        try:
-            width = os.get_terminal_size(sys.stderr.fileno()).columns
-        except (OSError, ValueError):
-            width = 100
-        super().__init__(prog, width=max(40, min(width, 120)) - 2)
+    __slots__ = ("command", "files", "full", "json", "selector")
 
-
-FILES_HELP = "Markdown files, directories or glob patterns; - reads standard input"
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mdsel",
-        description="Select parts of Markdown documents by structure instead of reading them "
-        "whole.",
-        epilog=SELECTOR_HELP + "\n" + ENVIRONMENT_HELP,
-        formatter_class=_Formatter,
-    )
-    parser.add_argument("--version", action="version", version=f"mdsel {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    index = commands.add_parser(
-        "index",
-        help="list the selectors of each document: heading outline and block counts",
-        description="Print a selector inventory: per document a line with its size and "
-        "block counts, then every heading with its selector, title, start line and section "
-        "words.",
-        epilog=INDEX_HELP + "\n" + ENVIRONMENT_HELP,
-        formatter_class=_Formatter,
-    )
-    index.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
-    _common(index)
-
-    select = commands.add_parser(
-        "select",
-        help="print exactly the source text a selector names",
-        description="Print the verbatim source lines of what SELECTOR names.",
-        epilog=SELECTOR_HELP + "\n" + ENVIRONMENT_HELP,
-        formatter_class=_Formatter,
-    )
-    select.add_argument(
-        "selector", metavar="SELECTOR", help="e.g. h2.1, 'h2.1/code.0', readme::para.3"
-    )
-    select.add_argument("files", nargs="+", metavar="FILE", help=FILES_HELP)
-    _common(select)
-    return parser
+    def __init__(
+        self, command: str, selector: str | None, files: list[str], json: bool, full: bool
+    ) -> None:
+        self.command = command
+        self.selector = selector
+        self.files = files
+        self.json = json
+        self.full = full
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--json", action="store_true", help="print the JSON envelope instead of text"
-    )
-    parser.add_argument(
-        "--full", action="store_true", help="no pagination or outline budget (like ?full=true)"
-    )
+def read_usual(argv: Sequence[str]) -> Arguments | None:
+    """The arguments of a usual command line, read as argparse reads them; None for any other.
+
+    Usual: a command, its positional arguments in one run, and `--json` / `--full` before or
+    after them; `-` is a positional (standard input). Anything else starting with `-` (help,
+    `--version`, unknown or abbreviated options, `--`), positionals split by an option, or
+    too few of them are left to argparse, whose messages and exit codes they get.
+    """
+    if not argv or argv[0] not in COMMANDS:
+        return None
+    positionals: list[str] = []
+    json = full = False
+    after = False  # an option came after the positionals: one more would start a second run
+    for argument in argv[1:]:
+        if argument == "--json" or argument == "--full":
+            json = json or argument == "--json"
+            full = full or argument == "--full"
+            after = bool(positionals)
+        elif (argument.startswith("-") and argument != "-") or after:
+            return None
+        else:
+            positionals.append(argument)
+    if len(positionals) < COMMANDS[argv[0]]:
+        return None
+    selector = positionals.pop(0) if argv[0] == "select" else None
+    return Arguments(argv[0], selector, positionals, json, full)
 
 
 def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None) -> Outcome:
     """Everything but printing, so the CLI is testable in-process. SystemExit for usage errors."""
-    args = build_parser().parse_args(list(argv))
+    args: Arguments | argparse.Namespace | None = read_usual(argv)
+    if args is None:
+        from mdsel.usage import build_parser
+
+        args = build_parser().parse_args(list(argv))
     try:
         settings = read_settings(environ)
     except ConfigError as exc:

@@ -12,7 +12,7 @@ from array import array
 from itertools import compress
 from itertools import count as count_from
 
-_IS_LEVEL = tuple(bytes(int(value == level) for value in range(256)) for level in range(7))
+_IS_LEVEL = tuple(bytes(level) + b"\x01" + bytes(255 - level) for level in range(7))
 """bytes.translate tables: a heading level → 1 when it is n, else 0."""
 
 COUNT_ALL_AFTER = 1000

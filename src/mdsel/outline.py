@@ -119,7 +119,7 @@ class Rest(NamedTuple):
 
 def _at_most(depth: int) -> bytes:
     """A bytes.translate table: depth values up to `depth` → 1, deeper → 0."""
-    return bytes(1 if value <= depth else 0 for value in range(256))
+    return b"\x01" * (depth + 1) + bytes(255 - depth)
 
 
 def _within_budget(

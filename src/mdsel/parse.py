@@ -29,7 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# GitHub tables and strikethrough; never the metadata-block options (see source.front_matter_end).
+# GitHub tables and strikethrough; never the metadata-block options (see front_matter).
 OPTIONS = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH
 
 PARA = "para"
@@ -337,7 +337,8 @@ def _heading_text(title: str, raw: bytes) -> tuple[str, tuple[str, str | None] |
     return title, None
 
 
-_ATX_OPENING = re.compile(rb" {0,3}#{1,6}[ \t]")
+_ATX_OPENING = rb" {0,3}#{1,6}[ \t]"
+"""Passed to `re` by its text: compiled (and cached by `re`) for the first such heading only."""
 
 
 def without_closing_sequence(raw: bytes, title: str) -> str:
@@ -348,7 +349,7 @@ def without_closing_sequence(raw: bytes, title: str) -> str:
     """
     line = raw.rstrip(b" \t\r\n")
     run = len(line) - len(line.rstrip(b"#"))
-    if not run or line[-run - 1 : -run] != b"\t" or not _ATX_OPENING.match(line):
+    if not run or line[-run - 1 : -run] != b"\t" or not re.match(_ATX_OPENING, line):
         return title
     body = title.rstrip(" \t")
     if not body.endswith("#" * run):

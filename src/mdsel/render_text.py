@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel.budget import answer_bytes, utf8_size
-from mdsel.catalog import catalog
 from mdsel.errors import Problem
 from mdsel.outline import block_counts, fit_outline, outline
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
@@ -84,6 +83,8 @@ def index(
     body = _outlines(result, options, None if budget is None else budget - taken)
     if body is None:
         assert budget is not None  # only a budget can refuse the whole outlines
+        from mdsel.catalog import catalog  # a tree's map: most calls print outlines
+
         body = catalog(result.sources, budget, taken, options.max_headings) or [
             f"[{len(result.sources)} documents: MDSEL_MAX_ANSWER_TOKENS={options.answer_tokens} "
             "is too small to list them; raise it, name fewer files, or use --full / full=true]"

@@ -39,7 +39,7 @@ from mdsel.selector_values import (
     format_params,
     format_segments,
 )
-from mdsel.titles import CONTROL, TYPED_CONTROL, escaped
+from mdsel.titles import control, escaped, typed_control
 
 MAX_REQUEST_CHARS = 4096
 """Longer requests are refused: nothing legitimate needs more, and it bounds all later work."""
@@ -60,12 +60,12 @@ def parse_request(text: str) -> tuple[Selector, ...]:
             f"selector is {len(text)} characters long; the limit is {MAX_REQUEST_CHARS}",
             MAX_REQUEST_CHARS + 1,
         )
-    control = TYPED_CONTROL.search(text)
-    if control is not None:
+    found = typed_control().search(text)
+    if found is not None:
         raise SelectorSyntaxError(
-            f"control character {escaped(control.group())} in the selector; selectors are "
+            f"control character {escaped(found.group())} in the selector; selectors are "
             "printable text",
-            control.start() + 1,
+            found.start() + 1,
         )
     return _Parser(text).request()
 
@@ -182,10 +182,10 @@ class _Parser(Scanner):
                     begin + 1,
                 )
             name = decoded_fragment(anchor.group(1))
-            control = CONTROL.search(name)
-            if control is not None:
+            found = control().search(name)
+            if found is not None:
                 raise self.fail(
-                    f"the anchor decodes to a control character ({escaped(control.group())}); "
+                    f"the anchor decodes to a control character ({escaped(found.group())}); "
                     "anchors hold none: copy the link's fragment as written",
                     begin + 1,
                 )

@@ -10,13 +10,28 @@ written. JSON output needs none of this: its encoder escapes what it must.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # C0, DEL, C1, the Unicode line and paragraph separators (line breaks to many readers), and the
-# bidirectional embeddings, overrides and isolates (they reorder what a terminal shows).
+# bidirectional embeddings, overrides and isolates (they reorder what a terminal shows). Every
+# one is a character str.isprintable() refuses, so a printable title needs no search at all.
 _BEYOND_C0 = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-CONTROL = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
-TYPED_CONTROL = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_BEYOND_C0}]")
-"""The same but tab, line feed and carriage return, which are spaces in a typed selector."""
+
+
+# Compiled on first use, not at import: a class reaching beyond Latin-1 costs about a millisecond
+# to compile, a start-up cost `mdsel index` would pay for titles that rarely need it.
+@cache
+def control() -> re.Pattern[str]:
+    """The control characters escaped in text output."""
+    return re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
+
+
+@cache
+def typed_control() -> re.Pattern[str]:
+    """The same but tab, line feed and carriage return, which are spaces in a typed selector."""
+    return re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_BEYOND_C0}]")
+
+
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
@@ -48,4 +63,6 @@ def short_title(title: str) -> str:
 def shown_title(title: str) -> str:
     """`title` on one line for text output: `\\n`, `\\t`, `\\x1b`, `\\u2028` for control
     characters, every other character unchanged."""
-    return CONTROL.sub(_escape, title)
+    if title.isprintable():  # the usual title: nothing to escape
+        return title
+    return control().sub(_escape, title)

@@ -14,14 +14,13 @@ from collections.abc import Callable
 
 from mdsel._record import NamedTuple
 from mdsel.blocks import Blocks
-from mdsel.footprint import resident_bytes
+from mdsel.front_matter import front_matter_end
 from mdsel.parse import CODE, LIST, PARA, QUOTE, TABLE, Block, NestedHeading, scan
 from mdsel.sections import Heading, Headings, build_sections
 from mdsel.settings import DEFAULT_MAX_BLOCKS
 from mdsel.source import (
     LineTable,
     decode,
-    front_matter_end,
     lf_endings_only,
     line_table,
     lone_cr_to_lf,
@@ -59,6 +58,8 @@ class Document(NamedTuple):
 
     def resident_bytes(self) -> int:
         """What keeping this Document costs in memory, in bytes (see footprint)."""
+        from mdsel.footprint import resident_bytes  # the server's cache asks; the CLI never
+
         return resident_bytes(self.lines, self.blocks, self.headings, self.line_count)
 
 

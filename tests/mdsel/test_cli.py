@@ -689,3 +689,61 @@ def test_real_links_select_the_heading_they_point_to(
     link = f"{file.name}{fragment}"  # as written in a link from the same directory
     out = cli("select", f"{link}?head=1", str(file))
     assert out == Outcome(first_line + "\n", "", 0)
+
+
+USUAL = [
+    ["index", "a.md"],
+    ["index", "a.md", "b.md", "docs/"],
+    ["index", "--json", "a.md"],
+    ["index", "a.md", "--full", "--json"],
+    ["index", "-"],
+    ["select", "h2.1", "a.md"],
+    ["select", "--full", "h2.1/code.0", "a.md", "b.md", "--json", "--json"],
+    ["select", "", "a.md"],
+]
+UNUSUAL = [
+    [],
+    ["index"],
+    ["select", "h2.1"],
+    ["index", "--help"],
+    ["--version"],
+    ["index", "--js", "a.md"],  # an abbreviation argparse expands
+    ["index", "--", "-a.md"],
+    ["index", "-1"],
+    ["index", "a.md", "--json", "b.md"],  # two runs of positionals: argparse refuses the second
+    ["select", "h2.1", "--json", "a.md"],
+    ["frobnicate", "a.md"],
+]
+
+
+@pytest.mark.parametrize("argv", USUAL + UNUSUAL, ids=" ".join)
+def test_usual_command_lines_are_read_as_argparse_reads_them(argv: list[str]) -> None:
+    from mdsel.cli import read_usual
+    from mdsel.usage import build_parser
+
+    usual = read_usual(argv)
+    assert (usual is not None) == (argv in USUAL)
+    if usual is None:
+        return
+    expected = vars(build_parser().parse_args(argv))
+    assert {name: getattr(usual, name) for name in expected} == expected
+    assert usual.selector == expected.get("selector")
+
+
+def test_every_mix_of_positionals_and_flags_is_read_as_argparse_reads_it() -> None:
+    import itertools
+
+    from mdsel.cli import read_usual
+    from mdsel.usage import build_parser
+
+    parser = build_parser()
+    words = ["a.md", "b.md", "--json", "--full", "-"]
+    for command in ("index", "select"):
+        for length in range(1, 5):
+            for rest in itertools.product(words, repeat=length):
+                argv = [command, *rest]
+                usual = read_usual(argv)
+                if usual is None:
+                    continue
+                expected = vars(parser.parse_args(argv))  # never a usage error when read here
+                assert {name: getattr(usual, name) for name in expected} == expected, argv

@@ -9,15 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdsel.errors import ParseError
-from mdsel.source import (
-    LineTable,
-    decode,
-    front_matter_end,
-    front_matter_title,
-    lone_cr_to_lf,
-    strip_bom,
-    word_count,
-)
+from mdsel.front_matter import front_matter_end, front_matter_title
+from mdsel.source import LineTable, decode, lone_cr_to_lf, strip_bom, word_count
 from tests.conftest import ROOT
 
 CASES = json.loads((ROOT / "tests" / "cases" / "word_counts.json").read_text(encoding="utf-8"))

@@ -21,6 +21,15 @@ def test_each_control_character_is_escaped_like_python_repr(char: str) -> None:
     assert shown.isprintable()
 
 
+def test_every_character_the_pattern_escapes_is_unprintable() -> None:
+    """shown_title skips the search for a printable title: that is only right while every
+    character of the pattern is one str.isprintable() refuses."""
+    from mdsel.titles import control
+
+    pattern = control()
+    assert not [c for c in range(0x110000) if pattern.match(chr(c)) and chr(c).isprintable()]
+
+
 @pytest.mark.parametrize(
     "title",
     ["plain", "no\u00a0break space", "tab-free émoji 🎉", "back\\slash", "  spaced  out  ", ""],
