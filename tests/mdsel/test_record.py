@@ -96,3 +96,23 @@ def test_a_field_without_default_after_one_with_default_is_refused(base: type) -
     with pytest.raises(TypeError, match="default"):
         make(base, {"a": 1})
     assert make(base, {"b": 1})(5)._asdict() == {"a": 5, "b": 1}
+
+
+@pytest.mark.parametrize("record", [Shim, Typed])
+def test_arguments_bind_as_a_signature_would(record: type[Shim]) -> None:
+    assert record(1, label="q") == (1, 0, "q")
+    assert record(y=2, x=1) == (1, 2, "p")
+    assert record(*[1, 2, "r"]) == (1, 2, "r")
+    for args, kwargs in [
+        ((1, 2, "r", 4), {}),  # too many
+        ((1,), {"x": 2}),  # given twice
+        ((1,), {"z": 2}),  # no such field
+        ((), {"y": 2}),  # x missing
+    ]:
+        with pytest.raises(TypeError):
+            record(*args, **kwargs)
+    with pytest.raises(ValueError, match="unexpected field"):
+        record(1)._replace(z=3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        record._make([1, 2])
+    assert record._make(iter([1, 2, "r"])) == (1, 2, "r")
