@@ -6,6 +6,8 @@
 - cold index (read + parse + tree + text render) per document size, over the floor: a bare loop
   over every event of `pyromark.events_with_range` on the same text (decoding included: the
   parser needs a str); markdown-it-py's parse time for reference;
+- the same for 10 MiB of one-line h1/h2/h3 headings, interleaved (the section loop's worst
+  mix of levels), in CPU time;
 - linearity: time at 10x the size over time at 1x;
 - warm select of one section on an already-parsed 1 MB document, and its ratio to the parse;
 - `mdsel index` as a whole process on 10 KB over `python -c "import argparse, json, pyromark"`,
@@ -13,12 +15,15 @@
 - pathological documents: wall time and peak RSS of `mdsel index` + selecting every heading.
 
 Documents are the real-world test corpus (tests/corpus) concatenated and cut at a line boundary.
+Both sides of every in-process ratio run with the cyclic collector off, as `mdsel` itself runs
+(cli.main switches it off for the whole call).
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import gc
 import json
 import os
 import platform
@@ -27,7 +32,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +46,8 @@ from mdsel.parse import OPTIONS
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
 SIZES = [10_000, 100_000, 500_000, 1_000_000, 5_000_000]
+LEVELS_BYTES = 10 * 1024 * 1024
+LEVELS_UNIT = b"# h\n## h\n### h\n"
 
 
 def corpus_text(size: int) -> bytes:
@@ -48,6 +56,18 @@ def corpus_text(size: int) -> bytes:
     data = blob * (size // len(blob) + 1)
     cut = data.rfind(b"\n", 0, size)
     return data[: cut + 1]
+
+
+@contextmanager
+def collector_off() -> Iterator[None]:
+    """The cyclic collector off, as `mdsel` runs (cli.main): for both sides of a ratio alike."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def median_time(function: Callable[[], object], repeat: int) -> float:
@@ -60,19 +80,34 @@ def median_time(function: Callable[[], object], repeat: int) -> float:
 
 
 def paired(
-    first: Callable[[], object], second: Callable[[], object], repeat: int
+    first: Callable[[], object],
+    second: Callable[[], object],
+    repeat: int,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[float, float]:
     """Median times of two functions run alternately, so drift hits both alike."""
     a: list[float] = []
     b: list[float] = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         first()
-        a.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        a.append(clock() - start)
+        start = clock()
         second()
-        b.append(time.perf_counter() - start)
+        b.append(clock() - start)
     return statistics.median(a), statistics.median(b)
+
+
+def floor_loop(data: bytes) -> None:
+    """The floor: decode and iterate every event of the parser, doing nothing with them."""
+    for _event, _span in pyromark.events_with_range(data.decode("utf-8"), options=OPTIONS):
+        pass
+
+
+def cold(path: Path) -> None:
+    """What `mdsel index FILE` does in-process: read, parse, text render."""
+    sources, _ = mdsel.load([str(path)])
+    render_text.index(mdsel.index(sources), [], [], mdsel.Options())
 
 
 def cold_index(workdir: Path) -> list[dict[str, Any]]:
@@ -86,16 +121,15 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
         repeat = max(5, min(200, 20_000_000 // size))
 
         def floor(data: bytes = data) -> None:
-            for _event, _span in pyromark.events_with_range(data.decode("utf-8"), options=OPTIONS):
-                pass
+            floor_loop(data)
 
         def ours(path: Path = path) -> None:
-            sources, _ = mdsel.load([str(path)])
-            render_text.index(mdsel.index(sources), [], [], mdsel.Options())
+            cold(path)
 
-        floor()
-        ours()
-        base, mine = paired(floor, ours, repeat)
+        with collector_off():
+            floor()
+            ours()
+            base, mine = paired(floor, ours, repeat)
         parser = MarkdownIt("commonmark").enable("table")
         text = data.decode("utf-8")
         mdit = median_time(lambda: parser.parse(text), max(3, repeat // 10))  # noqa: B023
@@ -104,6 +138,29 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
              "ratio": mine / base, "markdown_it_ms": mdit * 1e3}
         )  # fmt: skip
     return rows
+
+
+def heading_levels(workdir: Path, repeat: int = 5) -> dict[str, Any]:
+    """10 MiB of one-line headings, h1 h2 h3 in turn: every heading opens and closes sections,
+    the section loop's most work per byte. CPU time (on shared cores, wall time mostly measures
+    the neighbours), pairs run alternately; the ratio is the median of per-pair ratios."""
+    data = LEVELS_UNIT * (LEVELS_BYTES // len(LEVELS_UNIT))
+    path = workdir / "levels.md"
+    path.write_bytes(data)
+    floors: list[float] = []
+    ours: list[float] = []
+    with collector_off():
+        for _ in range(repeat):
+            base, mine = paired(
+                lambda: floor_loop(data), lambda: cold(path), 1, clock=time.process_time
+            )
+            floors.append(base)
+            ours.append(mine)
+    return {
+        "bytes": len(data), "headings": data.count(b"\n"),
+        "floor_s": statistics.median(floors), "index_s": statistics.median(ours),
+        "ratio": statistics.median(o / f for o, f in zip(ours, floors, strict=True)),
+    }  # fmt: skip
 
 
 def linearity(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -256,6 +313,7 @@ def main() -> int:
             "machine": machine(),
             "cold_index": rows,
             "linearity": linearity(rows),
+            "heading_levels": heading_levels(workdir),
             "warm_select": warm_select(workdir),
             "process": process(workdir),
         }
@@ -270,6 +328,11 @@ def main() -> int:
     for r in rows:
         print(f"{r['bytes']:>10.0f} {r['floor_ms']:>9.2f} {r['index_ms']:>9.2f} "
               f"{r['ratio']:>6.2f} {r['markdown_it_ms']:>15.1f}")  # fmt: skip
+    lv = results["heading_levels"]
+    print(
+        f"\n{lv['bytes'] / 2**20:.0f} MiB of h1/h2/h3 lines ({lv['headings']:,} headings), CPU: "
+        f"{lv['index_s']:.2f} s vs the floor's {lv['floor_s']:.2f} s -> {lv['ratio']:.2f}x"
+    )
     for lin in results["linearity"]:
         print(
             f"\nlinearity: {lin['size_factor']:.1f}x the bytes -> "

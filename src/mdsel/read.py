@@ -46,11 +46,10 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
     try:
         info = os.fstat(fd)
         _check_kind(path, info.st_mode, info.st_size, max_bytes)
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            # st_size + 1 bytes: one read call, and the extra byte shows a file that grew.
-            data = handle.read(min(info.st_size, max_bytes) + 1)
-            if len(data) > info.st_size:
-                data += handle.read(max_bytes + 1 - len(data))
+        # st_size + 1 bytes: one read call, and the extra byte shows a file that grew.
+        data = _read_up_to(fd, min(info.st_size, max_bytes) + 1)
+        if len(data) > info.st_size:
+            data += _read_up_to(fd, max_bytes + 1 - len(data))
     except OSError as exc:
         raise FileReadError(os_problem(path, exc)) from None
     finally:
@@ -58,6 +57,19 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
     if len(data) > max_bytes:  # grew since stat
         raise FileReadError(too_large(path, len(data), max_bytes))
     return data
+
+
+def _read_up_to(fd: int, count: int) -> bytes:
+    """`count` bytes from `fd`, or fewer at its end. With os.read rather than a file object,
+    whose making costs more than reading a small file; a read may return less than asked."""
+    chunks: list[bytes] = []
+    while count > 0:
+        chunk = os.read(fd, count)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)
 
 
 def _read_stdin(max_bytes: int) -> bytes:
