@@ -500,8 +500,10 @@ def performance_section(results: dict[str, Any]) -> list[str]:
         notes.append(f"Hook figures not measured: {hook['error']}.")
     else:
         for row in hook["rows"]:
+            # "10 words", "1 GB NULs" are Claude Code Reads; the others name their payload.
+            what = f"Read of {row['case']}" if row["case"][:1].isdigit() else row["case"]
             rows.append([
-                f"`mdsel-claude hook`, Read of {row['case']}",
+                f"`mdsel-claude hook`, {what} (budget ≤ 1.25)",
                 ms(row["ms"]),
                 f"`python -c \"import json\"`: {ms(hook['baseline_ms'])}",
                 f"{row['ratio']:.2f}",
