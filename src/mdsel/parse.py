@@ -14,6 +14,7 @@ fraction of what the parser's own event list does.
 from __future__ import annotations
 
 import re
+import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, chain, islice, repeat
@@ -47,6 +48,7 @@ _TABLE_CODE = KINDS.index(TABLE)
 # pulldown-cmark tags that become nodes → kind codes. Items, HTML blocks, rules, table parts and
 # inline tags create none.
 _CODES = {"Paragraph": 0, "CodeBlock": 1, "List": 2, "Table": 3, "BlockQuote": 4}
+_ITEM = sys.intern("Item")
 _LEVELS = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
 
 
@@ -200,6 +202,11 @@ def scan(
         if "Start" not in event:
             continue
         tag = event["Start"]
+        # List items and links are the commonest Start events that make no node: each turned
+        # away with one test. The parser's tag strings are interned, so an item is `is` _ITEM
+        # (were they not, an item would only take the longer way below).
+        if tag is _ITEM:
+            continue
         if tag.__class__ is str:
             kind = codes.get(tag)
             if kind is None:
@@ -249,6 +256,8 @@ def scan(
             add_heading_start(start)
             add_heading_end(end)
             add_title(title)
+            continue
+        elif "Link" in tag:
             continue
         else:
             kind = codes.get(next(iter(tag)))
