@@ -16,15 +16,15 @@ from mdsel._version import __version__
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mdsel.api import index, load, run_command, select
+    from mdsel.columns import Block
     from mdsel.errors import ParseError, Problem, SelectorSyntaxError, Suggestion
     from mdsel.files import Expansion, FileLimits, expand_paths
-    from mdsel.parse import Block
     from mdsel.results import Child, IndexResult, Match, Options, Outcome, SelectResult
     from mdsel.sections import Heading
     from mdsel.tree import Document, Source, parse_document
 
 _EXPORTS = {
-    "Block": "mdsel.parse",
+    "Block": "mdsel.columns",
     "Child": "mdsel.results",
     "Document": "mdsel.tree",
     "Expansion": "mdsel.files",

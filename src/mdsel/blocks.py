@@ -12,7 +12,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 
-from mdsel.parse import KINDS, QUOTE, Block, Scan
+from mdsel.columns import KINDS, QUOTE, Block, Scan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,10 +6,7 @@ fits: every document on one line under its directory (file, title, lines, words)
 headings down to the deepest outline level that fits in all of them; when not even one line per
 document fits, one line per directory (documents, words, the largest ones), merged into their
 parents until they fit. A closing line says what was left out and how to go deeper.
-
-The title of a document is its front matter's `title:` when it has one, else its first
-heading's text; that heading is then not repeated under the file when it holds the whole
-document (the usual single `# Title`).
+Each document's own line and headings are its Entry (catalog_entries).
 """
 
 from __future__ import annotations
@@ -18,14 +15,10 @@ import os
 from collections.abc import Sequence
 
 from mdsel.budget import utf8_size
-from mdsel.front_matter import front_matter_title
-from mdsel.names import heading_selector
-from mdsel.titles import short_title, shown_title
-from mdsel.tree import Document, Source
+from mdsel.catalog_entries import INDENT, MAX_DEPTH, Entry
+from mdsel.titles import shown_title
+from mdsel.tree import Source
 
-INDENT = "  "
-MAX_DEPTH = 5
-"""Six heading levels: outline depths 0-5."""
 MIN_CAP = 3
 """Headings shown per document at least, when any are (then `… +N more`)."""
 BYTES_PER_LINE = 48
@@ -36,99 +29,6 @@ MAX_LARGEST = 12
 BYTES_PER_NAMED = 40
 """A document named on a directory line: its name, words and title, roughly."""
 EXAMPLE_DIRS = 2
-
-
-class _Doc:
-    """One document as the map shows it: where it is, its title, the headings under it."""
-
-    __slots__ = ("base", "column", "directory", "document", "name", "path", "skip", "title")
-
-    def __init__(self, source: Source, root: str) -> None:
-        self.document = document = source.document
-        self.path = source.path
-        # Escaped: a file name may hold a line break or ESC, and must not forge a line.
-        relative = shown_title(_relative(source.path, root))
-        self.directory, _, self.name = relative.rpartition("/")
-        title = None
-        if document.front_matter_lines:
-            title = front_matter_title(
-                document.data[: document.lines.starts[document.front_matter_lines]]
-            )
-        headings = document.headings
-        self.skip = -1  # the heading given as the title, not repeated under the file
-        self.base = 0  # outline depth shown at the file's indentation
-        if title is None:
-            title = headings.title(0) if len(headings) else ""
-        if len(headings) and headings.lasts[0] == len(headings) - 1:
-            # One heading holding the whole document: the page's title, shown on its line.
-            self.skip, self.base = 0, 1
-        self.column = bytes(headings.depths)
-        self.title = short_title(" ".join(title.split()))
-
-    def line(self, indent: str) -> str:
-        document = self.document
-        title = f"{self.title} " if self.title else ""
-        return f"{indent}{self.name}: {title}{document.line_count} {document.word_count}"
-
-    def outline_lines(self, depth: int, cap: int, indent: str) -> list[str]:
-        """The document's headings to outline depth `depth` below the file (0: its top level),
-        at most `cap` of them: the shallowest depths that fit whole, or the first `cap` of the
-        top level with a line counting the rest. The deepest shown carry what they hide."""
-        document = self.document
-        headings = document.headings
-        column = self.column
-        base = self.base
-        shown_depth = -1
-        total = 0
-        for level in range(depth + 1):
-            count = column.count(base + level)
-            if not count or total + count > cap:
-                if count:
-                    break
-                shown_depth = MAX_DEPTH  # nothing deeper: every heading is shown
-                break
-            total += count
-            shown_depth = level
-        lines: list[str] = []
-        lasts = headings.lasts
-        pad = indent + INDENT
-        if shown_depth < 0:
-            found = 0
-            start = 0
-            while found < cap:
-                index = column.find(base, start)
-                if index < 0:
-                    break
-                start = index + 1
-                if index != self.skip:
-                    lines.append(_heading_line(document, index, pad, lasts[index] - index))
-                    found += 1
-            rest = column.count(base) - found
-            if rest > 0:
-                lines.append(f"{pad}… +{rest} more")
-            return lines
-        deepest = base + shown_depth
-        for index, value in enumerate(column):
-            if base <= value <= deepest and index != self.skip:
-                hidden = lasts[index] - index if value == deepest else 0
-                lines.append(_heading_line(document, index, pad + INDENT * (value - base), hidden))
-        return lines
-
-
-def _heading_line(document: Document, index: int, pad: str, hidden: int) -> str:
-    headings = document.headings
-    title = short_title(headings.title(index))
-    selector = heading_selector(headings.levels[index], headings.numbers.ordinal(index))
-    more = f" +{hidden}" if hidden else ""
-    return (
-        f"{pad}{selector} {title} {headings.lines.line_start(index)} "
-        f"{document.headings.words.section(index)}{more}"
-    )
-
-
-def _relative(path: str, root: str) -> str:
-    relative = os.path.relpath(path, root) if root else os.path.normpath(path)
-    return relative.replace(os.sep, "/")
 
 
 def common_root(paths: Sequence[str]) -> str:
@@ -147,7 +47,7 @@ def catalog(
     """Lines of the map of these documents within `budget` bytes (`room_taken` already used
     by lines printed before it); None when even the coarsest map does not fit."""
     root = common_root([s.path for s in sources])
-    docs = [_Doc(source, root) for source in sources]
+    docs = [Entry(source, root) for source in sources]
     lines_total = sum(d.document.line_count for d in docs)
     words_total = sum(d.document.word_count for d in docs)
     shown_root = shown_title(root.replace(os.sep, "/") + "/") if root else "./"
@@ -188,14 +88,14 @@ def _levels(depth: int) -> str:
 
 
 def _with_outlines(
-    docs: list[_Doc], room: int, max_headings: int
+    docs: list[Entry], room: int, max_headings: int
 ) -> tuple[list[str], int, int] | None:
     """File lines grouped under directory lines, with headings to the deepest outline depth
     whose lines all fit in `room` bytes: (lines, depth, documents shown one level deeper),
     depth -1 for titles only; None when not even the titles fit."""
     # Each directory once, its documents under it: sorted by directory, then in given order.
     docs = sorted(docs, key=lambda d: d.directory)
-    groups: list[tuple[str, list[_Doc]]] = []
+    groups: list[tuple[str, list[Entry]]] = []
     for doc in docs:
         if groups and groups[-1][0] == doc.directory:
             groups[-1][1].append(doc)
@@ -235,7 +135,7 @@ def _with_outlines(
 
 
 def _largest_deeper(
-    docs: list[_Doc], kept: list[list[str]], outlines: list[list[str]], room: int
+    docs: list[Entry], kept: list[list[str]], outlines: list[list[str]], room: int
 ) -> int:
     """Give the largest documents their `outlines` (one level deeper than `kept`) while they
     fit in `room` bytes; how many got them."""
@@ -257,13 +157,13 @@ def _size(outlines: list[list[str]]) -> int:
     return sum(utf8_size(line) + 1 for lines in outlines for line in lines)
 
 
-def _by_directory(docs: list[_Doc], room: int) -> tuple[list[str], int] | None:
+def _by_directory(docs: list[Entry], room: int) -> tuple[list[str], int] | None:
     """One line per directory (documents, words, the largest documents), directories merged
     into their ancestors at the deepest level that fits: (lines, level merged to, 0 for none).
     When even the top-level directories do not all fit, the largest are listed and one line
     counts the rest."""
     deepest = max((d.directory.count("/") + 1 if d.directory else 0) for d in docs)
-    groups: dict[str, list[_Doc]] = {}
+    groups: dict[str, list[Entry]] = {}
     for keep in range(deepest, 0 if deepest else -1, -1):
         groups = {}
         for doc in docs:
@@ -298,7 +198,7 @@ def _by_directory(docs: list[_Doc], room: int) -> tuple[list[str], int] | None:
     return shown, -1
 
 
-def _directory_line(name: str, members: list[_Doc], named: int) -> str:
+def _directory_line(name: str, members: list[Entry], named: int) -> str:
     words = sum(d.document.word_count for d in members)
     largest = sorted(members, key=lambda d: -d.document.word_count)[:named]
     listed = ", ".join(
@@ -310,12 +210,12 @@ def _directory_line(name: str, members: list[_Doc], named: int) -> str:
     return f"{label} {count} document{'s' if count != 1 else ''} {words} words; largest: {listed}"
 
 
-def _below(doc: _Doc, directory: str) -> str:
+def _below(doc: Entry, directory: str) -> str:
     relative = f"{doc.directory}/{doc.name}" if doc.directory else doc.name
     return relative[len(directory) + 1 :] if directory else relative
 
 
-def _closing(what: str, docs: list[_Doc], shown_root: str, root: str, by_file: bool) -> str:
+def _closing(what: str, docs: list[Entry], shown_root: str, root: str, by_file: bool) -> str:
     """How to go deeper: a subdirectory or a file to index, or selecting with a file's path."""
     largest = max(docs, key=lambda d: d.document.word_count)
     example_file = _joined(root, largest.directory, largest.name)

@@ -4,7 +4,7 @@ child blocks, and the short previews that name them."""
 from __future__ import annotations
 
 from mdsel.names import heading_selector
-from mdsel.resolve import HEADING, ROOT, SECTION, Node, node_selector
+from mdsel.nodes import HEADING, ROOT, SECTION, Node, node_selector
 from mdsel.results import Child
 from mdsel.tree import Document
 

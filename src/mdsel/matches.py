@@ -16,8 +16,9 @@ from mdsel.errors import (
     Suggestion,
 )
 from mdsel.locate import page_holding
+from mdsel.nodes import HEADING, ROOT, SECTION, Node, node_selector
 from mdsel.outline import fit_outline, outline
-from mdsel.resolve import HEADING, ROOT, SECTION, Node, node_selector, resolve
+from mdsel.resolve import resolve
 from mdsel.results import Match, Options, SelectResult
 from mdsel.selector import Params, Selector, format_params, parse_request
 from mdsel.suggest import suggest

@@ -13,7 +13,6 @@ fraction of what the parser's own event list does.
 
 from __future__ import annotations
 
-import re
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator
@@ -22,9 +21,17 @@ from operator import add
 
 import pyromark
 
-from mdsel._record import NamedTuple
-from mdsel.attributes import attribute_block
+from mdsel.columns import (
+    KINDS,
+    LIST,
+    QUOTE,
+    NestedHeading,
+    Scan,
+    offset_typecode,
+    signed_typecode,
+)
 from mdsel.errors import NodeLimitError
+from mdsel.heading_text import heading_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,93 +40,14 @@ if TYPE_CHECKING:
 # GitHub tables and strikethrough; never the metadata-block options (see front_matter).
 OPTIONS = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH
 
-PARA = "para"
-CODE = "code"
-LIST = "list"
-TABLE = "table"
-QUOTE = "quote"
-
-KINDS = (PARA, CODE, LIST, TABLE, QUOTE)
-"""Block kinds by their code in Scan.kinds."""
 _LIST_CODE = KINDS.index(LIST)
 _QUOTE_CODE = KINDS.index(QUOTE)
-_TABLE_CODE = KINDS.index(TABLE)
 
 # pulldown-cmark tags that become nodes → kind codes. Items, HTML blocks, rules, table parts and
 # inline tags create none.
 _CODES = {"Paragraph": 0, "CodeBlock": 1, "List": 2, "Table": 3, "BlockQuote": 4}
 _ITEM = sys.intern("Item")
 _LEVELS = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
-
-
-class Block(NamedTuple):
-    """A paragraph, code block, list, table or blockquote."""
-
-    kind: str
-    """para, code, list, table or quote."""
-    start: int
-    """Byte offset in Document.data where the parser's range starts (half-open with end)."""
-    end: int
-    parent: int
-    """Index of the enclosing list or blockquote in Document.blocks; -1 at top level."""
-
-
-def offset_typecode(size: int) -> str:
-    """The smallest unsigned `array` type that holds every offset of `size` bytes.
-
-    Unsigned because an append to a signed array goes through PyArg_Parse, several times the
-    cost of an unsigned one: the scan appends a few offsets per block."""
-    return "I" if size < 2**32 else "Q"
-
-
-def signed_typecode(size: int) -> str:
-    """The smallest signed `array` type that holds every offset of `size` bytes and -1."""
-    return "i" if size < 2**31 else "q"
-
-
-class Scan(NamedTuple):
-    """Blocks in document (pre)order and top-level headings, as parallel columns."""
-
-    kinds: bytearray
-    """Index into KINDS."""
-    starts: array[int]
-    ends: array[int]
-    parents: array[int]
-    """Index of the enclosing list or blockquote; -1 at top level."""
-    last: array[int]
-    """last[i] = index of block i's last descendant (i itself when it has none)."""
-    top: tuple[array[int], ...]
-    """top[code] = indices of the top-level blocks of kind KINDS[code], in document order."""
-    levels: bytearray
-    """Top-level headings only (not inside a list or blockquote): level 1–6."""
-    heading_starts: array[int]
-    heading_ends: array[int]
-    titles: str
-    """Every title, one after the other; title k is titles[title_ends[k-1]:title_ends[k]]."""
-    title_ends: array[int]
-    ids: dict[int, str]
-    """Heading index → the id its attribute block gives (`## Intro {#intro}` → intro)."""
-    texts: dict[int, str]
-    """Heading index → its text as GitHub shows it, attribute block and all, for headings
-    whose title is shown without one (GitHub's anchor comes from this text)."""
-    nested: tuple[NestedHeading, ...]
-    """Headings inside lists and blockquotes, in document order."""
-
-
-class NestedHeading(NamedTuple):
-    """A heading inside a list or blockquote: not a section, but a link target."""
-
-    level: int
-    start: int
-    end: int
-    container_end: int
-    """Byte offset where its innermost list or blockquote ends."""
-    title: str
-    """Shown title (without an attribute block)."""
-    text: str
-    """Text as GitHub shows it (with the attribute block)."""
-    id: str | None
-    """The id of its attribute block, if any."""
 
 
 CHECK_EVERY = 4096
@@ -236,7 +164,7 @@ def scan(
             if open_ends or (title and title[-1] in "#\t }"):
                 # Rare: inside a list or quote, or ending in a closing sequence pulldown-cmark
                 # kept or in an attribute block; one test keeps them off the usual path.
-                text, explicit = _heading_text(title, data[start + shift : end + shift])
+                text, explicit = heading_text(title, data[start + shift : end + shift])
                 shown, ident = (text, None) if explicit is None else explicit
                 if open_ends:
                     # Inside a list or quote: not a section, but a link target all the same.
@@ -286,7 +214,7 @@ def scan(
         add_start(start)
         add_end(end)
         add_last(index)
-        if kind >= _LIST_CODE and kind != _TABLE_CODE:  # a list or a blockquote: a container
+        if kind == _LIST_CODE or kind == _QUOTE_CODE:  # noqa: SIM109 (no tuple per block)
             open_ends.append(end)
             open_index.append(index)
     while open_ends:
@@ -333,34 +261,3 @@ def text_spans(text: str, shift: int = 0) -> list[tuple[int, int]]:
         elif "End" in event and event["End"] == "CodeBlock":
             in_code = False
     return spans
-
-
-def _heading_text(title: str, raw: bytes) -> tuple[str, tuple[str, str | None] | None]:
-    """A heading's text as GitHub shows it, from its inline text `title` and its source `raw`
-    (a closing sequence after a tab dropped), and its attribute block's (shown title, id) when
-    it ends with one (`## Intro {#intro}`), else None."""
-    if title and title[-1] in "#\t ":
-        title = without_closing_sequence(raw, title)
-    if title and title[-1] == "}":
-        return title, attribute_block(title, raw)
-    return title, None
-
-
-_ATX_OPENING = rb" {0,3}#{1,6}[ \t]"
-"""Passed to `re` by its text: compiled (and cached by `re`) for the first such heading only."""
-
-
-def without_closing_sequence(raw: bytes, title: str) -> str:
-    """`title` without an ATX closing sequence that follows a tab.
-
-    CommonMark lets spaces or tabs precede the closing `#`s; pulldown-cmark strips them only
-    after a space, so `## Title<tab>##` would keep `<tab>##`. `raw` is the heading's source.
-    """
-    line = raw.rstrip(b" \t\r\n")
-    run = len(line) - len(line.rstrip(b"#"))
-    if not run or line[-run - 1 : -run] != b"\t" or not re.match(_ATX_OPENING, line):
-        return title
-    body = title.rstrip(" \t")
-    if not body.endswith("#" * run):
-        return title  # the `#`s came from somewhere else (an escape, an entity)
-    return body[:-run].rstrip(" \t")

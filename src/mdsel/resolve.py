@@ -1,4 +1,4 @@
-"""Selectors × documents → matched nodes, and misses with a reason.
+"""Selectors × documents → matched nodes (see nodes), and misses with a reason (see reasons).
 
 A selector's first segment is resolved in each document it applies to; each later segment inside
 every node the previous one matched. An index item is resolved when it matches something in at
@@ -14,43 +14,13 @@ from collections.abc import Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.address import LINES, locate, miss_reason
+from mdsel.columns import KINDS
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
-from mdsel.names import heading_selector
-from mdsel.parse import KINDS
-from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_items, format_segments
+from mdsel.nodes import HEADING, ROOT, SECTION, Node, NodeRange, first_number
+from mdsel.reasons import none_reason, range_reason
+from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_segments
 from mdsel.titles import shown_title
 from mdsel.tree import BLOCK_KINDS, Document, Source
-
-ROOT = "root"
-SECTION = "section"
-HEADING = "heading"
-
-
-class Node(NamedTuple):
-    """A matched node: which document, what kind, which index in that document's tuple."""
-
-    doc: int
-    """Index into the call's sources."""
-    kind: str
-    """root, section (a heading matched as section.N), heading, lines (`L800-850`), or a block
-    kind."""
-    ref: int
-    """Index into Document.headings (heading, section) or Document.blocks; -1 for root; the
-    first line for lines."""
-    line: int = 0
-    """For lines, the last line. For a heading or root that `L812` named, the line asked for
-    (its page is the one shown); 0 otherwise."""
-
-    def position(self, sources: Sequence[Source]) -> tuple[int, int, int]:
-        """Sort key: document order, an enclosing node before what it encloses."""
-        if self.kind == ROOT:
-            return (self.doc, -1, 0)
-        document = sources[self.doc].document
-        if self.kind in (HEADING, SECTION):
-            return (self.doc, document.headings[self.ref].start, 0)
-        if self.kind == LINES:
-            return (self.doc, document.lines.starts[self.ref - 1], 0)
-        return (self.doc, document.blocks[self.ref].start, 1 + self.ref)
 
 
 class Miss(NamedTuple):
@@ -177,7 +147,7 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
                     Miss(
                         SELECTOR_NOT_FOUND,
                         prefix + format_segments((*done, segment)),
-                        _none_reason(sources, scopes, segment.type),
+                        none_reason(sources, scopes, segment.type),
                         tuple(docs),
                         segment,
                     )
@@ -189,8 +159,8 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
                     # document's own (as the index prints them), so a scope's headings start
                     # at the number of its first one.
                     first, last = (
-                        item.first - _first_number(nodes),
-                        item.last - _first_number(nodes),
+                        item.first - first_number(nodes),
+                        item.last - first_number(nodes),
                     )
                     if last >= 0:
                         found.update(dict.fromkeys(nodes[max(first, 0) : last + 1]))
@@ -199,7 +169,7 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
                         Miss(
                             SELECTOR_NOT_FOUND,
                             prefix + format_segments((*done, Segment(segment.type, (item,)))),
-                            _range_reason(sources, per_scope, segment.type, item),
+                            range_reason(sources, per_scope, segment.type, item),
                             tuple(docs),
                             Segment(segment.type, (item,)),
                         )
@@ -213,16 +183,10 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
 
 def _item_hit(per_scope: list[tuple[Node, Sequence[Node]]], item: Item) -> bool:
     for _scope, nodes in per_scope:
-        start = _first_number(nodes)
+        start = first_number(nodes)
         if item.first < start + len(nodes) and item.last >= start:
             return True
     return False
-
-
-def _first_number(nodes: Sequence[Node]) -> int:
-    """The number the first of `nodes` goes by: its document-wide ordinal for the headings of
-    one level inside a scope, else 0 (blocks and sections count within their scope)."""
-    return nodes.offset if isinstance(nodes, _NodeRange) else 0
 
 
 def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[Node]:
@@ -243,19 +207,19 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
         else:
             return ()
         if kind == SECTION:
-            return _NodeRange(doc, SECTION, range(first, last + 1))
+            return NodeRange(doc, SECTION, range(first, last + 1))
         level_indices = document.headings.numbers.by_level[int(kind[1])]
         lo = _bisect(level_indices, first)
         hi = _bisect(level_indices, last + 1)
         # by_level[n][k] is the heading numbered hN.k: those in the scope are numbered from lo.
-        return _NodeRange(doc, HEADING, level_indices[lo:hi], lo)
+        return NodeRange(doc, HEADING, level_indices[lo:hi], lo)
     if scope.kind == ROOT:
-        return _NodeRange(doc, kind, document.blocks.top[kind])
+        return NodeRange(doc, kind, document.blocks.top[kind])
     if scope.kind in (HEADING, SECTION):
         heading = document.headings[scope.ref]
         indices = document.blocks.top_between(kind, heading.start, heading.section_end)
-        return _NodeRange(doc, kind, indices)
-    return _NodeRange(doc, kind, document.blocks.children(scope.ref, kind))
+        return NodeRange(doc, kind, indices)
+    return NodeRange(doc, kind, document.blocks.children(scope.ref, kind))
 
 
 def _blocks_in_lines(scope: Node, kind: str, document: Document) -> Sequence[Node]:
@@ -278,26 +242,7 @@ def _blocks_in_lines(scope: Node, kind: str, document: Document) -> Sequence[Nod
             parent = blocks.parents[parent]
         else:
             inside.append(index)
-    return _NodeRange(scope.doc, kind, inside)
-
-
-class _NodeRange(Sequence[Node]):
-    """Nodes over a sequence of indices, built lazily so slicing a huge range costs nothing."""
-
-    __slots__ = ("_doc", "_indices", "_kind", "offset")
-
-    def __init__(self, doc: int, kind: str, indices: Sequence[int], offset: int = 0) -> None:
-        self._doc, self._kind, self._indices = doc, kind, indices
-        self.offset = offset
-        """The document-wide number of the first node (headings of one level), else 0."""
-
-    def __len__(self) -> int:
-        return len(self._indices)
-
-    def __getitem__(self, key):  # type: ignore[no-untyped-def]
-        if isinstance(key, slice):
-            return [Node(self._doc, self._kind, i) for i in self._indices[key]]
-        return Node(self._doc, self._kind, self._indices[key])
+    return NodeRange(scope.doc, kind, inside)
 
 
 def _bisect(values: Sequence[int], target: int) -> int:
@@ -311,90 +256,4 @@ def _bisect(values: Sequence[int], target: int) -> int:
     return lo
 
 
-def kind_label(kind: str, count: int = 2) -> str:
-    """`h2 headings`, `code blocks`, `sections`, singular when count == 1."""
-    names = {
-        "section": "section",
-        "para": "paragraph",
-        "code": "code block",
-        "list": "list",
-        "table": "table",
-        "quote": "blockquote",
-    }
-    name = f"{kind} heading" if kind.startswith("h") else names.get(kind, kind)
-    return name if count == 1 else name + "s"
-
-
-def describe_scope(sources: Sequence[Source], scope: Node) -> str:
-    """How a reason names a scope: the namespace for a document, else the node's selector."""
-    if scope.kind == ROOT:
-        return sources[scope.doc].namespace
-    return node_selector(sources[scope.doc].document, scope)
-
-
-def node_selector(document: Document, node: Node) -> str:
-    """The canonical short selector of a node, unique within its document."""
-    if node.kind == ROOT:
-        return ROOT
-    if node.kind == LINES:
-        return f"L{node.ref}-{node.line}"
-    if node.kind == SECTION:
-        return f"section.{node.ref}"
-    if node.kind == HEADING:
-        heading = document.headings[node.ref]
-        return heading_selector(heading.level, heading.ordinal)
-    parts = []
-    index = node.ref
-    while index >= 0:
-        block = document.blocks[index]
-        parts.append(f"{block.kind}.{document.blocks.ordinal(index)}")
-        index = block.parent
-    return "/".join(reversed(parts))
-
-
-def _none_reason(sources: Sequence[Source], scopes: list[Node], kind: str) -> str:
-    if len(scopes) == 1:
-        return f"{describe_scope(sources, scopes[0])} has no {kind_label(kind)}"
-    return f"none of the {len(scopes)} scopes has {kind_label(kind)}"
-
-
-def _range_reason(
-    sources: Sequence[Source],
-    per_scope: list[tuple[Node, Sequence[Node]]],
-    kind: str,
-    item: Item,
-) -> str:
-    what = f"index {item.first}" if item.first == item.last else f"range {format_items((item,))}"
-    if len(per_scope) == 1:
-        scope, nodes = per_scope[0]
-        count = len(nodes)
-        if count == 0:
-            return f"{describe_scope(sources, scope)} has no {kind_label(kind)}"
-        start = _first_number(nodes)
-        if start or (kind.startswith("h") and scope.kind != ROOT):
-            # Heading numbers are the document's: say which this scope holds.
-            held = f"{kind}.{start}" if count == 1 else f"{kind}.{start}-{start + count - 1}"
-            return (
-                f"{kind}.{format_items((item,))} is not inside {describe_scope(sources, scope)}, "
-                f"which holds {held} (heading numbers are the document's, as the index prints "
-                "them)"
-            )
-        return (
-            f"{what} out of range: {describe_scope(sources, scope)} has {count} "
-            f"{kind_label(kind, count)}"
-        )
-    most = max(len(nodes) for _scope, nodes in per_scope)
-    if most == 0:
-        return f"none of the {len(per_scope)} scopes has {kind_label(kind)}"
-    if kind.startswith("h"):
-        return (
-            f"{kind}.{format_items((item,))} is inside none of the {len(per_scope)} scopes "
-            "(heading numbers are the document's, as the index prints them)"
-        )
-    return (
-        f"{what} out of range: each of the {len(per_scope)} scopes has at most "
-        f"{most} {kind_label(kind, most)}"
-    )
-
-
-__all__ = ["BLOCK_KINDS", "Miss", "Node", "Resolution", "candidates", "resolve"]
+__all__ = ["BLOCK_KINDS", "Miss", "Resolution", "candidates", "resolve"]

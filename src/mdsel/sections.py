@@ -15,10 +15,10 @@ from collections.abc import Iterator, Sequence
 from itertools import repeat
 
 from mdsel._record import NamedTuple
+from mdsel.columns import Scan, offset_typecode, signed_typecode
 from mdsel.heading_lines import HeadingLines
 from mdsel.nesting import nest
 from mdsel.numbering import Numbering
-from mdsel.parse import Scan, offset_typecode, signed_typecode
 from mdsel.section_words import SectionWords
 from mdsel.source import LineTable
 

@@ -75,8 +75,9 @@ def suggest(
 def _repaired(request: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
     """The repairs of a request that does not parse (mdsel.repair) that name something."""
     from mdsel.errors import SelectorSyntaxError
+    from mdsel.nodes import HEADING, SECTION
     from mdsel.repair import repairs
-    from mdsel.resolve import HEADING, SECTION, resolve
+    from mdsel.resolve import resolve
     from mdsel.selector import parse_request
 
     picked = [sources[doc] for doc in docs]

@@ -1,6 +1,6 @@
 """The document tree: Document, the parsed parts of one file, and parse_document, which makes it.
 
-Blocks and headings are kept as columns (a few bytes each, see parse.Scan), and a Block or
+Blocks and headings are kept as columns (a few bytes each, see columns.Scan), and a Block or
 Heading value is made when someone asks for one: a document of millions of blocks costs a
 fraction of what the parser's own events do. The parts answer for themselves: the line table
 for lines and words (source.LineTable), the blocks for their nesting (blocks.Blocks), the
@@ -14,8 +14,9 @@ from collections.abc import Callable
 
 from mdsel._record import NamedTuple
 from mdsel.blocks import Blocks
+from mdsel.columns import CODE, LIST, PARA, QUOTE, TABLE, Block, NestedHeading
 from mdsel.front_matter import front_matter_end
-from mdsel.parse import CODE, LIST, PARA, QUOTE, TABLE, Block, NestedHeading, scan
+from mdsel.parse import scan
 from mdsel.sections import Heading, Headings, build_sections
 from mdsel.settings import DEFAULT_MAX_BLOCKS
 from mdsel.source import (

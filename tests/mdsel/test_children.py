@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mdsel.children import MAX_CHILDREN, children, children_counts, preview_cut
-from mdsel.resolve import HEADING, ROOT, Node
+from mdsel.nodes import HEADING, ROOT, Node
 from mdsel.tree import parse_document
 from tests.conftest import real_documents
 

@@ -10,7 +10,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 import mdsel
-from mdsel.resolve import Node, node_selector
+from mdsel.nodes import Node, node_selector
 from mdsel.tree import BLOCK_KINDS, Document, parse_document
 from tests.conftest import real_documents
 

@@ -1,0 +1,41 @@
+"""A heading's text from the parser's inline text and the heading's source: an ATX closing
+sequence the parser kept dropped, and an attribute block (`## Intro {#intro}`) taken off the
+shown title with its id (see attributes).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mdsel.attributes import attribute_block
+
+
+def heading_text(title: str, raw: bytes) -> tuple[str, tuple[str, str | None] | None]:
+    """A heading's text as GitHub shows it, from its inline text `title` and its source `raw`
+    (a closing sequence after a tab dropped), and its attribute block's (shown title, id) when
+    it ends with one (`## Intro {#intro}`), else None."""
+    if title and title[-1] in "#\t ":
+        title = without_closing_sequence(raw, title)
+    if title and title[-1] == "}":
+        return title, attribute_block(title, raw)
+    return title, None
+
+
+_ATX_OPENING = rb" {0,3}#{1,6}[ \t]"
+"""Passed to `re` by its text: compiled (and cached by `re`) for the first such heading only."""
+
+
+def without_closing_sequence(raw: bytes, title: str) -> str:
+    """`title` without an ATX closing sequence that follows a tab.
+
+    CommonMark lets spaces or tabs precede the closing `#`s; pulldown-cmark strips them only
+    after a space, so `## Title<tab>##` would keep `<tab>##`. `raw` is the heading's source.
+    """
+    line = raw.rstrip(b" \t\r\n")
+    run = len(line) - len(line.rstrip(b"#"))
+    if not run or line[-run - 1 : -run] != b"\t" or not re.match(_ATX_OPENING, line):
+        return title
+    body = title.rstrip(" \t")
+    if not body.endswith("#" * run):
+        return title  # the `#`s came from somewhere else (an escape, an entity)
+    return body[:-run].rstrip(" \t")
