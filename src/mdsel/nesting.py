@@ -20,8 +20,8 @@ def nest(
     """Section ends, last headings inside, parents (-1 at the top) and depths, from one scan of
     the headings with a stack of open sections. `code`: the array type for offsets."""
     count = len(levels)
-    section_ends = array(code, repeat(size, count))
-    lasts = array(code, repeat(count - 1, count))
+    section_ends = array(code, [size]) * count  # repeated in C
+    lasts = array(code, [max(count - 1, 0)]) * count  # (empty when there are none)
     # Parents are appended unsigned, -1 as its two's complement, and read back as signed at the
     # end: an append to a signed array goes through PyArg_Parse, several times the cost.
     parents = array(code.upper())

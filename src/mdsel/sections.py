@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from itertools import repeat
 
 from mdsel._record import NamedTuple
 from mdsel.columns import Scan, offset_typecode, signed_typecode
@@ -160,15 +159,14 @@ def build_sections(data: bytes, lines: LineTable, scan: Scan) -> Headings:
         lasts = array(code, range(count))
         section_ends = starts[1:]
         section_ends.append(len(data))
-        parents = array(signed_typecode(len(data) + 1), repeat(-1, count))
+        parents = array(signed_typecode(len(data) + 1), [-1]) * count  # repeated in C
         depths = bytearray(count)
     else:
         section_ends, lasts, parents, depths = nest(levels, starts, len(data), code)
-    # Where headings are sparse, the words before every heading (one pass over the bytes, which
-    # the document's word count needs anyway) and every heading's lines are counted at once on
-    # first use; where they are dense, counting them all would cost more than counting the
-    # few sections an index shows. On first use, not here: a tree's index parses a thousand
-    # documents and shows the headings of few of them.
+    # Where headings are sparse, the words before every heading and every heading's first line
+    # are counted at once, in the passes over the bytes that the document's word and line
+    # counts make anyway (parse_document asks for both); where they are dense, counting them
+    # all would cost more than counting the few sections an index shows.
     sparse = count * _BYTES_PER_HEADING < len(data)
     return Headings(
         scan,
