@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+
+# A bare name rather than `typing.TYPE_CHECKING`, and `collections.abc` only for mypy: the hook
+# starts here on every read, and that import alone costs it more than a millisecond.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 USAGE = """\
 usage: mdsel-claude [serve | hook | install | uninstall | doctor] [options]

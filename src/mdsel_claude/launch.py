@@ -13,7 +13,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+
+# A bare name rather than `typing.TYPE_CHECKING`, and `collections.abc` only for mypy: the hook
+# starts here on every read, and that import alone costs it more than a millisecond.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The plugin's `src/` directory: this file is `src/mdsel_claude/launch.py`."""
