@@ -556,22 +556,6 @@ def performance_section(results: dict[str, Any]) -> list[str]:
             "argparse, patterns are compiled on first use, and records are made without "
             "compiling code per class.",
         ]
-    if "error" not in server:
-        lines += [
-            "",
-            "Where a warm `mdsel_select` goes (profiled in the server process, and by swapping "
-            "parts of the server out over real stdio): on a 1.5 MB document, three quarters of "
-            "the server's own time was SHA-256 of the whole file, needed before the parse cache "
-            "could answer. An unchanged file is now recognised by the fstat signature of the "
-            "descriptor the read policy opened (device, inode, size, mtime, ctime), trusted only "
-            "once its last change is more than 3 s old, as git treats its racy window; until "
-            "then, and whenever the signature changes, the file is read and hashed as before. "
-            "What remains over the SDK's own trivial tool is the hand-off to a worker thread "
-            "(about 0.1 ms: the call must stay cancellable without blocking the others), the "
-            "policy's system calls, which run on every call on purpose, and resolving and "
-            "rendering the section; the stdio checks and the JSON of a small result cost nothing "
-            "measurable.",
-        ]
         lines += ["", "Scaling of the cold index with document size:", ""]
         lines += [
             f"- {lin['size_factor']:.0f}× the bytes ({size(lin['from_bytes'])} → "
@@ -600,6 +584,22 @@ def performance_section(results: dict[str, Any]) -> list[str]:
                     for p in engine["pathological"]
                 ],
             )
+    if "error" not in server:
+        lines += [
+            "",
+            "Where a warm `mdsel_select` goes (profiled in the server process, and by swapping "
+            "parts of the server out over real stdio): on a 1.5 MB document, three quarters of "
+            "the server's own time was SHA-256 of the whole file, needed before the parse cache "
+            "could answer. An unchanged file is now recognised by the fstat signature of the "
+            "descriptor the read policy opened (device, inode, size, mtime, ctime), trusted only "
+            "once its last change is more than 3 s old, as git treats its racy window; until "
+            "then, and whenever the signature changes, the file is read and hashed as before. "
+            "What remains over the SDK's own trivial tool is the hand-off to a worker thread "
+            "(about 0.1 ms: the call must stay cancellable without blocking the others), the "
+            "policy's system calls, which run on every call on purpose, and resolving and "
+            "rendering the section; the stdio checks and the JSON of a small result cost nothing "
+            "measurable.",
+        ]
     return [*lines, ""]
 
 
