@@ -251,14 +251,20 @@ def lookalikes(value: JSONObject) -> list[str]:
 
 def hooks_in(settings: JSONObject) -> list[tuple[str, JSONObject]]:
     """Every hook object in a settings file, with its event (a wrong shape is skipped)."""
-    found: list[tuple[str, JSONObject]] = []
+    return [(event, hook) for event, _, hook in matched_hooks_in(settings)]
+
+
+def matched_hooks_in(settings: JSONObject) -> list[tuple[str, object, JSONObject]]:
+    """Every hook object in a settings file with its event and its group's matcher (a wrong
+    shape is skipped). Claude Code's and Gemini CLI's settings share this shape."""
+    found: list[tuple[str, object, JSONObject]] = []
     hooks = settings.get("hooks")
     for event, groups in (hooks if isinstance(hooks, dict) else {}).items():
         for group in groups if isinstance(groups, list) else []:
             inner = group.get("hooks") if isinstance(group, dict) else None
             for hook in inner if isinstance(inner, list) else []:
                 if isinstance(hook, dict):
-                    found.append((event, hook))
+                    found.append((event, group.get("matcher"), hook))
     return found
 
 

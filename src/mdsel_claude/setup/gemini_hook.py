@@ -123,19 +123,6 @@ def describe(entry: JSONObject) -> str:
 # -- doctor -----------------------------------------------------------------------------------
 
 
-def _groups(settings: JSONObject) -> list[tuple[str, object, JSONObject]]:
-    """(event, matcher, hook) for every hook object in a settings file (wrong shapes skipped)."""
-    found: list[tuple[str, object, JSONObject]] = []
-    hooks = settings.get("hooks")
-    for event, groups in (hooks if isinstance(hooks, dict) else {}).items():
-        for group in groups if isinstance(groups, list) else []:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            for value in inner if isinstance(inner, list) else []:
-                if isinstance(value, dict):
-                    found.append((event, group.get("matcher"), value))
-    return found
-
-
 def fires_on_read_file(event: str, matcher: object) -> bool:
     """Whether Gemini CLI runs a hook of this group after `read_file`: `AfterTool`, and a matcher
     that is absent, empty, `*`, or a pattern found in `read_file` (it searches, unanchored)."""
@@ -175,7 +162,7 @@ def report_hooks(
         disabled = config.get("disabled")
         # Gemini CLI skips a hook whose name (else command) is listed there.
         off = {d for d in disabled if isinstance(d, str)} if isinstance(disabled, list) else set()
-        for event, matcher, value in _groups(settings):
+        for event, matcher, value in entries.matched_hooks_in(settings):
             if not entries.looks_like_ours(value):
                 continue
             parsed = parse_entry(value)

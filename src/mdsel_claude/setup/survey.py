@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mdsel_claude.setup import jsonfile, paths
+from mdsel_claude.setup import entries, jsonfile, paths
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
@@ -92,14 +92,10 @@ def _servers(survey: Survey, scope: str, where: str, servers: object) -> None:
 
 
 def _hooks(survey: Survey, scope: str, where: str, settings: JSONObject | None) -> None:
-    for event, groups in _object((settings or {}).get("hooks")).items():
-        for group in groups if isinstance(groups, list) else []:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            for hook in inner if isinstance(inner, list) else []:
-                command = hook.get("command") if isinstance(hook, dict) else None
-                if _mentions_us(command):
-                    assert isinstance(group, dict)
-                    survey.hooks.append(Hook(scope, where, event, group.get("matcher"), command))
+    for event, matcher, hook in entries.matched_hooks_in(settings or {}):
+        command = hook.get("command")
+        if _mentions_us(command):
+            survey.hooks.append(Hook(scope, where, event, matcher, command))
 
 
 def survey(directory: Path, environ: Mapping[str, str]) -> Survey:
