@@ -27,6 +27,12 @@ TREES_LOCK = ROOT / "tools" / "trees" / "trees.lock"
 FETCHED_TREES = ROOT / ".trees"
 
 
+def environ_without(*prefixes: str) -> dict[str, str]:
+    """This process's environment without the variables starting with `prefixes`: what a
+    command under test would otherwise inherit from the machine running the tests."""
+    return {key: value for key, value in os.environ.items() if not key.startswith(prefixes)}
+
+
 def corpus_manifest() -> list[dict[str, str]]:
     """The rows of tests/corpus/MANIFEST.tsv: name, repo, path, commit, license, bytes, ..."""
     with (CORPUS / "MANIFEST.tsv").open(encoding="utf-8", newline="") as handle:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import environ_without
 from tests.e2e.anthropic_stub import Stub, messages_api_calling, run_claude
 from tests.e2e.test_claude_cli import client
 from tests.e2e.test_claude_read_hook import REMINDER, body_lines, guide
@@ -31,11 +32,7 @@ def run_bash(tmp_path: Path, command: str, *install_args: str) -> Stub:
     project = tmp_path / "project"
     project.mkdir()
     (project / "guide.md").write_text(guide(), encoding="utf-8")
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("ANTHROPIC_", "CLAUDE_", "MDSEL_", "XDG_"))
-    }
+    env = environ_without("ANTHROPIC_", "CLAUDE_", "MDSEL_", "XDG_")
     env.update(HOME=str(home), PATH=os.pathsep.join([str(scripts), "/usr/bin", "/bin"]))
     installed = subprocess.run(
         ["mdsel-claude", "install", "--scope", "user", *install_args],

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BIN
+from tests.conftest import BIN, environ_without
 from tests.e2e.anthropic_stub import messages_api
 
 REPO = Path(__file__).resolve().parents[2]
@@ -92,11 +92,7 @@ def sandbox(tmp_path: Path, claude_cli: str) -> Iterator[Sandbox]:
     bin_dir.mkdir()
     (bin_dir / "claude").symlink_to(claude_cli)
     (bin_dir / "python3").symlink_to(base_python())
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("CLAUDE", "XDG_", "MDSEL_", "PIP_", "VIRTUAL_ENV", "PYTHON"))
-    }
+    env = environ_without("CLAUDE", "XDG_", "MDSEL_", "PIP_", "VIRTUAL_ENV", "PYTHON")
     env["HOME"] = str(home)
     env["PATH"] = os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"])
     # A temporary directory of the sandbox's own: the checkout (whose mdsel-claude the tests

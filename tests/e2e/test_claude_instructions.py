@@ -8,13 +8,13 @@ model would be sent.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
 from mdsel_claude.server.tools import INSTRUCTIONS
+from tests.conftest import environ_without
 from tests.e2e.anthropic_stub import messages_api, run_claude
 from tests.e2e.test_claude_cli import client
 
@@ -34,11 +34,7 @@ def test_instructions_are_in_the_model_request(claude_cli: str, tmp_path: Path) 
     project.mkdir()
     config = {"mcpServers": {"mdsel": {"type": "stdio", "command": str(server), "args": []}}}
     (project / ".mcp.json").write_text(json.dumps(config))
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("ANTHROPIC_", "CLAUDE_", "MDSEL_"))
-    }
+    env = environ_without("ANTHROPIC_", "CLAUDE_", "MDSEL_")
     with messages_api(None) as (url, stub):
         env.update(
             HOME=str(home),

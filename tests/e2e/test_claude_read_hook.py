@@ -9,13 +9,13 @@ HOME's settings, as install writes it.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
 import mdsel
+from tests.conftest import environ_without
 from tests.e2e.anthropic_stub import Stub, messages_api, run_claude
 from tests.e2e.test_claude_cli import client
 
@@ -65,11 +65,7 @@ def read_turn(
     (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
     project = tmp_path / "project"
     project.mkdir()
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("ANTHROPIC_", "CLAUDE_", "MDSEL_"))
-    }
+    env = environ_without("ANTHROPIC_", "CLAUDE_", "MDSEL_")
     env["HOME"] = str(home)
     with messages_api(str(read), **slice_) as (url, stub):
         run_claude(claude_cli, url, env, project, "Read the document.", "--allowedTools", "Read")

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import skill
+from tests.conftest import environ_without
 from tests.e2e.anthropic_stub import Stub, messages_api, messages_api_calling, run_claude
 from tests.e2e.test_claude_cli import client
 
@@ -35,11 +36,7 @@ def env(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir()
     (tmp_path / "project").mkdir()
-    environ = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("ANTHROPIC_", "CLAUDE_", "MDSEL_", "XDG_"))
-    }
+    environ = environ_without("ANTHROPIC_", "CLAUDE_", "MDSEL_", "XDG_")
     environ.update(HOME=str(home), PATH=os.pathsep.join([str(scripts), "/usr/bin", "/bin"]))
     installed = subprocess.run(
         ["mdsel-claude", "install", "--skill"],

@@ -16,7 +16,6 @@ with the Claude tokenizer the benchmarks use (tests/tokens.py).
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BIN, MARKDOWN_SUFFIXES, ROOT, fetched_tree
+from tests.conftest import BIN, MARKDOWN_SUFFIXES, ROOT, environ_without, fetched_tree
 from tests.e2e.anthropic_stub import messages_api_calling
 from tests.e2e.test_claude_cli import client
 from tests.tokens import count_tokens
@@ -89,11 +88,7 @@ def index_in_claude(claude_cli: str, tmp_path: Path, tree: Path) -> str:
     project.mkdir()
     config = {"mcpServers": {"mdsel": {"type": "stdio", "command": str(server), "args": []}}}
     (project / ".mcp.json").write_text(json.dumps(config))
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("ANTHROPIC_", "CLAUDE_", "MDSEL_", "MAX_MCP_"))
-    }
+    env = environ_without("ANTHROPIC_", "CLAUDE_", "MDSEL_", "MAX_MCP_")
     tool = "mcp__mdsel__mdsel_index"
     with messages_api_calling(tool, files=[str(tree)]) as (url, stub):
         env.update(

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import environ_without
 from tests.e2e.test_claude_cli import client
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -37,11 +38,7 @@ def env(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir()
     (tmp_path / "project").mkdir()
-    environ = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("XDG_", "CODEX_", "GEMINI_", "OPENCODE", "MDSEL_"))
-    }
+    environ = environ_without("XDG_", "CODEX_", "GEMINI_", "OPENCODE", "MDSEL_")
     environ["HOME"] = str(home)
     environ["PATH"] = os.pathsep.join([str(scripts), "/usr/bin", "/bin"])
     # With our plugin in its folder, OpenCode first npm-installs its own plugin package there;

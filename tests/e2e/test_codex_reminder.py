@@ -10,13 +10,13 @@ install trusted it.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import environ_without
 from tests.e2e.openai_stub import Stub, base_url_override, provider_config, responses_api
 from tests.e2e.test_claude_cli import client
 from tests.e2e.test_claude_read_hook import REMINDER, body_lines, guide
@@ -52,11 +52,7 @@ def mdsel_claude(env: dict[str, str], *args: str) -> str:
 def installed(tmp_path: Path, *options: str, codex_home: Path | None = None) -> dict[str, str]:
     """A temporary HOME whose Codex uses the stand-in, after `install --client codex`
     (with `options`); the environment to run Codex in."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("OPENAI_", "CODEX_", "MDSEL_", "XDG_"))
-    }
+    env = environ_without("OPENAI_", "CODEX_", "MDSEL_", "XDG_")
     env.update(HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"))
     env[KEY_VARIABLE] = "sk-test-not-a-key"
     if codex_home is not None:

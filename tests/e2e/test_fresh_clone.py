@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, environ_without
 
 WHEELHOUSE = ROOT / ".wheelhouse"
 SELECTION = "corpus or commonmark or test_test_data or real_documents"
@@ -33,11 +33,7 @@ def test_a_bare_clone_runs_its_own_test_command(tmp_path: Path) -> None:
     clone = tmp_path / "fresh"
     subprocess.run([git, "clone", "--quiet", str(ROOT), str(clone)], check=True, timeout=120)
     assert [p.name for p in tmp_path.iterdir()] == ["fresh"]
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("PYTEST_", "PIP_", "MDSEL_", "VIRTUAL_ENV", "PYTHON"))
-    }
+    env = environ_without("PYTEST_", "PIP_", "MDSEL_", "VIRTUAL_ENV", "PYTHON")
     env |= {
         "PIP_NO_INDEX": "1",
         "PIP_FIND_LINKS": str(WHEELHOUSE),

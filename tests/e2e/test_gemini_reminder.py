@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import mdsel
+from tests.conftest import environ_without
 from tests.e2e.gemini_stub import Stub, gemini_api
 from tests.e2e.test_claude_cli import client
 from tests.e2e.test_claude_read_hook import body_lines, guide
@@ -64,11 +65,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def environment(project: Path) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("GEMINI_", "GOOGLE_", "MDSEL_", "XDG_"))
-    }
+    env = environ_without("GEMINI_", "GOOGLE_", "MDSEL_", "XDG_")
     env["HOME"] = str(project.parent / "home")
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"])
     # A temporary directory of the test's own: the checkout (whose mdsel-claude is installed)

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 import mdsel
+from tests.conftest import environ_without
 from tests.e2e.opencode_stub import MODEL, Stub, chat_api, provider_config
 from tests.e2e.test_claude_cli import client
 from tests.e2e.test_claude_read_hook import body_lines, guide
@@ -59,11 +60,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def environment(project: Path) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("OPENCODE", "MDSEL_", "XDG_", "npm_config_", "NPM_CONFIG_"))
-    }
+    env = environ_without("OPENCODE", "MDSEL_", "XDG_", "npm_config_", "NPM_CONFIG_")
     home = project.parent / "home"
     # A temporary directory of the test's own: the checkout (whose mdsel-claude is installed)
     # may itself lie in the system's, where setup would take it for short-lived.
