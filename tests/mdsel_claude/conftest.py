@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +37,29 @@ def run_hook(
         return status, out, err
 
     yield run
+
+
+def words(n: int) -> str:
+    return " ".join(f"w{i}" for i in range(n)) + "\n"
+
+
+GUIDE = "# Guide\n\nIntro.\n\n## Install\n\n" + words(150) + "\n## Use\n\n" + words(150)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    """Files a read may name: Markdown large and small, a large text file, a link to each kind,
+    a directory and a FIFO with Markdown names, a binary file."""
+    (tmp_path / "guide.md").write_text(GUIDE)
+    (tmp_path / "small.md").write_text(words(10))
+    (tmp_path / "big.txt").write_text(words(500))
+    (tmp_path / "BIG.MARKDOWN").write_text(words(500))
+    (tmp_path / "secret.txt").write_text(words(500))
+    (tmp_path / "link-to-txt.md").symlink_to("secret.txt")
+    (tmp_path / "link.md").symlink_to("guide.md")
+    (tmp_path / "dir.md").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "deep.md").write_text(words(300))
+    os.mkfifo(tmp_path / "fifo.md")
+    (tmp_path / "binary.md").write_bytes(b"\0" + words(500).encode())
+    return tmp_path

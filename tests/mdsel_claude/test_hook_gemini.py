@@ -9,7 +9,6 @@ handling, the payload cap and the swallowing of errors are covered too.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,28 +29,6 @@ CONTEXT = (
     )
     + "\n"
 )
-
-
-def words(n: int) -> str:
-    return " ".join(f"w{i}" for i in range(n)) + "\n"
-
-
-GUIDE = "# Guide\n\nIntro.\n\n## Install\n\n" + words(150) + "\n## Use\n\n" + words(150)
-
-
-@pytest.fixture
-def files(tmp_path: Path) -> Path:
-    (tmp_path / "guide.md").write_text(GUIDE)
-    (tmp_path / "small.md").write_text(words(10))
-    (tmp_path / "big.txt").write_text(words(500))
-    (tmp_path / "BIG.MARKDOWN").write_text(words(500))
-    (tmp_path / "secret.txt").write_text(words(500))
-    (tmp_path / "link-to-txt.md").symlink_to("secret.txt")
-    (tmp_path / "link.md").symlink_to("guide.md")
-    (tmp_path / "dir.md").mkdir()
-    os.mkfifo(tmp_path / "fifo.md")
-    (tmp_path / "binary.md").write_bytes(b"\0" + words(500).encode())
-    return tmp_path
 
 
 def after(tool_input: object, tool: str = "read_file", **extra: object) -> dict[str, object]:

@@ -10,7 +10,6 @@ TEXT}` or `{"replace": TEXT}`, or nothing. The whole hook also runs in-process (
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,30 +26,6 @@ REMINDER = (
     "Use mdsel_index and mdsel_select instead of Read."
 )
 APPEND = json.dumps({"append": "\n\n" + REMINDER}) + "\n"
-
-
-def words(n: int) -> str:
-    return " ".join(f"w{i}" for i in range(n)) + "\n"
-
-
-GUIDE = "# Guide\n\nIntro.\n\n## Install\n\n" + words(150) + "\n## Use\n\n" + words(150)
-
-
-@pytest.fixture
-def files(tmp_path: Path) -> Path:
-    (tmp_path / "guide.md").write_text(GUIDE)
-    (tmp_path / "small.md").write_text(words(10))
-    (tmp_path / "big.txt").write_text(words(500))
-    (tmp_path / "BIG.MARKDOWN").write_text(words(500))
-    (tmp_path / "secret.txt").write_text(words(500))
-    (tmp_path / "link-to-txt.md").symlink_to("secret.txt")
-    (tmp_path / "link.md").symlink_to("guide.md")
-    (tmp_path / "dir.md").mkdir()
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "deep.md").write_text(words(300))
-    os.mkfifo(tmp_path / "fifo.md")
-    (tmp_path / "binary.md").write_bytes(b"\0" + words(500).encode())
-    return tmp_path
 
 
 def read(path: object, directory: object = "/", **args: object) -> dict[str, object]:
