@@ -112,9 +112,10 @@ def _replaced_read(payload: dict[str, object], path: str) -> dict[str, object] |
 def _count_lines(path: str) -> int:
     """The file's line count as Read counts it (split on LF): read as the word count reads it,
     never blocking on a FIFO swapped in since, and at most `MAX_BYTES`."""
-    fd = open_regular(path)
-    if fd is None:
+    opened = open_regular(path)
+    if opened is None:
         return 0
+    fd, _ = opened
     try:
         return os.read(fd, MAX_BYTES).count(b"\n") + 1
     finally:

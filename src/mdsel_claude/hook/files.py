@@ -82,11 +82,11 @@ def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
         return False
     if piece == WHOLE:
         return exceeds_word_threshold(path, threshold)
-    fd = open_regular(path)
-    if fd is None:
+    opened = open_regular(path)
+    if opened is None:
         return False
+    fd, size = opened
     try:
-        size = os.fstat(fd).st_size
         # n bytes hold at most (n + 1) // 2 words, so a small file needs no reading at all.
         if (size + 1) // 2 <= threshold:
             return False
@@ -208,8 +208,9 @@ def _tail_exceeds(fd: int, size: int, unit: str, count: int, threshold: int) -> 
     return len(data.split(None, threshold)) > threshold
 
 
-def open_regular(path: str) -> int | None:
-    """A descriptor for the regular file at `path`, or None (never blocks on a FIFO)."""
+def open_regular(path: str) -> tuple[int, int] | None:
+    """A descriptor for the regular file at `path` and its size, or None (never blocks on a
+    FIFO)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
@@ -218,8 +219,9 @@ def open_regular(path: str) -> int | None:
     except (OSError, ValueError):
         return None
     try:
-        if stat.S_ISREG(os.fstat(fd).st_mode):
-            return fd
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode):
+            return fd, info.st_size
     except OSError:
         pass
     os.close(fd)
@@ -232,12 +234,13 @@ def exceeds_word_threshold(path: str, threshold: int) -> bool:
     Words are runs of bytes between ASCII whitespace (SPEC §2). The result does not depend on
     how the file is cut into reads.
     """
-    fd = open_regular(path)
-    if fd is None:
+    opened = open_regular(path)
+    if opened is None:
         return False
+    fd, size = opened
     try:
         # n bytes hold at most (n + 1) // 2 words, so a small file needs no reading at all.
-        if (os.fstat(fd).st_size + 1) // 2 <= threshold:
+        if (size + 1) // 2 <= threshold:
             return False
         words = _Words(threshold)
         return any(words.passed(chunk) for chunk in _chunks(fd))
