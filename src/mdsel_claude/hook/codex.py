@@ -18,7 +18,6 @@ gives the reminder.
 from __future__ import annotations
 
 import json
-import os
 
 from mdsel_claude.hook.files import REMINDER, absolute_path
 
@@ -29,33 +28,23 @@ SHELL_TOOLS = frozenset({"Bash", "exec_command", "shell", "shell_command", "loca
 """The shell tool's names: "Bash" in every payload Codex sends; the others are the names the
 model calls it by, accepted in case a version passes one through."""
 
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
-"""Programs whose `-c TEXT` (also `-lc`) runs TEXT: an argv of one is read as its TEXT."""
-
 MAX_ARGV = 4096
 """A longer argv is not read (the answer is silence): bounds the work per payload."""
 
 
 def command_line(command: object) -> str | None:
-    """The command line a shell tool's `command` runs: the string itself; for an argv list, the
-    script of `bash -lc SCRIPT`, else the words quoted back into one line; None for junk."""
+    """The command line a shell tool's `command` runs: the string itself, or an argv list's
+    words quoted back into one line (`bash -lc SCRIPT` is then followed by `shell`, as for a
+    string); None for junk."""
     if isinstance(command, str):
         return command
     if not isinstance(command, list) or not command or len(command) > MAX_ARGV:
         return None
     if not all(isinstance(word, str) for word in command):
         return None
-    words: list[str] = command
-    if os.path.basename(words[0]) in SHELLS:
-        # `bash -lc SCRIPT`, `sh -e -c SCRIPT [NAME ARGS…]`: SCRIPT follows the option with c.
-        for i, word in enumerate(words[1:-1], start=1):
-            if not word.startswith("-") or word.startswith("--"):
-                break
-            if "c" in word:
-                return words[i + 1]
     import shlex  # here: the string form, which Codex sends, does not need it
 
-    return shlex.join(words)
+    return shlex.join(command)
 
 
 def _directory(payload: dict[str, object], tool_input: dict[str, object]) -> str | None:
