@@ -316,3 +316,33 @@ def test_what_decoding_yields_is_not_decoded_again() -> None:
     assert one("#x&amp;lt;")[1] == "#x&lt;"
     # An entity, then the browser's percent escapes: each once.
     assert one("#x&#37;41")[1] == "#xA"
+
+
+_SEGMENT_PIECES = st.sampled_from(
+    ["h1", "h2", "h6", "h7", "H2", "section", "para", "code", "list", "table", "quote", "root",
+     "paragraph", ".", "0", "1", "07", "12", "999999999999", "9999999999999", "/", "-", ",",
+     " ", "?", "full=true", "#", "::", "L3", "[", "]"]
+)  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_SEGMENT_PIECES, min_size=1, max_size=12).map("".join))
+def test_the_numbered_path_shortcut_gives_the_parsers_answer(text: str) -> None:
+    from mdsel.selector import _numbered_path, _Parser
+
+    shortcut = _numbered_path(text)
+    try:
+        parsed = _Parser(text).request()
+    except SelectorSyntaxError:
+        assert shortcut is None
+    else:
+        assert shortcut is None or shortcut == parsed
+
+
+@pytest.mark.parametrize(
+    "text", ["h2.1", "h2.1/code.0", "section.3/para.12/list.0", "quote.0", "h6.007"]
+)
+def test_the_numbered_path_shortcut_takes_the_usual_requests(text: str) -> None:
+    from mdsel.selector import _numbered_path, _Parser
+
+    assert _numbered_path(text) == _Parser(text).request()

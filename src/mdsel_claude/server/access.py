@@ -12,6 +12,7 @@ from mdsel.errors import PROCESSING_ERROR, Problem
 from mdsel.names import MARKDOWN_SUFFIXES, is_glob, is_markdown_name
 from mdsel.read import missing, os_problem, too_large
 from mdsel.settings import DEFAULT_MAX_BYTES
+from mdsel_claude.server.where import real_path
 
 OUTSIDE_ROOTS = "outside the directories allowed by MDSEL_ROOTS"
 
@@ -94,7 +95,7 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
         reason = f"not a Markdown file name; only {extensions} files are read"
         return _refused(path, "NOT_MARKDOWN", reason)
     absolute = os.path.join(os.getcwd() if cwd is None else cwd, path)
-    target = os.path.realpath(absolute)
+    target = real_path(absolute)
     if policy.roots is not None and not any(inside(target, root) for root in policy.roots):
         return _refused(path, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
     if not is_markdown_name(target):
@@ -149,7 +150,7 @@ def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Proble
     expands = exists or is_glob(given)
     if not exists and expands:
         full = os.path.join(base, _fixed_part(given))
-    target = os.path.realpath(full)
+    target = real_path(full)
     if any(inside(target, root) for root in policy.roots):
         return None
     if expands and any(inside(root, target) for root in policy.roots):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from collections.abc import Callable
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem, missing_reason
 from mdsel.names import MARKDOWN_SUFFIXES, is_markdown_name
 from mdsel_claude.server import access
+from mdsel_claude.server.where import opened_path, real_path
 
 _OPEN_FLAGS = (
     os.O_RDONLY
@@ -29,12 +29,6 @@ _OPEN_FLAGS = (
     | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in cannot block the open
     | getattr(os, "O_CLOEXEC", 0)
 )
-
-_GETPATH: int | None = None
-if sys.platform == "darwin":
-    import fcntl
-
-    _GETPATH = getattr(fcntl, "F_GETPATH", None)
 
 
 class Cancelled(Exception):
@@ -45,24 +39,6 @@ def stop_if_set(cancel: threading.Event) -> None:
     """A checkpoint for long work: raise Cancelled once the call has been cancelled."""
     if cancel.is_set():
         raise Cancelled
-
-
-def opened_path(fd: int) -> str | None:
-    """The absolute path the kernel holds for an open descriptor, or None where it cannot say."""
-    if sys.platform.startswith("linux"):
-        try:
-            return os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:
-            return None
-    if _GETPATH is not None:
-        import fcntl
-
-        try:
-            raw = fcntl.fcntl(fd, _GETPATH, b"\0" * 1024)
-        except OSError:
-            return None
-        return os.fsdecode(raw.split(b"\0", 1)[0])
-    return None
 
 
 def _refusal(path: str, code: str, message: str, kind: str = PROCESSING_ERROR) -> Problem:
@@ -115,7 +91,7 @@ class CheckedReader:
             reason = f"not a Markdown file name; only {extensions} files are read"
             return _refusal(path, "NOT_MARKDOWN", reason)
         base = os.getcwd() if self._cwd is None else self._cwd
-        target = os.path.realpath(os.path.join(base, path))
+        target = real_path(os.path.join(base, path))
         try:
             fd = os.open(target, _OPEN_FLAGS)
         except OSError as error:

@@ -5,14 +5,24 @@ a client that sent a request with, say, `"params": 5` would wait for an answer f
 2.0 asks for an error response instead: -32700 for a line that is not JSON, -32600 for JSON that
 is not a message, under the request's id when one can be read and `null` otherwise. Lines are
 checked here before the SDK sees them; good lines pass through unchanged, blank ones are skipped.
+
+The wire itself is served without a thread hop per message where it can be. The SDK reads each
+line in a worker thread and writes each answer in two more hops (write, then flush); on a warm
+call those hand-offs cost about as much as the work. Here a pipe or socket on stdin is read as
+the event loop finds it ready (other kinds of stdin, a file or a terminal, are read in a worker
+thread as before), and answers go to one writer thread in order, which the event loop never
+waits for.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import re
+import stat
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
@@ -82,10 +92,71 @@ def _leading_id(head: bytes) -> int | str | None:
     return value if isinstance(value, (int, str)) else None
 
 
+READ_CHUNK = 65536
+"""Bytes asked of a ready stdin at a time."""
+
+
+class _ReadyLines:
+    """`readline(limit)` over a pipe or socket, read when the event loop sees it ready: the loop
+    wakes once per message instead of waking a worker thread that wakes the loop.
+
+    The descriptor stays blocking (its open file may be shared with the process that started
+    this one): the server is its only reader, so a read after readiness returns at once."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._buffer = bytearray()
+        self._scanned = 0  # bytes of the buffer known to hold no LF
+        self._ended = False
+
+    async def readline(self, limit: int) -> bytes:
+        """Up to `limit` bytes, through the first LF if it comes within them; b"" at the end."""
+        import anyio
+
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n", self._scanned, limit)
+            if end >= 0 or len(buffer) >= limit or self._ended:
+                size = end + 1 if end >= 0 else min(len(buffer), limit)
+                line = bytes(buffer[:size])
+                del buffer[:size]
+                self._scanned = 0
+                return line
+            self._scanned = len(buffer)
+            await anyio.wait_readable(self._fd)
+            chunk = os.read(self._fd, READ_CHUNK)
+            if chunk:
+                buffer += chunk
+            else:
+                self._ended = True
+
+
+class _ThreadLines:
+    """`readline(limit)` of any binary file, each line read in a worker thread."""
+
+    def __init__(self, source: BinaryIO) -> None:
+        self._source = source
+
+    async def readline(self, limit: int) -> bytes:
+        from anyio.to_thread import run_sync
+
+        return await run_sync(self._source.readline, limit)
+
+
+def _ready_kind(fd: int) -> bool:
+    """Whether the event loop can wait for `fd` to be readable: a pipe or a socket. A regular
+    file is always "ready" (epoll refuses it) and a terminal is best left to a thread."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 class _CheckedLines:
     """The lines of stdin the SDK can use; every other non-blank line is answered on the spot."""
 
-    def __init__(self, source: BinaryIO, max_bytes: int = 1024 * 1024) -> None:
+    def __init__(self, source: _ReadyLines | _ThreadLines, max_bytes: int = 1024 * 1024) -> None:
         import anyio
 
         # Read as bytes, split at LF only: a CR is JSON whitespace, not a line break.
@@ -97,15 +168,13 @@ class _CheckedLines:
     async def _line(self) -> tuple[str, dict[str, Any] | None]:
         """The next line, or the error answering a line over the size limit (read and dropped
         piece by piece, so it never sits in memory whole)."""
-        from anyio.to_thread import run_sync
-
         readline = self._source.readline
-        raw = await run_sync(readline, self._max_bytes + 1)
+        raw = await readline(self._max_bytes + 1)
         if len(raw) <= self._max_bytes or raw.endswith(b"\n"):
             return raw.decode("utf-8", errors="replace"), None
         head = raw[:4096]
         while raw and not raw.endswith(b"\n"):
-            raw = await run_sync(readline, 65536)
+            raw = await readline(65536)
         message = (
             f"Invalid Request: a message over {self._max_bytes} bytes "
             "(MDSEL_MAX_REQUEST_BYTES); send fewer or shorter arguments"
@@ -145,22 +214,103 @@ class _CheckedLines:
                 raise StopAsyncIteration from None
 
 
+def _claim(fd: int, stand_in: int) -> int | None:
+    """A private duplicate of `fd`, which now points where `stand_in` does; None if impossible."""
+    try:
+        wire = os.dup(fd)
+    except OSError:
+        return None
+    try:
+        os.dup2(stand_in, fd)
+    except OSError:
+        os.close(wire)
+        return None
+    return wire
+
+
 def _claim_stdin() -> int | None:
     """A private duplicate of fd 0, which now points at the null device; None if impossible."""
     # As the SDK does for the stdin it reads itself: a handler or a child process must never
     # read protocol bytes meant for the server.
     try:
-        wire = os.dup(0)
+        null = os.open(os.devnull, os.O_RDONLY)
     except OSError:
         return None
     try:
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
+        return _claim(0, null)
+    finally:
         os.close(null)
-    except OSError:
-        os.close(wire)
-        return None
-    return wire
+
+
+def _claim_stdout() -> int | None:
+    """A private duplicate of fd 1, which now points at stderr; None if impossible."""
+    # As the SDK does for the stdout it writes itself: a stray print (ours, a library's, a
+    # child's) must never land between protocol frames.
+    return _claim(1, 2)
+
+
+PENDING_LIMIT = 16 * 1024 * 1024
+"""Bytes of answers waiting for the writer thread before `write` waits too: a client that sends
+requests but never reads its answers cannot make them pile up without end."""
+
+
+class _Writer:
+    """The wire's writing end for the SDK (`stdout=` of its stdio_server): each frame is handed
+    to one writer thread, which writes them in order, so the event loop never waits for a write.
+
+    A write error (the client closed its end) stops the thread and is raised by the next write,
+    as writing to the file itself would; `close` lets queued frames go out first."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._run, name="mdsel-claude-stdout", daemon=True)
+        self._thread.start()
+
+    async def write(self, text: str) -> int:
+        import anyio
+
+        data = text.encode("utf-8")
+        while self._pending > PENDING_LIMIT and self._error is None:
+            await anyio.sleep(0.01)
+        if self._error is not None:
+            raise self._error
+        with self._lock:
+            self._pending += len(data)
+        self._queue.put(data)
+        return len(text)
+
+    async def flush(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def close(self, timeout: float) -> None:
+        """Write what is queued (waiting at most `timeout` seconds for it), then stop."""
+        self._queue.put(None)
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            data = self._queue.get()
+            if data is None:
+                return
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self._fd, view) :]
+            except OSError as error:
+                self._error = error
+                return
+            finally:
+                with self._lock:
+                    self._pending -= len(data)
+
+
+CLOSE_SECONDS = 5.0
+"""How long answers already given may take to reach a client once the session ends."""
 
 
 @asynccontextmanager
@@ -171,14 +321,26 @@ async def stdio_transport(
     import anyio
     from mcp.server.stdio import stdio_server
 
-    wire = _claim_stdin()
-    # closefd=False: a worker thread may still be blocked reading the wire when serving ends.
-    source = sys.stdin.buffer if wire is None else open(wire, "rb", closefd=False)  # noqa: SIM115
+    wire_in = _claim_stdin()
+    wire_out = _claim_stdout()
+    fd_in = sys.stdin.fileno() if wire_in is None else wire_in
+    source: _ReadyLines | _ThreadLines
+    if _ready_kind(fd_in):
+        source = _ReadyLines(fd_in)
+    else:
+        # closefd=False: a worker thread may still be blocked reading the wire when serving ends.
+        source = _ThreadLines(open(fd_in, "rb", closefd=False))  # noqa: SIM115
+    writer = _Writer(sys.stdout.fileno() if wire_out is None else wire_out)
     lines = _CheckedLines(source, max_bytes)
     try:
-        async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read, write):
+        async with stdio_server(
+            stdin=cast("anyio.AsyncFile[str]", lines), stdout=cast("anyio.AsyncFile[str]", writer)
+        ) as (read, write):
             lines.attach(write)
             yield read, write
     finally:
-        if wire is not None:
-            os.dup2(wire, 0)
+        writer.close(CLOSE_SECONDS)
+        if wire_in is not None:
+            os.dup2(wire_in, 0)
+        if wire_out is not None:
+            os.dup2(wire_out, 1)

@@ -9,7 +9,7 @@ import pytest
 
 from mdsel import Problem, run_command
 from mdsel_claude.server import access
-from mdsel_claude.server.reader import Cancelled, CheckedReader, opened_path
+from mdsel_claude.server.reader import Cancelled, CheckedReader
 
 
 def reader(
@@ -82,15 +82,6 @@ def test_the_call_budget_bounds_what_is_read(tmp_path: Path) -> None:
     found = problem(read("c.md"))
     assert found.code == "TOO_LARGE" and "MDSEL_MAX_TOTAL_BYTES" in found.message
     assert read.remaining < 0 and 1000 - read.remaining <= 1000 + 1
-
-
-def test_opened_path_names_the_file_behind_the_descriptor(tmp_path: Path) -> None:
-    (tmp_path / "a.md").write_text("a")
-    fd = os.open(tmp_path / "a.md", os.O_RDONLY)
-    try:
-        assert opened_path(fd) in (str(tmp_path / "a.md"), None)
-    finally:
-        os.close(fd)
 
 
 def test_a_cancelled_call_reads_nothing_more(tmp_path: Path) -> None:
