@@ -176,6 +176,8 @@ def collect(reuse: bool) -> dict[str, Any]:
         # bench_memory.py: peak memory and time of a cold index over the bare parser loop.
         "memory": lambda: json_script("bench_memory.py", "--json"),
         "server": lambda: text_script("bench_server.py", parse_server),
+        # bench_server_parts.py: the warm select with parts of the server swapped out.
+        "server_parts": lambda: json_script("bench_server_parts.py", "--rounds", "3", "--json"),
         "hook": lambda: text_script("bench_hook.py", parse_hook),
         "caps": lambda: json_script("bench_caps.py", "--json"),
         # bench_tree.py: the index of whole trees against parsing their documents.
@@ -594,22 +596,41 @@ def performance_section(results: dict[str, Any]) -> list[str]:
             "descriptor the read policy opened (device, inode, size, mtime, ctime), trusted only "
             "once its last change is more than 3 s old, as git treats its racy window; until "
             "then, and whenever the signature changes, the file is read and hashed as before. "
-            "Measured next, by swapping parts of the server out one at a time (each against the "
-            "trivial tool in the same run): a server answering a fixed text of the same size "
-            "inline cost 1.09× the trivial tool, the same with the hand-off to a worker thread "
-            "1.19×, the real call about 1.6×; the call itself took 0.39 ms in the server but "
-            "0.15 ms when repeated in a tight loop, so what a warm call costs is mostly caches "
-            "gone cold between calls, and a few microseconds saved here and there did not show "
-            "over stdio. What did: the SDK's own transport reads every line in a worker thread "
-            "and writes every answer in two more hand-offs (write, then flush), and those "
-            "hand-offs were as costly as the work. The server now reads a pipe or socket on stdin "
-            "when the event loop sees it ready and gives answers to one writer thread that the "
-            "loop never waits for (server/stdio.py): 1.55× became 1.23–1.27×. Also: paths "
-            "resolved by the kernel (an `O_PATH` open and `/proc/self/fd`) instead of "
-            "`os.path.realpath`'s walk in Python (server/where.py), and the usual numbered "
-            "selectors (`h2.1/code.0`) read by one pattern, held equal to the parser's answer "
-            "by a test. The worker thread for the call itself stays: it keeps a call "
-            "cancellable and a slow file system from stalling the others.",
+            "Measured next by swapping parts of the server out (`bench/bench_server_parts.py`, "
+            "table below): the call's own work took a third of a millisecond in the server but "
+            "half that when repeated at once, so a warm call is mostly caches gone cold between "
+            "calls, and saving a few microseconds here and there did not show over stdio. What "
+            "did: the SDK's own transport reads every line in a worker thread and writes every "
+            "answer in two more hand-offs (write, then flush), and those hand-offs cost as much "
+            "as the work. The server now reads a pipe or socket on stdin when the event loop sees "
+            "it ready and gives answers to one writer thread that the loop never waits for "
+            "(server/stdio.py). Also: paths resolved by the kernel (an `O_PATH` open and "
+            "`/proc/self/fd`) instead of `os.path.realpath`'s walk in Python (server/where.py), "
+            "and the usual numbered selectors (`h2.1/code.0`) read by one pattern, held equal to "
+            "the parser's answer by a test. The worker thread for the call itself stays: it "
+            "keeps a call cancellable and a slow file system from stalling the others.",
+        ]
+    parts = results.get("server_parts", {"error": "not run"})
+    if "error" not in parts:
+        names = {
+            "server": "the server as shipped",
+            "sdk transport": "the same on the SDK's own stdio transport",
+            "fixed answer, thread": "no work (a fixed answer of the same size), worker thread",
+            "fixed answer, inline": "no work, answered on the event loop",
+            "server, work twice": "each call's work done twice",
+        }
+        lines += ["", *table(
+            ["Warm `mdsel_select`, 1.5 MB", "Time", "Trivial tool (same run)", "Ratio"],
+            [
+                [names.get(name, name), ms(row["warm_ms"]), ms(row["trivial_ms"]),
+                 f"{row['ratio']:.2f}"]
+                for name, row in parts["variants"].items()
+            ],
+        )]  # fmt: skip
+        lines += [
+            "",
+            f"The call's own work (`run_tool`) inside the server: {parts['run_tool_ms']:.3f} ms; "
+            f"done again at once, with caches warm: {parts['run_tool_again_ms']:.3f} ms.",
         ]
     return [*lines, ""]
 
@@ -814,7 +835,7 @@ def page(results: dict[str, Any]) -> str:
         "",
         "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
         "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
-        "`bench/bench_hook.py`, `bench/bench_caps.py`, `bench/bench_tree.py`, "
+        "`bench/bench_server_parts.py`, `bench/bench_hook.py`, `bench/bench_caps.py`, `bench/bench_tree.py`, "
         "`bench/bench_links.py`, `bench/bench_skill.py`.",
         "",
     ]
