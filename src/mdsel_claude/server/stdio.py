@@ -23,7 +23,7 @@ import re
 import stat
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
@@ -95,6 +95,10 @@ def _leading_id(head: bytes) -> int | str | None:
 READ_CHUNK = 65536
 """Bytes asked of a ready stdin at a time."""
 
+END_PASSES = 10
+"""Event-loop passes between the end of stdin and telling the SDK (three were enough for the
+last `ping` or `tools/list` to be answered, every time, in the tests)."""
+
 
 class _ReadyLines:
     """`readline(limit)` over a pipe or socket, read when the event loop sees it ready: the loop
@@ -112,6 +116,7 @@ class _ReadyLines:
     async def readline(self, limit: int) -> bytes:
         """Up to `limit` bytes, through the first LF if it comes within them; b"" at the end."""
         import anyio
+        from anyio.lowlevel import checkpoint
 
         buffer = self._buffer
         while True:
@@ -121,6 +126,14 @@ class _ReadyLines:
                 line = bytes(buffer[:size])
                 del buffer[:size]
                 self._scanned = 0
+                if not line:
+                    # The end. The SDK ends the session as soon as it hears of it, and a handler
+                    # cancelled before it ran answers nothing: a few passes of the event loop
+                    # first let the last requests that need nothing else (ping, tools/list) be
+                    # answered, as a thread's hand-off used to by its own delay. Calls in flight
+                    # are still cancelled (docs/server.md).
+                    for _ in range(END_PASSES):
+                        await checkpoint()
                 return line
             self._scanned = len(buffer)
             await anyio.wait_readable(self._fd)
@@ -156,11 +169,17 @@ def _ready_kind(fd: int) -> bool:
 class _CheckedLines:
     """The lines of stdin the SDK can use; every other non-blank line is answered on the spot."""
 
-    def __init__(self, source: _ReadyLines | _ThreadLines, max_bytes: int = 1024 * 1024) -> None:
+    def __init__(
+        self,
+        source: _ReadyLines | _ThreadLines,
+        max_bytes: int = 1024 * 1024,
+        on_end: Callable[[], None] | None = None,
+    ) -> None:
         import anyio
 
         # Read as bytes, split at LF only: a CR is JSON whitespace, not a line break.
         self._source = source
+        self._on_end = on_end
         self._max_bytes = max_bytes
         self._replies: WriteStream[SessionMessage] | None = None
         self._ready = anyio.Event()
@@ -198,6 +217,8 @@ class _CheckedLines:
             line, error = await self._line()
             if error is None:
                 if not line:
+                    if self._on_end is not None:
+                        self._on_end()
                     raise StopAsyncIteration
                 if not line.strip():
                     continue
@@ -254,6 +275,10 @@ PENDING_LIMIT = 16 * 1024 * 1024
 requests but never reads its answers cannot make them pile up without end."""
 
 
+WRITE_CHUNK = 65536
+"""Bytes written at a time, so a slow reader's progress shows between writes."""
+
+
 class _Writer:
     """The wire's writing end for the SDK (`stdout=` of its stdio_server): each frame is handed
     to one writer thread, which writes them in order, so the event loop never waits for a write.
@@ -265,16 +290,23 @@ class _Writer:
         self._fd = fd
         self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self._pending = 0
+        self._written = 0
+        self._ending = False
         self._lock = threading.Lock()
         self._error: OSError | None = None
         self._thread = threading.Thread(target=self._run, name="mdsel-claude-stdout", daemon=True)
         self._thread.start()
 
+    def end(self) -> None:
+        """No more requests will come (stdin ended): the answers still to give are bounded by
+        the calls in flight, so writes stop waiting for the pending cap."""
+        self._ending = True
+
     async def write(self, text: str) -> int:
         import anyio
 
         data = text.encode("utf-8")
-        while self._pending > PENDING_LIMIT and self._error is None:
+        while self._pending > PENDING_LIMIT and self._error is None and not self._ending:
             await anyio.sleep(0.01)
         if self._error is not None:
             raise self._error
@@ -287,10 +319,15 @@ class _Writer:
         if self._error is not None:
             raise self._error
 
-    def close(self, timeout: float) -> None:
-        """Write what is queued (waiting at most `timeout` seconds for it), then stop."""
+    def close(self, idle_seconds: float) -> None:
+        """Write what is queued, then stop; give up only once the client has taken nothing for
+        `idle_seconds` (a client still reading, however slowly, gets every answer whole)."""
         self._queue.put(None)
-        self._thread.join(timeout)
+        while True:
+            before = self._written
+            self._thread.join(idle_seconds)
+            if not self._thread.is_alive() or self._written == before:
+                return
 
     def _run(self) -> None:
         while True:
@@ -300,7 +337,9 @@ class _Writer:
             try:
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(self._fd, view) :]
+                    count = os.write(self._fd, view[:WRITE_CHUNK])
+                    self._written += count
+                    view = view[count:]
             except OSError as error:
                 self._error = error
                 return
@@ -310,7 +349,8 @@ class _Writer:
 
 
 CLOSE_SECONDS = 5.0
-"""How long answers already given may take to reach a client once the session ends."""
+"""Once the session ends, how long a client may take nothing before answers still queued for it
+are given up."""
 
 
 @asynccontextmanager
@@ -331,7 +371,7 @@ async def stdio_transport(
         # closefd=False: a worker thread may still be blocked reading the wire when serving ends.
         source = _ThreadLines(open(fd_in, "rb", closefd=False))  # noqa: SIM115
     writer = _Writer(sys.stdout.fileno() if wire_out is None else wire_out)
-    lines = _CheckedLines(source, max_bytes)
+    lines = _CheckedLines(source, max_bytes, on_end=writer.end)
     try:
         async with stdio_server(
             stdin=cast("anyio.AsyncFile[str]", lines), stdout=cast("anyio.AsyncFile[str]", writer)

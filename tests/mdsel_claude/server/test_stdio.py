@@ -256,3 +256,71 @@ def test_the_server_answers_on_a_pipe_and_on_a_file_as_stdin(kind: str, tmp_path
         "mdsel_select",
     }
     assert replies[None]["error"]["code"] == PARSE_ERROR
+
+
+def test_a_slow_reader_gets_every_answer_whole_before_the_writer_gives_up() -> None:
+    read_end, write_end = os.pipe()
+    received = bytearray()
+
+    def read_slowly() -> None:
+        while chunk := os.read(read_end, 16384):
+            received.extend(chunk)
+            threading.Event().wait(0.02)
+        os.close(read_end)
+
+    reader = threading.Thread(target=read_slowly)
+    reader.start()
+
+    async def run() -> None:
+        writer = stdio._Writer(write_end)
+        for number in range(40):
+            await writer.write(f"{number} " + "z" * 50_000 + "\n")
+        # 2 MB at under 1 MB/s: far longer than the idle time, but never idle that long.
+        writer.close(0.3)
+
+    anyio.run(run)
+    os.close(write_end)
+    reader.join(30)
+    assert [line.split()[0] for line in received.decode().splitlines()] == [
+        str(n) for n in range(40)
+    ]
+
+
+def test_once_stdin_has_ended_writes_stop_waiting_for_the_pending_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(stdio, "PENDING_LIMIT", 10)
+    read_end, write_end = os.pipe()
+
+    async def run() -> bool:
+        writer = stdio._Writer(write_end)
+        writer._pending = 11  # as if a client had left answers unread
+        with anyio.move_on_after(0.5):
+            await writer.write("waits\n")
+            return False
+        writer.end()
+        with anyio.fail_after(5):
+            await writer.write("goes\n")
+        writer._pending = 0
+        writer.close(1)
+        return True
+
+    assert anyio.run(run)
+    os.close(write_end)
+    assert os.read(read_end, 100) == b"goes\n"
+    os.close(read_end)
+
+
+def test_the_last_request_before_stdin_ends_is_answered_without_a_final_newline() -> None:
+    messages = (
+        b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": '
+        b'"2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}\n'
+        b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n'
+        b'{"jsonrpc": "2.0", "id": 4, "method": "ping"}'
+    )
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-m", "mdsel_claude"], input=messages, capture_output=True, timeout=60
+        )
+        ids = [json.loads(line)["id"] for line in done.stdout.decode().splitlines()]
+        assert ids == [1, 4], done.stderr
