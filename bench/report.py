@@ -835,8 +835,8 @@ def page(results: dict[str, Any]) -> str:
         "",
         "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
         "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
-        "`bench/bench_server_parts.py`, `bench/bench_hook.py`, `bench/bench_caps.py`, `bench/bench_tree.py`, "
-        "`bench/bench_links.py`, `bench/bench_skill.py`.",
+        "`bench/bench_server_parts.py`, `bench/bench_hook.py`, `bench/bench_caps.py`, "
+        "`bench/bench_tree.py`, `bench/bench_links.py`, `bench/bench_skill.py`.",
         "",
     ]
     return "\n".join(wrap(lines))

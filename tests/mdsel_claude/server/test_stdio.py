@@ -6,14 +6,13 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from mdsel_claude.server import stdio
+from mdsel_claude.server import stdio, wire
 from mdsel_claude.server.stdio import INVALID_REQUEST, PARSE_ERROR, _leading_id, rejection
 
 GOOD = [
@@ -85,41 +84,6 @@ def test_the_id_of_a_message_too_long_to_parse(head: bytes, expected: int | str 
 # --- the wire: lines read when ready, answers written by one thread -----------------------------
 
 
-def _ready_lines(chunks: list[bytes], limits: list[int]) -> list[bytes]:
-    """What successive readline(limit) calls return while `chunks` arrive on a pipe, one
-    by one, from another thread (the last write followed by closing the pipe)."""
-    read_end, write_end = os.pipe()
-
-    def feed() -> None:
-        for chunk in chunks:
-            os.write(write_end, chunk)
-            threading.Event().wait(0.01)
-        os.close(write_end)
-
-    async def run() -> list[bytes]:
-        lines = stdio._ReadyLines(read_end)
-        return [await lines.readline(limit) for limit in limits]
-
-    feeder = threading.Thread(target=feed)
-    feeder.start()
-    try:
-        return anyio.run(run)
-    finally:
-        feeder.join()
-        os.close(read_end)
-
-
-def test_ready_lines_come_whole_however_the_bytes_arrive() -> None:
-    chunks = [b'{"a"', b": 1}\n", b"x\ny\n", b"z", b"zz\n", b"tail"]
-    got = _ready_lines(chunks, [100] * 7)
-    assert got == [b'{"a": 1}\n', b"x\n", b"y\n", b"zzz\n", b"tail", b"", b""]
-
-
-def test_ready_lines_stop_at_the_limit_and_go_on_from_there() -> None:
-    got = _ready_lines([b"a" * 10 + b"\n" + b"b\n"], [4, 4, 100, 100, 100])
-    assert got == [b"aaaa", b"aaaa", b"aa\n", b"b\n", b""]
-
-
 def test_a_line_over_the_request_limit_is_answered_and_the_next_one_read() -> None:
     read_end, write_end = os.pipe()
     payload = b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "pad": "' + b"x" * 5000 + b'"}\n'
@@ -133,7 +97,7 @@ def test_a_line_over_the_request_limit_is_answered_and_the_next_one_read() -> No
             async def send(self, message: object) -> None:
                 sent.append(message.message.model_dump(by_alias=True))  # type: ignore[attr-defined]
 
-        lines = stdio._CheckedLines(stdio._ReadyLines(read_end), max_bytes=1000)
+        lines = stdio._CheckedLines(wire.ReadyLines(read_end), max_bytes=1000)
         lines.attach(Replies())  # type: ignore[arg-type]
         return await lines.__anext__(), sent
 
@@ -142,73 +106,6 @@ def test_a_line_over_the_request_limit_is_answered_and_the_next_one_read() -> No
     assert '"id": 10' in line
     assert [reply["id"] for reply in sent] == [9]
     assert "MDSEL_MAX_REQUEST_BYTES" in str(sent[0]["error"])
-
-
-def test_the_writer_keeps_frames_in_order_and_delivers_them_before_closing() -> None:
-    read_end, write_end = os.pipe()
-    received = bytearray()
-    reader = threading.Thread(target=lambda: _drain(read_end, received))
-    reader.start()
-
-    async def run() -> None:
-        writer = stdio._Writer(write_end)
-        for number in range(2000):
-            await writer.write(f"frame {number} " + "x" * (number % 300) + "\n")
-            await writer.flush()
-        writer.close(10)
-
-    anyio.run(run)
-    os.close(write_end)
-    reader.join(10)
-    frames = received.decode().splitlines()
-    assert [line.split()[1] for line in frames] == [str(n) for n in range(2000)]
-
-
-def _drain(fd: int, into: bytearray) -> None:
-    while chunk := os.read(fd, 65536):
-        into += chunk
-    os.close(fd)
-
-
-def test_a_closed_reader_makes_the_next_write_fail() -> None:
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-
-    async def run() -> BaseException | None:
-        writer = stdio._Writer(write_end)
-        await writer.write("lost\n")
-        writer.close(5)  # the thread has met the closed pipe and stopped
-        try:
-            await writer.write("next\n")
-        except OSError as error:
-            return error
-        return None
-
-    error = anyio.run(run)
-    os.close(write_end)
-    assert isinstance(error, BrokenPipeError)
-
-
-def test_a_client_that_never_reads_makes_writes_wait_not_pile_up(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(stdio, "PENDING_LIMIT", 100_000)
-    read_end, write_end = os.pipe()
-
-    async def run() -> int:
-        writer = stdio._Writer(write_end)
-        written = 0
-        with anyio.move_on_after(1):
-            while True:
-                await writer.write("y" * 10_000 + "\n")
-                written += 1
-        return written
-
-    written = anyio.run(run)
-    os.close(read_end)  # the writer thread's pending write fails; it stops
-    os.close(write_end)
-    # The pipe holds 64 KiB, the writer thread one frame, the queue PENDING_LIMIT.
-    assert written * 10_001 < 64 * 1024 + 10_001 + 100_000 + 10_001
 
 
 def test_serving_claims_stdout_so_stray_prints_miss_the_wire() -> None:
@@ -256,59 +153,6 @@ def test_the_server_answers_on_a_pipe_and_on_a_file_as_stdin(kind: str, tmp_path
         "mdsel_select",
     }
     assert replies[None]["error"]["code"] == PARSE_ERROR
-
-
-def test_a_slow_reader_gets_every_answer_whole_before_the_writer_gives_up() -> None:
-    read_end, write_end = os.pipe()
-    received = bytearray()
-
-    def read_slowly() -> None:
-        while chunk := os.read(read_end, 16384):
-            received.extend(chunk)
-            threading.Event().wait(0.02)
-        os.close(read_end)
-
-    reader = threading.Thread(target=read_slowly)
-    reader.start()
-
-    async def run() -> None:
-        writer = stdio._Writer(write_end)
-        for number in range(40):
-            await writer.write(f"{number} " + "z" * 50_000 + "\n")
-        # 2 MB at under 1 MB/s: far longer than the idle time, but never idle that long.
-        writer.close(0.3)
-
-    anyio.run(run)
-    os.close(write_end)
-    reader.join(30)
-    assert [line.split()[0] for line in received.decode().splitlines()] == [
-        str(n) for n in range(40)
-    ]
-
-
-def test_once_stdin_has_ended_writes_stop_waiting_for_the_pending_cap(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(stdio, "PENDING_LIMIT", 10)
-    read_end, write_end = os.pipe()
-
-    async def run() -> bool:
-        writer = stdio._Writer(write_end)
-        writer._pending = 11  # as if a client had left answers unread
-        with anyio.move_on_after(0.5):
-            await writer.write("waits\n")
-            return False
-        writer.end()
-        with anyio.fail_after(5):
-            await writer.write("goes\n")
-        writer._pending = 0
-        writer.close(1)
-        return True
-
-    assert anyio.run(run)
-    os.close(write_end)
-    assert os.read(read_end, 100) == b"goes\n"
-    os.close(read_end)
 
 
 def test_the_last_request_before_stdin_ends_is_answered_without_a_final_newline() -> None:
