@@ -66,9 +66,12 @@ def test_the_writer_keeps_frames_in_order_and_delivers_them_before_closing() -> 
     assert [line.split()[1] for line in frames] == [str(n) for n in range(2000)]
 
 
-def _drain(fd: int, into: bytearray) -> None:
-    while chunk := os.read(fd, 65536):
+def _drain(fd: int, into: bytearray, size: int = 65536, pause: float = 0.0) -> None:
+    """Read `fd` to its end into `into`, `size` bytes at a time, `pause` seconds after each."""
+    while chunk := os.read(fd, size):
         into += chunk
+        if pause:
+            threading.Event().wait(pause)
     os.close(fd)
 
 
@@ -116,14 +119,7 @@ def test_a_client_that_never_reads_makes_writes_wait_not_pile_up(
 def test_a_slow_reader_gets_every_answer_whole_before_the_writer_gives_up() -> None:
     read_end, write_end = os.pipe()
     received = bytearray()
-
-    def read_slowly() -> None:
-        while chunk := os.read(read_end, 16384):
-            received.extend(chunk)
-            threading.Event().wait(0.01)
-        os.close(read_end)
-
-    reader = threading.Thread(target=read_slowly)
+    reader = threading.Thread(target=lambda: _drain(read_end, received, 16384, 0.01))
     reader.start()
 
     async def run() -> None:
