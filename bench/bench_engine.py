@@ -5,7 +5,8 @@
 
 - cold index (read + parse + tree + text render) per document size, over the floor: a bare loop
   over every event of `pyromark.events_with_range` on the same text (decoding included: the
-  parser needs a str); markdown-it-py's parse time for reference;
+  parser needs a str); the same with the Python scan an install without a C compiler runs
+  (mdsel.compiled), paired with the floor separately; markdown-it-py's parse time for reference;
 - the same for 10 MiB of one-line h1/h2/h3 headings, interleaved (the section loop's worst
   mix of levels), in CPU time;
 - linearity: time at 10x the size over time at 1x;
@@ -40,6 +41,9 @@ from typing import Any
 import pyromark
 
 import mdsel
+import mdsel.compiled
+import mdsel.nesting
+import mdsel.parse
 from mdsel import render_text
 from mdsel.parse import OPTIONS
 
@@ -110,6 +114,22 @@ def cold(path: Path) -> None:
     render_text.index(mdsel.index(sources), [], [], mdsel.Options())
 
 
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """The Python scan and counts, as an install without a C compiler runs (mdsel.compiled)."""
+    saved = mdsel.parse.COMPILED, mdsel.nesting.COMPILED
+    mdsel.parse.COMPILED = mdsel.nesting.COMPILED = False
+    try:
+        yield
+    finally:
+        mdsel.parse.COMPILED, mdsel.nesting.COMPILED = saved
+
+
+def cold_pure(path: Path) -> None:
+    with pure_python():
+        cold(path)
+
+
 def cold_index(workdir: Path) -> list[dict[str, Any]]:
     from markdown_it import MarkdownIt
 
@@ -126,16 +146,24 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
         def ours(path: Path = path) -> None:
             cold(path)
 
+        def pure(path: Path = path) -> None:
+            cold_pure(path)
+
         with collector_off():
             floor()
             ours()
             base, mine = paired(floor, ours, repeat)
+            pure_base, pure_mine = (
+                paired(floor, pure, repeat) if mdsel.compiled.COMPILED else (base, mine)
+            )
         parser = MarkdownIt("commonmark").enable("table")
         text = data.decode("utf-8")
         mdit = median_time(lambda: parser.parse(text), max(3, repeat // 10))  # noqa: B023
         rows.append(
             {"bytes": len(data), "floor_ms": base * 1e3, "index_ms": mine * 1e3,
-             "ratio": mine / base, "markdown_it_ms": mdit * 1e3}
+             "ratio": mine / base, "markdown_it_ms": mdit * 1e3,
+             "compiled": mdsel.compiled.COMPILED, "pure_floor_ms": pure_base * 1e3,
+             "pure_index_ms": pure_mine * 1e3, "pure_ratio": pure_mine / pure_base}
         )  # fmt: skip
     return rows
 
@@ -255,6 +283,9 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
 _CHILD = """
 import sys, time
 import mdsel
+import mdsel.compiled
+import mdsel.nesting
+import mdsel.parse
 from mdsel import render_text
 start = time.perf_counter()
 sources, problems = mdsel.load([sys.argv[1]])
@@ -324,10 +355,14 @@ def main() -> int:
         return 0
     print(f"machine: {results['machine']}")
     print("\ncold index (read + parse + render) over the bare event loop")
-    print(f"{'bytes':>10} {'floor ms':>9} {'index ms':>9} {'ratio':>6} {'markdown-it ms':>15}")
+    print(f"(compiled scan: {rows[0]['compiled']}; 'pure': the Python scan, paired separately)")
+    print(f"{'bytes':>10} {'floor ms':>9} {'index ms':>9} {'ratio':>6} {'pure':>6} "
+          f"{'markdown-it ms':>15}")  # fmt: skip
     for r in rows:
-        print(f"{r['bytes']:>10.0f} {r['floor_ms']:>9.2f} {r['index_ms']:>9.2f} "
-              f"{r['ratio']:>6.2f} {r['markdown_it_ms']:>15.1f}")  # fmt: skip
+        print(
+            f"{r['bytes']:>10.0f} {r['floor_ms']:>9.2f} {r['index_ms']:>9.2f} "
+            f"{r['ratio']:>6.2f} {r['pure_ratio']:>6.2f} {r['markdown_it_ms']:>15.1f}"
+        )
     lv = results["heading_levels"]
     print(
         f"\n{lv['bytes'] / 2**20:.0f} MiB of h1/h2/h3 lines ({lv['headings']:,} headings), CPU: "

@@ -21,7 +21,8 @@ def resident_bytes(lines: LineTable, blocks: Blocks, headings: Headings, line_co
     """Bytes a Document of these parts holds or will hold once selected from (see the module
     docstring); `lines.data` is the document's bytes."""
     parts: list[object] = [
-        lines.data, lines.mask, *blocks.top.values(),
+        # The word mask is the data's size, made or not (LineTable.mask).
+        lines.data, lines.data, *blocks.top.values(),
         *(getattr(blocks, name) for name in Blocks.COLUMNS),
         *(getattr(headings, name) for name in Headings.COLUMNS),
     ]  # fmt: skip

@@ -30,6 +30,7 @@ from mdsel.columns import (
     offset_typecode,
     signed_typecode,
 )
+from mdsel.compiled import COMPILED, native
 from mdsel.errors import NodeLimitError
 from mdsel.heading_text import heading_text
 
@@ -83,6 +84,79 @@ def scan(
     NodeLimitError past `max_nodes` blocks and headings. `checkpoint`, when given, is called
     every CHECK_EVERY events; whatever it raises ends the scan (a caller that can be cancelled
     stops a long parse this way).
+
+    Compiled (mdsel._scan) when the install built it, else the same loop in Python.
+    """
+    if COMPILED:
+        return scan_compiled(text, data, shift, max_nodes, checkpoint)
+    return scan_python(text, data, shift, max_nodes, checkpoint)
+
+
+def scan_compiled(
+    text: str,
+    data: bytes,
+    shift: int = 0,
+    max_nodes: int = 2**62,
+    checkpoint: Callable[[], object] | None = None,
+) -> Scan:
+    """scan() by mdsel._scan's loop, which calls back here only for the rare headings (inside
+    a list or quote, or whose title may end in a closing sequence or attribute block)."""
+    code = offset_typecode(len(data) + 1)
+    signed = signed_typecode(len(data) + 1)
+    ids: dict[int, str] = {}
+    texts: dict[int, str] = {}
+    nested: list[NestedHeading] = []
+
+    def rare(level: int, start: int, end: int, open_end: int, title: str, index: int) -> str | None:
+        # The same as the rare branch of scan_python.
+        text, explicit = heading_text(title, data[start + shift : end + shift])
+        shown, ident = (text, None) if explicit is None else explicit
+        if open_end >= 0:
+            nested.append(
+                NestedHeading(
+                    level, start + shift, end + shift, open_end + shift, shown, text, ident
+                )
+            )
+            return None
+        if explicit is not None:
+            texts[index] = text
+            if ident is not None:
+                ids[index] = ident
+        return shown
+
+    def limit(offset: int) -> None:
+        raise NodeLimitError(max_nodes, offset)
+
+    events = pyromark.events_with_range(text, options=OPTIONS)
+    kinds, starts, ends, parents, last, top, levels, heading_starts, heading_ends, titles = (
+        native.scan(
+            events, _CODES, _LEVELS, checkpoint, CHECK_EVERY, max_nodes, rare, limit,
+            array(code).itemsize, array(signed).itemsize, shift,
+        )
+    )  # fmt: skip
+    return Scan(
+        bytearray(kinds), _column(code, starts), _column(code, ends), _column(signed, parents),
+        _column(code, last), tuple(_column(code, column) for column in top), bytearray(levels),
+        _column(code, heading_starts), _column(code, heading_ends), "".join(titles),
+        array(code, accumulate(map(len, titles))), ids, texts, tuple(nested),
+    )  # fmt: skip
+
+
+def _column(typecode: str, raw: bytes) -> array[int]:
+    column = array(typecode)
+    column.frombytes(raw)
+    return column
+
+
+def scan_python(
+    text: str,
+    data: bytes,
+    shift: int = 0,
+    max_nodes: int = 2**62,
+    checkpoint: Callable[[], object] | None = None,
+) -> Scan:
+    """scan() in Python: where mdsel._scan was not built, and the reference it is tested
+    against.
 
     Longer than our functions usually are, on purpose: this loop runs once per parser event
     (tens of millions in some files), and a function call per event or per block would cost

@@ -55,7 +55,7 @@ class SectionWords:
         before = self._counted()
         if before is not None:
             return before[-1]
-        return self.lines.words_between(0, len(self.lines.mask))
+        return self.lines.words_between(0, len(self.lines.data))
 
     def resident_bytes(self) -> int:
         """What the words before each heading take once counted, whether counted yet or not."""

@@ -65,15 +65,22 @@ class LineTable:
     (heading lines come from counting newlines), only selecting does.
     """
 
-    __slots__ = ("_lf_endings", "_starts", "data", "mask")
+    __slots__ = ("_lf_endings", "_mask", "_starts", "data")
 
     def __init__(self, data: bytes, lf_endings: bool | None = None) -> None:
         self.data = data
-        self.mask = data.translate(_WORD_MASK)
-        """The data with whitespace as b" " and every other byte as b"x": a word starts at each
-        b" x" pair (or at an b"x" at the range start), so counting never creates word objects."""
+        self._mask: bytes | None = None
         self._starts: array[int] | None = None
         self._lf_endings = lf_endings  # see lf_endings; given when the caller already knows
+
+    @property
+    def mask(self) -> bytes:
+        """The data with whitespace as b" " and every other byte as b"x": a word starts at each
+        b" x" pair (or at an b"x" at the range start), so counting never creates word objects.
+        Made on first use: an index with the compiled counts (mdsel._scan) never needs it."""
+        if self._mask is None:
+            self._mask = self.data.translate(_WORD_MASK)
+        return self._mask
 
     @property
     def starts(self) -> array[int]:

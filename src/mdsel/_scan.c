@@ -1,0 +1,495 @@
+/* mdsel._scan: the scan of mdsel.parse and the byte counts of mdsel.nesting, compiled.
+ *
+ * Optional: built when a C compiler is at hand (hatch_build.py), and answering exactly as the
+ * Python code it stands in for (mdsel.parse.scan_python, nesting's counts), which a test holds
+ * it to on real documents, the CommonMark examples and generated ones. Why it exists: the
+ * Python loop looks at each of the parser's events (tens of thousands per megabyte) and costs
+ * half as much again as the parser itself; here each event costs a dict look-up or two.
+ *
+ * Nothing here trusts its input's shape: every object from the parser is type-checked before
+ * use (a surprise is a TypeError, never a crash), and offsets are checked against the buffer.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* A growable column of integers, 1, 4 or 8 bytes wide, given back as bytes for array.frombytes. */
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+    int width;
+} Column;
+
+static void
+column_set(Column *column, Py_ssize_t index, int64_t value)
+{
+    switch (column->width) {
+    case 1: ((uint8_t *)column->data)[index] = (uint8_t)value; break;
+    case 4: ((uint32_t *)column->data)[index] = (uint32_t)value; break;
+    default: ((int64_t *)column->data)[index] = value;
+    }
+}
+
+static int
+column_push(Column *column, int64_t value)
+{
+    if (column->len == column->cap) {
+        Py_ssize_t cap = column->cap ? column->cap * 2 : 64;
+        char *data = PyMem_Realloc(column->data, (size_t)cap * (size_t)column->width);
+        if (data == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        column->data = data;
+        column->cap = cap;
+    }
+    column_set(column, column->len++, value);
+    return 0;
+}
+
+static PyObject *
+column_bytes(const Column *column)
+{
+    return PyBytes_FromStringAndSize(column->data ? column->data : "",
+                                     column->len * column->width);
+}
+
+/* The open lists and blockquotes: their byte ends and block indices, innermost last. */
+typedef struct {
+    int64_t *ends, *indices;
+    Py_ssize_t len, cap;
+} Stack;
+
+static int
+stack_push(Stack *stack, int64_t end, int64_t index)
+{
+    if (stack->len == stack->cap) {
+        Py_ssize_t cap = stack->cap ? stack->cap * 2 : 16;
+        int64_t *ends = PyMem_Realloc(stack->ends, (size_t)cap * sizeof *ends);
+        if (ends == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        stack->ends = ends;
+        int64_t *indices = PyMem_Realloc(stack->indices, (size_t)cap * sizeof *indices);
+        if (indices == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        stack->indices = indices;
+        stack->cap = cap;
+    }
+    stack->ends[stack->len] = end;
+    stack->indices[stack->len++] = index;
+    return 0;
+}
+
+/* Closes the containers that end at or before `start`: their last descendant is `last_index`. */
+static void
+stack_close(Stack *stack, int64_t start, Column *last, int64_t last_index)
+{
+    while (stack->len && stack->ends[stack->len - 1] <= start) {
+        stack->len--;
+        column_set(last, stack->indices[stack->len], last_index);
+    }
+}
+
+static PyObject *key_start, *key_end, *tag_start, *tag_end, *tag_text, *tag_code, *tag_heading,
+    *tag_link, *key_level, *soft_break, *hard_break, *space, *empty;
+
+enum { LIST_CODE = 2, QUOTE_CODE = 4, KIND_COUNT = 5 };
+
+/* The parser's events, with the caller's checkpoint called at the first of each run of `every`. */
+typedef struct {
+    PyObject *iterator, *checkpoint;
+    long every, left;
+} Events;
+
+/* The next (event, range) pair: a new reference, or NULL at the end (no error set) or on error. */
+static PyObject *
+next_pair(Events *events)
+{
+    PyObject *pair = PyIter_Next(events->iterator);
+    if (pair == NULL)
+        return NULL;
+    if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        Py_DECREF(pair);
+        PyErr_SetString(PyExc_TypeError, "the parser gave an event that is not a pair");
+        return NULL;
+    }
+    /* As mdsel.parse._checked: after an event is taken, before it is looked at. */
+    if (events->checkpoint != Py_None && --events->left <= 0) {
+        events->left = events->every;
+        PyObject *result = PyObject_CallNoArgs(events->checkpoint);
+        if (result == NULL) {
+            Py_DECREF(pair);
+            return NULL;
+        }
+        Py_DECREF(result);
+    }
+    return pair;
+}
+
+static int
+range_of(PyObject *range, int64_t *start, int64_t *end)
+{
+    PyObject *first = NULL, *second = NULL;
+    if (PyDict_CheckExact(range)) {
+        first = PyDict_GetItemWithError(range, key_start);
+        second = first ? PyDict_GetItemWithError(range, key_end) : NULL;
+    }
+    if (first == NULL || second == NULL || !PyLong_CheckExact(first) ||
+        !PyLong_CheckExact(second)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "the parser gave a range without start and end");
+        return -1;
+    }
+    *start = PyLong_AsLongLong(first);
+    *end = PyLong_AsLongLong(second);
+    if (PyErr_Occurred())
+        return -1;
+    if (*start < 0 || *end < 0) {
+        PyErr_SetString(PyExc_ValueError, "the parser gave a negative offset");
+        return -1;
+    }
+    return 0;
+}
+
+/* Calls `limit(offset)`, which raises the node-limit error; NULL always. */
+static PyObject *
+over_limit(PyObject *limit, int64_t offset)
+{
+    PyObject *where = PyLong_FromLongLong(offset);
+    if (where != NULL) {
+        PyObject *result = PyObject_CallOneArg(limit, where);
+        Py_DECREF(where);
+        if (result != NULL) {
+            Py_DECREF(result);
+            PyErr_SetString(PyExc_RuntimeError, "the node limit callback returned");
+        }
+    }
+    return NULL;
+}
+
+/* A heading's title from its inline events, up to its End (the only End holding a dict there):
+ * Text and Code joined, a line break as a space. A new reference, or NULL on error. */
+static PyObject *
+heading_title(Events *events)
+{
+    PyObject *title = Py_NewRef(empty), *pair;
+    while ((pair = next_pair(events)) != NULL) {
+        PyObject *event = PyTuple_GET_ITEM(pair, 0), *piece = NULL, *value;
+        int done = 0;
+        if (PyDict_CheckExact(event)) {
+            /* In the order the Python loop tests them. */
+            if ((value = PyDict_GetItemWithError(event, tag_text)) != NULL)
+                piece = value;
+            else if (!PyErr_Occurred() &&
+                     (value = PyDict_GetItemWithError(event, tag_end)) != NULL &&
+                     PyDict_CheckExact(value))
+                done = 1;
+            else if (!PyErr_Occurred())
+                piece = PyDict_GetItemWithError(event, tag_code);
+        } else if (PyUnicode_CheckExact(event)) {
+            int soft = PyUnicode_Compare(event, soft_break) == 0;
+            if (soft || PyUnicode_Compare(event, hard_break) == 0)
+                piece = space;
+        }
+        if (piece != NULL && !PyUnicode_CheckExact(piece)) {
+            PyErr_SetString(PyExc_TypeError, "the parser gave a text that is not a string");
+            piece = NULL;
+        }
+        if (piece != NULL) {
+            PyObject *joined = PyUnicode_Concat(title, piece);
+            Py_SETREF(title, joined);
+        }
+        Py_DECREF(pair);
+        if (title == NULL || PyErr_Occurred() || done)
+            break;
+    }
+    if (title != NULL && PyErr_Occurred())
+        Py_CLEAR(title);
+    return title;
+}
+
+typedef struct {
+    Column kinds, starts, ends, parents, last, levels, heading_starts, heading_ends;
+    Column top[KIND_COUNT];
+    Stack open;
+} Columns;
+
+static void
+columns_free(Columns *columns)
+{
+    Column *all[] = {&columns->kinds, &columns->starts, &columns->ends, &columns->parents,
+                     &columns->last, &columns->levels, &columns->heading_starts,
+                     &columns->heading_ends, &columns->top[0], &columns->top[1],
+                     &columns->top[2], &columns->top[3], &columns->top[4]};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        PyMem_Free(all[i]->data);
+    PyMem_Free(columns->open.ends);
+    PyMem_Free(columns->open.indices);
+}
+
+PyDoc_STRVAR(scan_doc,
+"scan(events, codes, levels, checkpoint, every, room, rare, limit, width, parent_width, shift)\n"
+"\n"
+"What mdsel.parse.scan_python computes from the same events, as bytes for array.frombytes:\n"
+"(kinds, starts, ends, parents, last, (top...), levels, heading_starts, heading_ends, titles).\n"
+"Offsets are shifted by `shift`; `rare(level, start, end, open_end, title, index)` (unshifted\n"
+"offsets, open_end -1 outside containers) is asked for a heading inside a list or quote or\n"
+"whose title ends in one of '#', tab, space or '}', and gives its title or None to drop it.");
+
+static PyObject *
+scan(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *iterable, *codes, *levels_of, *checkpoint, *rare, *limit;
+    Py_ssize_t room;
+    int width, parent_width;
+    long every;
+    long long shift;
+    if (!PyArg_ParseTuple(args, "OO!O!OlnOOiiL:scan", &iterable, &PyDict_Type, &codes,
+                          &PyDict_Type, &levels_of, &checkpoint, &every, &room, &rare, &limit,
+                          &width, &parent_width, &shift))
+        return NULL;
+    if ((width != 4 && width != 8) || (parent_width != 4 && parent_width != 8) || shift < 0) {
+        PyErr_SetString(PyExc_ValueError, "widths are 4 or 8 bytes and the shift is positive");
+        return NULL;
+    }
+    Events events = {NULL, checkpoint, every > 0 ? every : 1, 1};
+    events.iterator = PyObject_GetIter(iterable);
+    if (events.iterator == NULL)
+        return NULL;
+    Columns c;
+    memset(&c, 0, sizeof c);
+    c.kinds.width = c.levels.width = 1;
+    c.starts.width = c.ends.width = c.last.width = width;
+    c.heading_starts.width = c.heading_ends.width = width;
+    c.parents.width = parent_width;
+    for (int k = 0; k < KIND_COUNT; k++)
+        c.top[k].width = width;
+    PyObject *titles = PyList_New(0), *result = NULL, *pair;
+    if (titles == NULL)
+        goto done;
+    while ((pair = next_pair(&events)) != NULL) {
+        PyObject *event = PyTuple_GET_ITEM(pair, 0), *range = PyTuple_GET_ITEM(pair, 1);
+        PyObject *tag = PyDict_CheckExact(event) ? PyDict_GetItemWithError(event, tag_start)
+                                                 : NULL;
+        PyObject *code = NULL, *heading = NULL;
+        if (tag != NULL && PyUnicode_CheckExact(tag)) {
+            code = PyDict_GetItemWithError(codes, tag);
+        } else if (tag != NULL && PyDict_CheckExact(tag)) {
+            heading = PyDict_GetItemWithError(tag, tag_heading);
+            if (heading == NULL && !PyErr_Occurred() &&
+                PyDict_GetItemWithError(tag, tag_link) == NULL && !PyErr_Occurred()) {
+                Py_ssize_t position = 0;
+                PyObject *name, *value;
+                if (PyDict_Next(tag, &position, &name, &value))
+                    code = PyDict_GetItemWithError(codes, name);
+            }
+        }
+        if (PyErr_Occurred())
+            goto fail_pair;
+        if (heading != NULL) {
+            int64_t start, end;
+            if (range_of(range, &start, &end) < 0)
+                goto fail_pair;
+            PyObject *level_name = PyDict_CheckExact(heading)
+                                       ? PyDict_GetItemWithError(heading, key_level) : NULL;
+            PyObject *level = level_name ? PyDict_GetItemWithError(levels_of, level_name) : NULL;
+            if (level == NULL) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "the parser gave a heading without a level");
+                goto fail_pair;
+            }
+            long level_value = PyLong_AsLong(level);
+            Py_DECREF(pair);
+            if (level_value == -1 && PyErr_Occurred())
+                goto done;
+            stack_close(&c.open, start, &c.last, c.kinds.len - 1);
+            if (c.kinds.len >= room) {
+                over_limit(limit, start + shift);
+                goto done;
+            }
+            room--;
+            PyObject *title = heading_title(&events);
+            if (title == NULL)
+                goto done;
+            Py_ssize_t length = PyUnicode_GET_LENGTH(title);
+            Py_UCS4 final = length ? PyUnicode_READ_CHAR(title, length - 1) : 0;
+            if (c.open.len || final == '#' || final == '\t' || final == ' ' || final == '}') {
+                long long open_end = c.open.len ? c.open.ends[c.open.len - 1] : -1;
+                PyObject *shown = PyObject_CallFunction(
+                    rare, "lLLLOn", level_value, (long long)start, (long long)end, open_end,
+                    title, c.levels.len);
+                Py_SETREF(title, shown);
+                if (title == NULL)
+                    goto done;
+                if (title == Py_None) {
+                    Py_DECREF(title);
+                    continue;
+                }
+            }
+            int failed = column_push(&c.levels, level_value) < 0 ||
+                         column_push(&c.heading_starts, start + shift) < 0 ||
+                         column_push(&c.heading_ends, end + shift) < 0 ||
+                         PyList_Append(titles, title) < 0;
+            Py_DECREF(title);
+            if (failed)
+                goto done;
+            continue;
+        }
+        if (code == NULL) {
+            Py_DECREF(pair);
+            continue;
+        }
+        long kind = PyLong_AsLong(code);
+        int64_t start, end;
+        if (kind < 0 || kind >= KIND_COUNT) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a block kind code out of range");
+            goto fail_pair;
+        }
+        if (range_of(range, &start, &end) < 0)
+            goto fail_pair;
+        Py_DECREF(pair);
+        Py_ssize_t index = c.kinds.len;
+        if (index >= room) {
+            over_limit(limit, start + shift);
+            goto done;
+        }
+        if (end <= start)
+            end = start + 1;
+        stack_close(&c.open, start, &c.last, index - 1);
+        int failed;
+        if (c.open.len)
+            failed = column_push(&c.parents, c.open.indices[c.open.len - 1]) < 0;
+        else
+            failed = column_push(&c.parents, -1) < 0 || column_push(&c.top[kind], index) < 0;
+        if (failed || column_push(&c.kinds, kind) < 0 ||
+            column_push(&c.starts, start + shift) < 0 ||
+            column_push(&c.ends, end + shift) < 0 || column_push(&c.last, index) < 0)
+            goto done;
+        if ((kind == LIST_CODE || kind == QUOTE_CODE) && stack_push(&c.open, end, index) < 0)
+            goto done;
+        continue;
+    fail_pair:
+        Py_DECREF(pair);
+        goto done;
+    }
+    if (PyErr_Occurred())
+        goto done;
+    stack_close(&c.open, INT64_MAX, &c.last, c.kinds.len - 1);
+    result = Py_BuildValue(
+        "(NNNNN(NNNNN)NNNO)", column_bytes(&c.kinds), column_bytes(&c.starts),
+        column_bytes(&c.ends), column_bytes(&c.parents), column_bytes(&c.last),
+        column_bytes(&c.top[0]), column_bytes(&c.top[1]), column_bytes(&c.top[2]),
+        column_bytes(&c.top[3]), column_bytes(&c.top[4]), column_bytes(&c.levels),
+        column_bytes(&c.heading_starts), column_bytes(&c.heading_ends), titles);
+done:
+    Py_XDECREF(titles);
+    Py_DECREF(events.iterator);
+    columns_free(&c);
+    return result;
+}
+
+/* bytes.split() whitespace: space, \t, \n, \v, \f, \r. Branch-free, so that the loops below
+ * compile to vector instructions. */
+#define IS_SPACE(c) (((c) == ' ') | ((unsigned char)((c) - '\t') < 5))
+
+/* Words in `size` bytes: a non-space byte at the start or after a space. */
+static int64_t
+word_starts(const unsigned char *bytes, Py_ssize_t size)
+{
+    if (size <= 0)
+        return 0;
+    int64_t count = !IS_SPACE(bytes[0]);
+    for (Py_ssize_t i = 1; i < size; i++)
+        count += IS_SPACE(bytes[i - 1]) & !IS_SPACE(bytes[i]);
+    return count;
+}
+
+static int64_t
+newlines(const unsigned char *bytes, Py_ssize_t size)
+{
+    int64_t count = 0;
+    for (Py_ssize_t i = 0; i < size; i++)
+        count += bytes[i] == '\n';
+    return count;
+}
+
+PyDoc_STRVAR(running_counts_doc,
+"running_counts(data, bounds, words) -> bytes of native int64\n"
+"\n"
+"For consecutive bounds b[0] <= b[1] <= ... within data, the running total over the spans\n"
+"[b[k], b[k+1]) of their words (words=True: a non-space byte at the span's start or after a\n"
+"space, as nesting.words_before counts) or of their newlines (words=False).");
+
+static PyObject *
+running_counts(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    Py_buffer data;
+    PyObject *bounds;
+    int words;
+    if (!PyArg_ParseTuple(args, "y*Op:running_counts", &data, &bounds, &words))
+        return NULL;
+    PyObject *result = NULL, *items = PySequence_Fast(bounds, "bounds must be a sequence");
+    if (items == NULL)
+        goto done;
+    Py_ssize_t spans = PySequence_Fast_GET_SIZE(items) - 1;
+    result = PyBytes_FromStringAndSize(NULL, (spans > 0 ? spans : 0) * (Py_ssize_t)sizeof(int64_t));
+    if (result == NULL)
+        goto done;
+    int64_t *totals = (int64_t *)PyBytes_AS_STRING(result), total = 0;
+    const unsigned char *bytes = data.buf;
+    Py_ssize_t previous = -1;
+    for (Py_ssize_t k = 0; k <= spans; k++) {
+        Py_ssize_t bound = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(items, k));
+        if (bound == -1 && PyErr_Occurred())
+            goto fail;
+        if (bound < previous || bound < 0 || bound > data.len) {
+            PyErr_SetString(PyExc_ValueError, "bounds must be in order and within the data");
+            goto fail;
+        }
+        if (k > 0)
+            total += words ? word_starts(bytes + previous, bound - previous)
+                           : newlines(bytes + previous, bound - previous);
+        if (k > 0)
+            totals[k - 1] = total;
+        previous = bound;
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    Py_XDECREF(items);
+    PyBuffer_Release(&data);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"scan", scan, METH_VARARGS, scan_doc},
+    {"running_counts", running_counts, METH_VARARGS, running_counts_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "mdsel._scan", "mdsel's scan and byte counts, compiled.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__scan(void)
+{
+    struct { PyObject **name; const char *text; } names[] = {
+        {&key_start, "start"}, {&key_end, "end"}, {&tag_start, "Start"}, {&tag_end, "End"},
+        {&tag_text, "Text"}, {&tag_code, "Code"}, {&tag_heading, "Heading"},
+        {&tag_link, "Link"}, {&key_level, "level"}, {&soft_break, "SoftBreak"},
+        {&hard_break, "HardBreak"}, {&space, " "}, {&empty, ""},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if ((*names[i].name = PyUnicode_InternFromString(names[i].text)) == NULL)
+            return NULL;
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,206 @@
+"""mdsel._scan (the compiled scan and byte counts) answers exactly as the Python code it stands
+in for: on real documents, the CommonMark examples and generated ones, for checkpoints and the
+node limit, and on input of the wrong shape (an error, never a crash)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from array import array
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mdsel import compiled, nesting
+from mdsel.errors import NodeLimitError
+from mdsel.parse import CHECK_EVERY, scan, scan_compiled, scan_python
+from mdsel.source import line_table
+from tests.conftest import corpus_files, real_documents
+
+pytestmark = pytest.mark.skipif(
+    not compiled.COMPILED, reason="mdsel._scan was not built (no C compiler at install)"
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def both(text: str, data: bytes | None = None, shift: int = 0) -> None:
+    whole = text.encode() if data is None else data
+    assert scan_compiled(text, whole, shift) == scan_python(text, whole, shift)
+
+
+def test_scan_uses_the_compiled_loop_when_built() -> None:
+    assert compiled.COMPILED
+    text = "# A\n\n- b\n"
+    assert scan(text, text.encode()) == scan_compiled(text, text.encode())
+
+
+@pytest.mark.parametrize("path", real_documents(), ids=lambda path: path.name)
+def test_real_documents(path: Path) -> None:
+    data = path.read_bytes().removeprefix(b"\xef\xbb\xbf")
+    text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    both(text, data)
+    both(text, b"---\n" + data, 4)  # shifted, as after front matter
+
+
+def test_every_commonmark_example(cmark_examples: list[dict[str, object]]) -> None:
+    for example in cmark_examples:
+        markdown = str(example["markdown"])
+        both(markdown)
+
+
+def test_the_commonmark_spec_whole(cmark_spec_path: Path) -> None:
+    both(cmark_spec_path.read_text(encoding="utf-8"))
+
+
+PIECES = [
+    "# Title\n", "## Title ##\n", "### Title\t##\n", "## Intro {#intro}\n", "#\n",
+    "# `code` *em*\n", "Setext\n===\n", "Two\nlines\n---\n", "para text\nmore\n", "- item\n",
+    "  - nested\n",
+    "- # heading in a list\n", "> # heading in a quote\n", "> quoted\n", "1. one\n",
+    "```\n# not a heading\n```\n", "    indented code\n", "| a | b |\n|---|---|\n| 1 | 2 |\n",
+    "<div>\n# html\n</div>\n", "[link](x) and ![img](y)\n", "\n", "Title\\\nbreak\n",
+    "## [ref]\n\n[ref]: /url\n", "***\n", "# a {.cls #id}\n", "- [x] task\n", "~~del~~\n",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30), st.integers(0, 5))
+def test_generated_documents(pieces: list[str], shift: int) -> None:
+    text = "".join(pieces)
+    both(text, b"#" * shift + text.encode(), shift)
+
+
+def test_the_checkpoint_is_called_as_often_and_what_it_raises_ends_the_scan() -> None:
+    text = "para\n\n" * (CHECK_EVERY * 2)
+    calls: dict[str, int] = {"python": 0, "compiled": 0}
+
+    def counter(name: str) -> object:
+        return lambda: calls.__setitem__(name, calls[name] + 1)
+
+    scan_python(text, text.encode(), checkpoint=counter("python"))
+    scan_compiled(text, text.encode(), checkpoint=counter("compiled"))
+    assert calls["python"] == calls["compiled"] >= 3
+
+    class Stop(Exception):
+        pass
+
+    def stop() -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        scan_compiled(text, text.encode(), checkpoint=stop)
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 3, 5, 8])
+def test_the_node_limit_is_reached_at_the_same_block(limit: int) -> None:
+    text = "# A\n\npara\n\n- a\n- b\n\n## B\n\n> q\n\n```\nc\n```\n\n### C\n"
+    errors = []
+    for function in (scan_python, scan_compiled):
+        try:
+            function(text, text.encode(), 0, limit)
+            errors.append(None)
+        except NodeLimitError as error:
+            errors.append(str(error))
+    assert errors[0] == errors[1]
+    assert limit >= 8 or errors[0] is not None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.binary(max_size=300).map(lambda raw: raw.translate(_SOME_SPACE)),
+    st.lists(st.integers(0, 300), max_size=6),
+)
+def test_word_and_line_counts(data: bytes, cuts: list[int]) -> None:
+    # Cut at line starts, as headings start: then the spans' words add up to the file's.
+    starts = array("I", sorted(data.rfind(b"\n", 0, min(cut, len(data))) + 1 for cut in cuts))
+    lines = line_table(data)
+    fast = (list(nesting.words_before(lines, starts)), list(nesting.first_lines(lines, starts)))
+    nesting.COMPILED = False
+    try:
+        slow = (list(nesting.words_before(lines, starts)), list(nesting.first_lines(lines, starts)))
+    finally:
+        nesting.COMPILED = True
+    assert fast == slow
+    assert fast[0][-1] == len(data.split())
+
+
+# Bytes made mostly of whitespace and letters, so that words and lines are many and short.
+_SOME_SPACE = bytes((b" \t\n\x0b\x0c\rab")[byte % 8] if byte < 200 else byte for byte in range(256))
+
+
+def test_counts_refuse_bounds_out_of_order_or_outside() -> None:
+    assert compiled.native is not None
+    for bounds in ([0, 5, 3], [0, 99], [-1, 2]):
+        with pytest.raises(ValueError):
+            compiled.native.running_counts(b"a b c d", bounds, True)
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        [1],
+        [(1, 2, 3)],
+        [({"Start": "Paragraph"}, {"start": 0})],
+        [({"Start": "Paragraph"}, {"start": "0", "end": 1})],
+        [({"Start": "Paragraph"}, None)],
+        [({"Start": {"Heading": {"level": "H9"}}}, {"start": 0, "end": 1})],
+        [({"Start": {"Heading": "H1"}}, {"start": 0, "end": 1})],
+        [({"Start": {"Heading": {"level": "H1"}}}, {"start": 0, "end": 1}), ({"Text": 5}, None)],
+    ],
+)
+def test_events_of_the_wrong_shape_are_an_error_not_a_crash(events: list[object]) -> None:
+    assert compiled.native is not None
+    with pytest.raises((TypeError, KeyError, ValueError)):
+        compiled.native.scan(
+            events, {"Paragraph": 0}, {"H1": 1}, None, 10, 100, _never, _never, 4, 4, 0
+        )
+
+
+def _never(*_args: object) -> None:
+    raise AssertionError("not called for these events")
+
+
+def test_the_cli_answers_the_same_without_the_extension(tmp_path: Path) -> None:
+    """The whole path (index, then a section and a block) as a pure-Python install runs it."""
+    paths = [str(path) for path in corpus_files()[:8]]
+    program = (
+        "import sys\n"
+        "if sys.argv[1] == 'pure':\n"
+        "    sys.modules['mdsel._scan'] = None\n"
+        "from mdsel.cli import main\n"
+        "from mdsel.compiled import COMPILED\n"
+        "assert COMPILED == (sys.argv[1] != 'pure')\n"
+        "sys.exit(main(sys.argv[2:]))\n"
+    )
+    for arguments in (["index", "--full", *paths], ["select", "h2.1,code.0,L40", *paths]):
+        answers = [run(program, mode, arguments, tmp_path) for mode in ("pure", "compiled")]
+        assert answers[0].stderr == answers[1].stderr
+        assert answers[0].stdout == answers[1].stdout
+        assert answers[0].returncode == answers[1].returncode
+        assert answers[0].stdout
+
+
+def run(
+    program: str, mode: str, arguments: list[str], cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", program, mode, *arguments]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler here")
+def test_the_installed_wheel_has_the_extension_where_a_compiler_is() -> None:
+    """A wheel built where a compiler is carries mdsel._scan (hatch_build.py did not fall back)."""
+    bin_dir = os.environ.get("MDSEL_TEST_BIN_DIR")
+    if not bin_dir:
+        pytest.skip("MDSEL_TEST_BIN_DIR is not set: no installed wheel to look at")
+    python = Path(bin_dir, "python")
+    done = subprocess.run(
+        [str(python), "-c", "import mdsel.compiled as c, sys; sys.exit(0 if c.COMPILED else 3)"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT.parent,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
