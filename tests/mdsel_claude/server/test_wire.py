@@ -100,7 +100,10 @@ def test_a_client_that_never_reads_makes_writes_wait_not_pile_up(
     monkeypatch.setattr(wire, "PENDING_LIMIT", 100_000)
     read_end, write_end = os.pipe()
 
+    writer: wire.Writer | None = None
+
     async def run() -> int:
+        nonlocal writer
         writer = wire.Writer(write_end)
         written = 0
         with anyio.move_on_after(1):
@@ -111,6 +114,11 @@ def test_a_client_that_never_reads_makes_writes_wait_not_pile_up(
 
     written = anyio.run(run)
     os.close(read_end)  # the writer thread's pending write fails; it stops
+    assert writer is not None
+    # Only then is its descriptor closed: a number closed while the thread may still write to
+    # it can be reused by the next test's pipe.
+    writer._thread.join(10)
+    assert not writer._thread.is_alive()
     os.close(write_end)
     # The pipe holds 64 KiB, the writer thread one frame, the queue PENDING_LIMIT.
     assert written * 10_001 < 64 * 1024 + 10_001 + 100_000 + 10_001
