@@ -48,6 +48,16 @@ column_push(Column *column, int64_t value)
     return 0;
 }
 
+static int64_t
+column_get(const Column *column, Py_ssize_t index)
+{
+    switch (column->width) {
+    case 1: return ((const uint8_t *)column->data)[index];
+    case 4: return ((const uint32_t *)column->data)[index];
+    default: return ((const int64_t *)column->data)[index];
+    }
+}
+
 static PyObject *
 column_bytes(const Column *column)
 {
@@ -96,7 +106,7 @@ stack_close(Stack *stack, int64_t start, Column *last, int64_t last_index)
 }
 
 static PyObject *key_start, *key_end, *tag_start, *tag_end, *tag_text, *tag_code, *tag_heading,
-    *tag_link, *key_level, *soft_break, *hard_break, *space, *empty;
+    *tag_link, *tag_item, *key_level, *soft_break, *hard_break, *space, *empty;
 
 enum { LIST_CODE = 2, QUOTE_CODE = 4, KIND_COUNT = 5 };
 
@@ -215,6 +225,7 @@ heading_title(Events *events)
 
 typedef struct {
     Column kinds, starts, ends, parents, last, levels, heading_starts, heading_ends;
+    Column item_ends; /* per block: the end of a list's last item so far (shifted), else 0 */
     Column top[KIND_COUNT];
     Stack open;
 } Columns;
@@ -225,7 +236,8 @@ columns_free(Columns *columns)
     Column *all[] = {&columns->kinds, &columns->starts, &columns->ends, &columns->parents,
                      &columns->last, &columns->levels, &columns->heading_starts,
                      &columns->heading_ends, &columns->top[0], &columns->top[1],
-                     &columns->top[2], &columns->top[3], &columns->top[4]};
+                     &columns->top[2], &columns->top[3], &columns->top[4],
+                     &columns->item_ends};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         PyMem_Free(all[i]->data);
     PyMem_Free(columns->open.ends);
@@ -267,6 +279,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
     c.starts.width = c.ends.width = c.last.width = width;
     c.heading_starts.width = c.heading_ends.width = width;
     c.parents.width = parent_width;
+    c.item_ends.width = 8;
     for (int k = 0; k < KIND_COUNT; k++)
         c.top[k].width = width;
     PyObject *titles = PyList_New(0), *result = NULL, *pair;
@@ -279,6 +292,19 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
         PyObject *code = NULL, *heading = NULL;
         if (tag != NULL && PyUnicode_CheckExact(tag)) {
             code = PyDict_GetItemWithError(codes, tag);
+            if (code == NULL && !PyErr_Occurred() &&
+                (tag == tag_item || PyUnicode_Compare(tag, tag_item) == 0)) {
+                /* As scan_python: the item's list (the innermost open container once those
+                 * ended are closed) is cut at its last item's end after the loop. */
+                int64_t start, end;
+                if (range_of(range, &start, &end) < 0)
+                    goto fail_pair;
+                Py_DECREF(pair);
+                stack_close(&c.open, start, &c.last, c.kinds.len - 1);
+                if (c.open.len)
+                    ((int64_t *)c.item_ends.data)[c.open.indices[c.open.len - 1]] = end + shift;
+                continue;
+            }
         } else if (tag != NULL && PyDict_CheckExact(tag)) {
             heading = PyDict_GetItemWithError(tag, tag_heading);
             if (heading == NULL && !PyErr_Occurred() &&
@@ -369,7 +395,8 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
             failed = column_push(&c.parents, -1) < 0 || column_push(&c.top[kind], index) < 0;
         if (failed || column_push(&c.kinds, kind) < 0 ||
             column_push(&c.starts, start + shift) < 0 ||
-            column_push(&c.ends, end + shift) < 0 || column_push(&c.last, index) < 0)
+            column_push(&c.ends, end + shift) < 0 || column_push(&c.last, index) < 0 ||
+            column_push(&c.item_ends, 0) < 0)
             goto done;
         if ((kind == LIST_CODE || kind == QUOTE_CODE) && stack_push(&c.open, end, index) < 0)
             goto done;
@@ -381,6 +408,12 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
     if (PyErr_Occurred())
         goto done;
     stack_close(&c.open, INT64_MAX, &c.last, c.kinds.len - 1);
+    for (Py_ssize_t i = 0; i < c.kinds.len; i++) {
+        int64_t item_end = ((int64_t *)c.item_ends.data)[i];
+        if (((uint8_t *)c.kinds.data)[i] == LIST_CODE && item_end > column_get(&c.starts, i) &&
+            item_end < column_get(&c.ends, i))
+            column_set(&c.ends, i, item_end);
+    }
     result = Py_BuildValue(
         "(NNNNN(NNNNN)NNNO)", column_bytes(&c.kinds), column_bytes(&c.starts),
         column_bytes(&c.ends), column_bytes(&c.parents), column_bytes(&c.last),
@@ -485,7 +518,7 @@ PyInit__scan(void)
     struct { PyObject **name; const char *text; } names[] = {
         {&key_start, "start"}, {&key_end, "end"}, {&tag_start, "Start"}, {&tag_end, "End"},
         {&tag_text, "Text"}, {&tag_code, "Code"}, {&tag_heading, "Heading"},
-        {&tag_link, "Link"}, {&key_level, "level"}, {&soft_break, "SoftBreak"},
+        {&tag_link, "Link"}, {&tag_item, "Item"}, {&key_level, "level"}, {&soft_break, "SoftBreak"},
         {&hard_break, "HardBreak"}, {&space, " "}, {&empty, ""},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)

@@ -176,6 +176,8 @@ def scan_python(
     texts: dict[int, str] = {}
     nested: list[NestedHeading] = []
     open_ends: list[int] = []  # byte end of each open container, innermost last
+    item_ends: dict[int, int] = {}  # list index → the end of its last item so far
+    start_of = starts.__getitem__
     open_index: list[int] = []
     codes = _CODES
     levels_of = _LEVELS
@@ -204,10 +206,20 @@ def scan_python(
         if "Start" not in event:
             continue
         tag = event["Start"]
-        # List items and links are the commonest Start events that make no node: each turned
-        # away with one test. The parser's tag strings are interned, so an item is `is` _ITEM
-        # (were they not, an item would only take the longer way below).
-        if tag is _ITEM:
+        # List items and links are the commonest Start events that make no node. The parser's
+        # tag strings are interned, so an item is `is` _ITEM (the second test, for a parser that
+        # did not intern them, is reached by the other string tags only).
+        if tag is _ITEM or (tag.__class__ is str and tag == _ITEM):
+            # A list's range can run on over link reference definitions after its last item
+            # (pulldown-cmark ends it where the last one starts); its items' ranges do not, so
+            # the list is cut at its last item's end below. The item's list is the innermost
+            # open container once those that ended before the item are closed.
+            start = span["start"]
+            while open_ends and open_ends[-1] <= start:
+                open_ends.pop()
+                last[open_index.pop()] = len(kinds) - 1
+            if open_index:
+                item_ends[open_index[-1]] = span["end"]
             continue
         if tag.__class__ is str:
             kind = codes.get(tag)
@@ -294,6 +306,9 @@ def scan_python(
     while open_ends:
         open_ends.pop()
         last[open_index.pop()] = len(kinds) - 1
+    for index, item_end in item_ends.items():
+        if kinds[index] == _LIST_CODE and start_of(index) < item_end < ends[index]:
+            ends[index] = item_end
     if shift:
         for column in (starts, ends, heading_starts, heading_ends):
             column[:] = array(code, map(add, column, repeat(shift)))

@@ -128,6 +128,10 @@ class LineTable:
         """
         starts, data = self.starts, self.data
         first = bisect_right(starts, start)
+        # pulldown-cmark may start a list nested in a tight item on the line ending of the
+        # item's first line (a tab-indented sub-list does): the list begins on the next line.
+        if first < len(starts) and starts[first] < end and not data[start : starts[first]].strip():
+            first += 1
         # pulldown-cmark may end a nested block's range just past the `> ` or indentation of the
         # next line; that line belongs to what follows.
         tail = starts[bisect_right(starts, end - 1) - 1]

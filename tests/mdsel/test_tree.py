@@ -423,3 +423,28 @@ def test_headings_of_one_level_are_flat_sections(markdown: bytes) -> None:
         )  # fmt: skip
     ends = [h.section_end for h in document.headings]
     assert ends == [*(h.start for h in document.headings[1:]), len(markdown)]
+
+
+@pytest.mark.parametrize(
+    ("markdown", "selector", "expected"),
+    [
+        # Keep a Changelog: link reference definitions after a list are not the list's.
+        (
+            "# Changelog\n\n## [1.0.0]\n- Added x\n- Fixed y\n\n[1.0.0]: https://e.com/1\n"
+            "[0.9.0]: https://e.com/0.9\n[0.8.0]: https://e.com/0.8\n",
+            "list.0",
+            "- Added x\n- Fixed y",
+        ),
+        ("## A\n- x\n\n[a]: /a\n[b]: /b\n", "h2.0/list.0", "- x"),
+        ("> - a\n>\n> [x]: http://x\n> [y]: http://y\n", "quote.0/list.0", "> - a"),
+        # A loose list keeps every item, and a definition inside an item stays in it.
+        ("- a\n\n- b\n\n  [x]: /x\n\n[y]: /y\n", "list.0", "- a\n\n- b\n\n  [x]: /x"),
+        # A tab-indented sub-list starts on its own line, not on its parent item's.
+        ("- a\n\t- b\n- c\n", "list.0/list.0", "\t- b"),
+        ("- a\r\n\t- b\r\n- c\r\n", "list.0/list.0", "\t- b"),
+        ("- a\n\t- b\n\t- c\n- d\n", "list.0", "- a\n\t- b\n\t- c\n- d"),
+    ],
+)
+def test_lists_are_exactly_their_items(markdown: str, selector: str, expected: str) -> None:
+    (match,) = _select(parse_document(markdown.encode()), selector)
+    assert match.content.rstrip("\r\n").replace("\r\n", "\n") == expected
