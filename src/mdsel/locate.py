@@ -25,8 +25,13 @@ def section_at(document: Document, line: int) -> int:
 
 
 def page_holding(spans: list[Span], line: int) -> int:
-    """1-based number of the first page showing `line`; 1 when no page does (cut by head/tail)."""
+    """1-based number of the first page showing `line`. When no page does (a blank line the
+    section's trailing blank lines leave out, or a line cut off by head/tail), the last page
+    before it, else 1: the text nearest the line."""
+    nearest = 1
     for number, span in enumerate(spans, start=1):
         if span.line_start <= line <= span.line_end:
             return number
-    return 1
+        if span.line_start <= line:
+            nearest = number
+    return nearest

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import mdsel
 from mdsel.locate import page_holding, section_at
 from mdsel.paginate import pages
@@ -39,4 +41,28 @@ def test_page_holding_a_line() -> None:
     spans = pages(doc, 1, 30, 20)  # two words a line: ten lines a page
     assert [(s.line_start, s.line_end) for s in spans] == [(1, 10), (11, 20), (21, 30)]
     assert [page_holding(spans, n) for n in (1, 10, 11, 25, 30)] == [1, 1, 2, 3, 3]
-    assert page_holding(spans, 31) == 1  # not shown (cut by head/tail): the first page
+    # Not shown (cut off by head/tail): the nearest page, the last before it, else the first.
+    assert page_holding(spans[1:], 31) == 2
+    assert page_holding(spans[1:], 5) == 1
+
+
+def test_a_line_no_page_shows_gets_the_nearest_page_and_no_claim(tmp_path: Path) -> None:
+    # Lines 3-32 hold ten words each; 33-34 are blank and belong to A, whose pages end at 32.
+    body = [f"line{n:02d} w w w w w w w w w" for n in range(3, 33)]
+    path = tmp_path / "doc.md"
+    path.write_text("\n".join(["# A", "", *body, "", "", "# B", "", "end"]) + "\n")
+    options = mdsel.Options(page_words=20)
+
+    def trailer(selector: str) -> str:
+        outcome = mdsel.run_command("select", selector, [str(path)], options)
+        assert outcome.exit_code == 0, outcome.stderr
+        return outcome.stdout.splitlines()[-1]
+
+    assert trailer("L20").startswith("[page 10/16 of h1.0, holding line 20:")
+    # The blank line after A's text: A's last page, which does not claim to show it.
+    assert trailer("L33").startswith("[page 16/16 of h1.0: ")
+    # A line that head= cut off is not on any page either.
+    assert "holding" not in trailer("L30?head=4")
+    spans = pages(mdsel.parse_document(path.read_bytes()), 1, 34, 20, 10**6)
+    assert page_holding(spans, 33) == len(spans)
+    assert page_holding(spans, 1) == 1
