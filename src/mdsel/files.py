@@ -80,7 +80,7 @@ def expand_paths(
             problems.append(files)
         else:
             found.extend(files)
-    kept, warnings = _within_limits(list(dict.fromkeys(found)), limits, base)
+    kept, warnings = _within_limits(_unique(found, base), limits, base)
     if lister.exhausted:
         warnings.insert(
             0,
@@ -95,6 +95,22 @@ def expand_paths(
             f"{_names(list(lister.too_deep))} were not searched (MDSEL_MAX_DEPTH)",
         )
     return Expansion(tuple(kept), tuple(problems), tuple(warnings))
+
+
+def _unique(found: list[str], base: str) -> list[str]:
+    """`found` with each file once, as first named: `docs/a.md`, `./docs/a.md`, its absolute
+    path and `docs/../docs/a.md` are one file (read twice, it would be indexed and counted
+    twice, and a link to it would name two documents). Its folder is resolved, links and all,
+    but not its own name: a link to a file is an entry of its own, read (or refused) as named."""
+    first: dict[str, str] = {}
+    for path in found:
+        if path == STDIN:
+            key = path
+        else:
+            folder, name = os.path.split(os.path.join(base, path))
+            key = os.path.join(os.path.realpath(folder), name)
+        first.setdefault(key, path)
+    return list(first.values())
 
 
 def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:

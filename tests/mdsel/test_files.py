@@ -141,7 +141,7 @@ def test_the_same_argument_many_times_is_expanded_once(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# A\n")
     expansion = expand_paths(["docs"] * 500 + ["docs/."], cwd=str(tmp_path))
-    assert expansion.paths == (os.path.join("docs", "a.md"), os.path.join("docs", ".", "a.md"))
+    assert expansion.paths == (os.path.join("docs", "a.md"),)  # `docs/./a.md` is that file
 
 
 def test_directory_links_are_not_walked_and_unreadable_directories_are_empty(
@@ -239,3 +239,25 @@ def test_closed_standard_input_is_named(monkeypatch: pytest.MonkeyPatch) -> None
         read_bytes("-", 10)
     assert caught.value.problem.code == "NO_STDIN"
     assert "standard input is closed" in caught.value.problem.message
+
+
+def test_one_file_named_several_ways_is_read_once(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "guide" / "a.md").write_text("# A\n")
+    (docs / "b.md").write_text("# B\n")
+    (docs / "guide" / "link.md").symlink_to("a.md")
+    (tmp_path / "alias").symlink_to("docs")
+    named = [
+        "docs", "./docs/guide", str(docs / "guide" / "a.md"), "docs/guide/../guide/a.md",
+        "docs/b.md", "alias/b.md", "-", "-",
+    ]  # fmt: skip
+    expansion = expand_paths(named, cwd=str(tmp_path))
+    # The link is a file of its own (as named, it may be refused where its target is not).
+    assert sorted(expansion.paths) == sorted([
+        os.path.join("docs", "b.md"), os.path.join("docs", "guide", "a.md"),
+        os.path.join("docs", "guide", "link.md"), "-",
+    ])  # fmt: skip
+    assert not expansion.problems
+    # The first spelling is kept: the directory walk named them first.
+    assert expansion.paths[0].startswith("docs")
