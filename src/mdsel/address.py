@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel import anchors
-from mdsel.locate import section_at
+from mdsel.locate import heading_below, section_at
 from mdsel.selector import ANCHOR, LINE, Segment
 from mdsel.titles import shown_title
 from mdsel.tree import Source
@@ -39,7 +39,14 @@ def locate(segment: Segment, sources: Sequence[Source], docs: Sequence[int]) -> 
             elif target.kind == anchors.NESTED:
                 first, last = anchors.nested_lines(document, target.ref)
                 found.append((doc, LINES, first, last))
-            else:  # an HTML anchor: the innermost section holding it, at the page showing it
+            else:
+                # An HTML anchor: the heading right below it when only tags and blank lines come
+                # between (set for that heading), else the innermost section holding it, at the
+                # page showing it.
+                below = heading_below(document, target.line)
+                if below >= 0:
+                    found.append((doc, HEADING, below, 0))
+                    continue
                 index = section_at(document, target.line)
                 found.append((doc, ROOT if index < 0 else HEADING, index, target.line))
             continue

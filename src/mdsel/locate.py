@@ -24,6 +24,33 @@ def section_at(document: Document, line: int) -> int:
     return bisect_right(document.headings, line, key=lambda heading: heading.line_start) - 1
 
 
+_TAGS_ONLY = rb"[ \t]*(?:(?:<!--.*?-->|<[A-Za-z/][^<>]*>)[ \t]*)*\r?\n?"
+"""A line holding nothing but HTML tags and comments (`<a id="x"></a>`) or nothing at all.
+Passed to `re` by its text: compiled on the first HTML anchor looked up."""
+
+MAX_LINES_ABOVE = 8
+"""How far above a heading an anchor set for it may stand (blank and tag-only lines between)."""
+
+
+def heading_below(document: Document, line: int) -> int:
+    """Index of the heading that starts right below `line` when `line` and every line between
+    hold only HTML tags or nothing: an anchor set on its own line above a heading
+    (`<a name="x"></a>`, a blank line, `## Title`) names that heading. Else -1."""
+    index = section_at(document, line) + 1
+    if index >= len(document.headings):
+        return -1
+    below = document.headings[index].line_start
+    if below - line > MAX_LINES_ABOVE:
+        return -1
+    import re
+
+    starts, data = document.lines.starts, document.lines.data
+    for number in range(line, below):
+        if re.fullmatch(_TAGS_ONLY, data[starts[number - 1] : starts[number]], re.DOTALL) is None:
+            return -1
+    return index
+
+
 def page_holding(spans: list[Span], line: int) -> int:
     """1-based number of the first page showing `line`. When no page does (a blank line the
     section's trailing blank lines leave out, or a line cut off by head/tail), the last page

@@ -144,8 +144,8 @@ def select(
         if match.next is not None or (match.line and match.total_pages > 1):
             # After `L812`, even the last page says which page of which section it is.
             # Claimed only when the page shows the line (it may fall between sections' text).
-            shown = match.line_start <= match.line <= match.line_end
-            holding = f", holding line {match.line}" if match.line and shown else ""
+            on_page = match.line_start <= match.line <= match.line_end
+            holding = f", holding line {match.line}" if match.line and on_page else ""
             trailer = (
                 f"[page {match.page}/{match.total_pages} of {selector}{holding}: {match.words} "
                 f"of {match.total_words} words"

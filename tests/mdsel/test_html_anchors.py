@@ -67,7 +67,8 @@ see <a name="inline">x</a> and <span id="span-id">s</span>
         ("#span-id", ("h3.0", "### Deep")),
         ("#in-list", ("h3.0", "### Deep")),
         ("#block-div", ("h2.1", "## Use")),
-        ("#top-anchor", ("root", '<a name="top-anchor"></a>')),  # before any heading
+        # On its own line right above a heading (a blank line between): that heading.
+        ("#top-anchor", ("h1.0", "# Guide")),
     ],
 )
 def test_an_html_anchor_names_the_section_holding_it(
@@ -152,3 +153,27 @@ def test_an_escaped_brace_is_no_attribute_block() -> None:
 @pytest.mark.timeout(30)  # a guard against a hang (the quadratic reading took minutes)
 def test_a_miss_in_hostile_html_or_braces_is_answered(body: str) -> None:
     assert missed("# T\n\n" + body, "#zz")
+
+
+@pytest.mark.parametrize(
+    ("markdown", "heading"),
+    [
+        ('## Install\n\ntext\n\n<a name="ref-x"></a>\n\n## API\n\nmore\n', ("h2.1", "## API")),
+        ('## Install\n\ntext\n\n<a id="ref-x"></a>\n## API\n', ("h2.1", "## API")),
+        # Old ids kept above a renamed heading, with a comment, as the Rust book does.
+        (
+            '## A\n\ntext\n\n<!-- Old headings. Do not remove. -->\n\n<a id="x"></a>\n'
+            '<a id="ref-x"></a>\n\n### Renamed\n',
+            ("h3.0", "### Renamed"),
+        ),
+        # Text between, or the anchor inside a line of text: the section holding it.
+        ('## Install\n\n<a id="ref-x"></a>\n\ntext\n\n## API\n', ("h2.0", "## Install")),
+        ('## Install\n\nsee <a id="ref-x"></a>\n\n## API\n', ("h2.0", "## Install")),
+        ('## Install\n\n<a id="ref-x"></a>' + "\n" * 12 + "## API\n", ("h2.0", "## Install")),
+        ('<a id="ref-x"></a>\n\ntext\n\n# T\n', ("root", '<a id="ref-x"></a>')),
+    ],
+)
+def test_an_anchor_set_just_above_a_heading_names_that_heading(
+    markdown: str, heading: tuple[str, str]
+) -> None:
+    assert picked(markdown, "#ref-x") == [heading]
