@@ -198,7 +198,9 @@ def _match(
             suggestions=(),
         )
     span = spans[number - 1]
-    total_words = sum(s.words for s in spans)
+    # Counted over the whole shown part, as the index counts: a token cut across pages is one
+    # word there (each page counts its own pieces).
+    total_words = document.lines.words_between(spans[0].start, spans[-1].end) if spans else 0
     next_selector = None
     if number < len(spans):
         next_selector = selector + format_params(params._replace(page=number + 1))

@@ -116,5 +116,7 @@ def _cut(
                 limit = pos + space + 1 if space > 0 else min(limit, pos + HARD_CUT)
             while limit < end and limit > pos + 1 and (data[limit] & 0xC0) == 0x80:
                 limit -= 1  # never split a UTF-8 sequence
+            if limit < end and data[limit - 1 : limit + 1] == b"\r\n":
+                limit += 1  # nor a CRLF line ending
         yield pos, limit, len(data[pos:limit].split())
         pos = limit

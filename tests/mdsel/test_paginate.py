@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import mdsel
 from mdsel.paginate import BYTES_PER_WORD, clip_lines, pages
 
@@ -48,3 +50,22 @@ def test_clip_lines() -> None:
     assert clip_lines(10, 20, 3, None) == (10, 12)
     assert clip_lines(10, 20, None, 3) == (18, 20)
     assert clip_lines(10, 12, 100, None) == (10, 12)
+
+
+def test_a_crlf_is_never_split_across_pages() -> None:
+    for length in range(1000, 1040):
+        data = b"# T\r\n\r\n" + b"z" * length + b"\r\n\r\nafter\r\n"
+        document = mdsel.parse_document(data)
+        spans = pages(document, 1, document.line_count, 16, 1024)
+        assert b"".join(data[s.start : s.end] for s in spans) == data
+        for span in spans[:-1]:
+            assert data[span.end - 1 : span.end + 1] != b"\r\n", (length, span)
+
+
+def test_a_token_cut_across_pages_counts_once_in_the_total(tmp_path: Path) -> None:
+    path = tmp_path / "big.md"
+    path.write_bytes(b"# T\n\nshort words\n\n" + b"z" * 5000 + b"\n")
+    source = mdsel.Source("big", str(path), mdsel.parse_document(path.read_bytes()))
+    (match,) = mdsel.select("h1.0", [source], mdsel.Options(page_words=16)).matches
+    assert match.total_pages > 1
+    assert match.total_words == len(path.read_bytes().split()) == 5
