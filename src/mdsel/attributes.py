@@ -40,8 +40,21 @@ def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
     # after a backslash or inside a code span, whose backticks would follow it.
     if not _written_at_line_end(found.group(1).encode("utf-8"), raw):
         return None
-    ids = [word[1:] for word in attribute.findall(found.group(1)) if word[0] == "#"]
+    ids = [_id_of(word) for word in attribute.findall(found.group(1))]
+    ids = [ident for ident in ids if ident]
     return title[: found.start()], (ids[-1] if ids else None)
+
+
+def _id_of(attribute: str) -> str | None:
+    """The id an attribute gives: `#intro`, or `id=intro` (quoted or not), as markdown-it-attrs
+    and attr_list read it; None for a class or another key."""
+    if attribute[0] == "#":
+        return attribute[1:]
+    if attribute.startswith("id="):
+        value = attribute[3:]
+        quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+        return (value[1:-1] if quoted else value) or None
+    return None
 
 
 def _written_at_line_end(block: bytes, raw: bytes) -> bool:

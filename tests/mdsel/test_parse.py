@@ -31,6 +31,10 @@ def heading(markdown: str) -> tuple[str, str | None, str]:
         ("## Intro {.unnumbered}\n", "Intro", None),  # a class only: stripped, no id
         ("## Intro {#a #b}\n", "Intro", "b"),  # the last id wins, as in attr_list
         ("## `code` title {#c}\n", "code title", "c"),
+        ("## Intro {id=kv}\n", "Intro", "kv"),  # markdown-it-attrs, attr_list: id as a key
+        ('## Intro {.x id="k v"}\n', "Intro", "k v"),
+        ("## Intro {id=kv #z}\n", "Intro", "z"),
+        ("## Intro {key=kv}\n", "Intro", None),
     ],
 )
 def test_an_attribute_block_gives_the_id_and_leaves_the_title(
