@@ -194,8 +194,7 @@ def run(
 
 
 @pytest.mark.skipif(
-    shutil.which("cc") is None
-    or not Path(sysconfig.get_paths()["include"], "Python.h").is_file(),
+    shutil.which("cc") is None or not Path(sysconfig.get_paths()["include"], "Python.h").is_file(),
     reason="no C compiler or no Python headers here: hatch_build.py builds the pure wheel",
 )
 def test_the_installed_wheel_has_the_extension_where_a_compiler_is() -> None:
