@@ -103,26 +103,7 @@ def scan_compiled(
     a list or quote, or whose title may end in a closing sequence or attribute block)."""
     code = offset_typecode(len(data) + 1)
     signed = signed_typecode(len(data) + 1)
-    ids: dict[int, str] = {}
-    texts: dict[int, str] = {}
-    nested: list[NestedHeading] = []
-
-    def rare(level: int, start: int, end: int, open_end: int, title: str, index: int) -> str | None:
-        # The same as the rare branch of scan_python.
-        text, explicit = heading_text(title, data[start + shift : end + shift])
-        shown, ident = (text, None) if explicit is None else explicit
-        if open_end >= 0:
-            nested.append(
-                NestedHeading(
-                    level, start + shift, end + shift, open_end + shift, shown, text, ident
-                )
-            )
-            return None
-        if explicit is not None:
-            texts[index] = text
-            if ident is not None:
-                ids[index] = ident
-        return shown
+    rare = _RareHeadings(data, shift)
 
     def limit(offset: int) -> None:
         raise NodeLimitError(max_nodes, offset)
@@ -138,8 +119,42 @@ def scan_compiled(
         bytearray(kinds), _column(code, starts), _column(code, ends), _column(signed, parents),
         _column(code, last), tuple(_column(code, column) for column in top), bytearray(levels),
         _column(code, heading_starts), _column(code, heading_ends), "".join(titles),
-        array(code, accumulate(map(len, titles))), ids, texts, tuple(nested),
+        array(code, accumulate(map(len, titles))), rare.ids, rare.texts, tuple(rare.nested),
     )  # fmt: skip
+
+
+class _RareHeadings:
+    """Both scans' branch for the rare headings: inside a list or quote (kept as a nested
+    heading, a link target but not a section), or whose title may end in an ATX closing
+    sequence or an attribute block (heading_text decides; an explicit id and text are kept)."""
+
+    def __init__(self, data: bytes, shift: int) -> None:
+        self.data = data
+        self.shift = shift
+        self.ids: dict[int, str] = {}
+        self.texts: dict[int, str] = {}
+        self.nested: list[NestedHeading] = []
+
+    def __call__(
+        self, level: int, start: int, end: int, open_end: int, title: str, index: int
+    ) -> str | None:
+        """The title to show for heading number `index` (offsets unshifted; `open_end`: where
+        its innermost list or quote ends, -1 outside them), or None for a nested heading."""
+        shift = self.shift
+        text, explicit = heading_text(title, self.data[start + shift : end + shift])
+        shown, ident = (text, None) if explicit is None else explicit
+        if open_end >= 0:
+            self.nested.append(
+                NestedHeading(
+                    level, start + shift, end + shift, open_end + shift, shown, text, ident
+                )
+            )
+            return None
+        if explicit is not None:
+            self.texts[index] = text
+            if ident is not None:
+                self.ids[index] = ident
+        return shown
 
 
 def _column(typecode: str, raw: bytes) -> array[int]:
@@ -172,9 +187,7 @@ def scan_python(
     # Held until the end, then joined: an append per title, where a write and its length cost
     # three calls. The strings are the parser's own, which the loop would otherwise free.
     titles: list[str] = []
-    ids: dict[int, str] = {}
-    texts: dict[int, str] = {}
-    nested: list[NestedHeading] = []
+    rare = _RareHeadings(data, shift)
     open_ends: list[int] = []  # byte end of each open container, innermost last
     item_ends: dict[int, int] = {}  # list index → the end of its last item so far
     start_of = starts.__getitem__
@@ -250,22 +263,11 @@ def scan_python(
             if open_ends or (title and title[-1] in "#\t }"):
                 # Rare: inside a list or quote, or ending in a closing sequence pulldown-cmark
                 # kept or in an attribute block; one test keeps them off the usual path.
-                text, explicit = heading_text(title, data[start + shift : end + shift])
-                shown, ident = (text, None) if explicit is None else explicit
-                if open_ends:
-                    # Inside a list or quote: not a section, but a link target all the same.
-                    nested.append(
-                        NestedHeading(
-                            level, start + shift, end + shift, open_ends[-1] + shift, shown,
-                            text, ident,
-                        )
-                    )  # fmt: skip
+                open_end = open_ends[-1] if open_ends else -1
+                shown = rare(level, start, end, open_end, title, len(levels))
+                if shown is None:
                     continue
                 title = shown
-                if explicit is not None:
-                    texts[len(levels)] = text
-                    if ident is not None:
-                        ids[len(levels)] = ident
             add_level(level)
             add_heading_start(start)
             add_heading_end(end)
@@ -315,7 +317,7 @@ def scan_python(
     return Scan(
         kinds, starts, ends, parents, last, top,
         levels, heading_starts, heading_ends, "".join(titles),
-        array(code, accumulate(map(len, titles))), ids, texts, tuple(nested),
+        array(code, accumulate(map(len, titles))), rare.ids, rare.texts, tuple(rare.nested),
     )  # fmt: skip
 
 
