@@ -102,6 +102,8 @@ def _unique(found: list[str], base: str) -> list[str]:
     path and `docs/../docs/a.md` are one file (read twice, it would be indexed and counted
     twice, and a link to it would name two documents). Its folder is resolved, links and all,
     but not its own name: a link to a file is an entry of its own, read (or refused) as named."""
+    if len(found) < 2:
+        return found  # the usual call, one file: nothing to resolve
     first: dict[str, str] = {}
     for path in found:
         if path == STDIN:
