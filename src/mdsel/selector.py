@@ -26,7 +26,7 @@ from mdsel.fragments import decoded_fragment
 from mdsel.names import is_markdown_name, namespace_of
 from mdsel.scanner import MAX_NUMBER, Scanner
 from mdsel.selector_params import parse_params
-from mdsel.selector_types import TYPE_NAMES, TYPES
+from mdsel.selector_types import CANONICAL, TYPE_NAMES, TYPES
 from mdsel.selector_values import (
     ANCHOR,
     LINE,
@@ -70,7 +70,8 @@ def parse_request(text: str) -> tuple[Selector, ...]:
     return _numbered_path(text) or _Parser(text).request()
 
 
-_NUMBERED = r"(?:section|para|code|list|table|quote|h[1-6])\.[0-9]{1,12}"
+# Every short type but root (a whole document, never numbered), from the one vocabulary.
+_NUMBERED = f"(?:{'|'.join(t for t in CANONICAL if t != 'root')})\\.[0-9]{{1,12}}"
 _NUMBERED_PATH = re.compile(f"{_NUMBERED}(?:/{_NUMBERED})*")
 _NO_PARAMS = Params()
 
