@@ -65,6 +65,26 @@ column_bytes(const Column *column)
                                      column->len * column->width);
 }
 
+/* The column as `make(typecode, bytes)`: an array.array, made here so that the caller makes
+ * none of its own (a dozen Python calls per document, a share of a small file's cost). */
+static PyObject *
+column_array(PyObject *make, PyObject *typecode, const Column *column)
+{
+    PyObject *raw = column_bytes(column);
+    if (raw == NULL)
+        return NULL;
+    PyObject *array = PyObject_CallFunctionObjArgs(make, typecode, raw, NULL);
+    Py_DECREF(raw);
+    return array;
+}
+
+/* A column of one-byte values as a bytearray. */
+static PyObject *
+column_bytearray(const Column *column)
+{
+    return PyByteArray_FromStringAndSize(column->data ? column->data : "", column->len);
+}
+
 /* The open lists and blockquotes: their byte ends and block indices, innermost last. */
 typedef struct {
     int64_t *ends, *indices;
@@ -110,6 +130,83 @@ static PyObject *key_start, *key_end, *tag_start, *tag_end, *tag_text, *tag_code
 
 enum { LIST_CODE = 2, QUOTE_CODE = 4, KIND_COUNT = 5 };
 
+/* Whether the str `name` is `known` (interned). The parser's keys and tags are interned, and
+ * two interned strings of one text are one object: so an interned name is compared by identity
+ * alone, a hash look-up's work saved on each of the parser's events. */
+static inline int
+same_name(PyObject *name, PyObject *known)
+{
+    if (name == known)
+        return 1;
+    if (!PyUnicode_CheckExact(name) || PyUnicode_CHECK_INTERNED(name))
+        return 0;
+    return PyUnicode_Compare(name, known) == 0;
+}
+
+/* The parser's events and tags are dicts of one key ({"Start": tag}, {"Text": "..."}): that key
+ * and its value (borrowed), or 0 for a dict of another size, which the caller looks up. */
+static inline int
+only_item(PyObject *dict, PyObject **key, PyObject **value)
+{
+    Py_ssize_t position = 0;
+    return PyDict_GET_SIZE(dict) == 1 && PyDict_Next(dict, &position, key, value) &&
+           PyUnicode_CheckExact(*key);
+}
+
+/* dict[key] for a one-key dict whose key is compared as same_name; a look-up otherwise. Borrowed,
+ * or NULL (with an error set if the look-up failed). */
+static inline PyObject *
+item_of(PyObject *dict, PyObject *key)
+{
+    PyObject *only, *value;
+    if (only_item(dict, &only, &value))
+        return same_name(only, key) ? value : NULL;
+    return PyDict_GetItemWithError(dict, key);
+}
+
+/* The caller's names → codes (a dict of a few str keys), kept as pairs so that an interned name
+ * is found by identity; other names (and dicts of many or non-interned keys) are looked up. */
+enum { MAX_NAMES = 8 };
+typedef struct {
+    PyObject *dict, *keys[MAX_NAMES], *values[MAX_NAMES];
+    Py_ssize_t count; /* -1: look every name up */
+} Names;
+
+static void
+names_init(Names *names, PyObject *dict)
+{
+    Py_ssize_t position = 0;
+    PyObject *key, *value;
+    names->dict = dict;
+    names->count = 0;
+    if (PyDict_GET_SIZE(dict) > MAX_NAMES) {
+        names->count = -1;
+        return;
+    }
+    while (PyDict_Next(dict, &position, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || !PyUnicode_CHECK_INTERNED(key)) {
+            names->count = -1;
+            return;
+        }
+        names->keys[names->count] = key;
+        names->values[names->count++] = value;
+    }
+}
+
+/* names[name], borrowed; NULL when absent (with an error set only if a look-up failed). The
+ * dict is not changed during a scan (it is the caller's constant), so the pairs stay true. */
+static inline PyObject *
+names_get(const Names *names, PyObject *name)
+{
+    if (names->count >= 0 && PyUnicode_CheckExact(name) && PyUnicode_CHECK_INTERNED(name)) {
+        for (Py_ssize_t i = 0; i < names->count; i++)
+            if (names->keys[i] == name)
+                return names->values[i];
+        return NULL;
+    }
+    return PyDict_GetItemWithError(names->dict, name);
+}
+
 /* The parser's events, with the caller's checkpoint called at the first of each run of `every`. */
 typedef struct {
     PyObject *iterator, *checkpoint;
@@ -146,8 +243,16 @@ range_of(PyObject *range, int64_t *start, int64_t *end)
 {
     PyObject *first = NULL, *second = NULL;
     if (PyDict_CheckExact(range)) {
-        first = PyDict_GetItemWithError(range, key_start);
-        second = first ? PyDict_GetItemWithError(range, key_end) : NULL;
+        /* The parser's ranges are {"start": n, "end": m}, in that order, with its interned
+         * keys: read in place; any other shape is looked up. */
+        Py_ssize_t position = 0;
+        PyObject *key1, *key2;
+        if (!(PyDict_GET_SIZE(range) == 2 && PyDict_Next(range, &position, &key1, &first) &&
+              PyDict_Next(range, &position, &key2, &second) && key1 == key_start &&
+              key2 == key_end)) {
+            first = PyDict_GetItemWithError(range, key_start);
+            second = first ? PyDict_GetItemWithError(range, key_end) : NULL;
+        }
     }
     if (first == NULL || second == NULL || !PyLong_CheckExact(first) ||
         !PyLong_CheckExact(second)) {
@@ -193,14 +298,13 @@ heading_title(Events *events)
         int done = 0;
         if (PyDict_CheckExact(event)) {
             /* In the order the Python loop tests them. */
-            if ((value = PyDict_GetItemWithError(event, tag_text)) != NULL)
+            if ((value = item_of(event, tag_text)) != NULL)
                 piece = value;
-            else if (!PyErr_Occurred() &&
-                     (value = PyDict_GetItemWithError(event, tag_end)) != NULL &&
+            else if (!PyErr_Occurred() && (value = item_of(event, tag_end)) != NULL &&
                      PyDict_CheckExact(value))
                 done = 1;
             else if (!PyErr_Occurred())
-                piece = PyDict_GetItemWithError(event, tag_code);
+                piece = item_of(event, tag_code);
         } else if (PyUnicode_CheckExact(event)) {
             int soft = PyUnicode_Compare(event, soft_break) == 0;
             if (soft || PyUnicode_Compare(event, hard_break) == 0)
@@ -224,7 +328,7 @@ heading_title(Events *events)
 }
 
 typedef struct {
-    Column kinds, starts, ends, parents, last, levels, heading_starts, heading_ends;
+    Column kinds, starts, ends, parents, last, levels, heading_starts, heading_ends, title_ends;
     Column item_ends; /* per block: the end of a list's last item so far (shifted), else 0 */
     Column top[KIND_COUNT];
     Stack open;
@@ -235,7 +339,8 @@ columns_free(Columns *columns)
 {
     Column *all[] = {&columns->kinds, &columns->starts, &columns->ends, &columns->parents,
                      &columns->last, &columns->levels, &columns->heading_starts,
-                     &columns->heading_ends, &columns->top[0], &columns->top[1],
+                     &columns->heading_ends, &columns->title_ends, &columns->top[0],
+                     &columns->top[1],
                      &columns->top[2], &columns->top[3], &columns->top[4],
                      &columns->item_ends};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
@@ -245,10 +350,13 @@ columns_free(Columns *columns)
 }
 
 PyDoc_STRVAR(scan_doc,
-"scan(events, codes, levels, checkpoint, every, room, rare, limit, width, parent_width, shift)\n"
+"scan(events, codes, levels, checkpoint, every, room, rare, limit, make, code, width, signed,\n"
+"     signed_width, shift)\n"
 "\n"
-"What mdsel.parse.scan_python computes from the same events, as bytes for array.frombytes:\n"
-"(kinds, starts, ends, parents, last, (top...), levels, heading_starts, heading_ends, titles).\n"
+"What mdsel.parse.scan_python computes from the same events, the fields of a Scan up to its\n"
+"title ends: (kinds, starts, ends, parents, last, (top...), levels, heading_starts,\n"
+"heading_ends, titles, title_ends). Kinds and levels are bytearrays; the other columns are\n"
+"make(code, bytes) (make(signed, bytes) for parents), `width` and `signed_width` bytes an item.\n"
 "Offsets are shifted by `shift`; `rare(level, start, end, open_end, title, index)` (unshifted\n"
 "offsets, open_end -1 outside containers) is asked for a heading inside a list or quote or\n"
 "whose title ends in one of '#', tab, space or '}', and gives its title or None to drop it.");
@@ -256,19 +364,22 @@ PyDoc_STRVAR(scan_doc,
 static PyObject *
 scan(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    PyObject *iterable, *codes, *levels_of, *checkpoint, *rare, *limit;
+    PyObject *iterable, *codes, *levels_of, *checkpoint, *rare, *limit, *make, *code_name,
+        *signed_name;
     Py_ssize_t room;
     int width, parent_width;
     long every;
     long long shift;
-    if (!PyArg_ParseTuple(args, "OO!O!OlnOOiiL:scan", &iterable, &PyDict_Type, &codes,
+    if (!PyArg_ParseTuple(args, "OO!O!OlnOOOUiUiL:scan", &iterable, &PyDict_Type, &codes,
                           &PyDict_Type, &levels_of, &checkpoint, &every, &room, &rare, &limit,
-                          &width, &parent_width, &shift))
+                          &make, &code_name, &width, &signed_name, &parent_width, &shift))
         return NULL;
     if ((width != 4 && width != 8) || (parent_width != 4 && parent_width != 8) || shift < 0) {
         PyErr_SetString(PyExc_ValueError, "widths are 4 or 8 bytes and the shift is positive");
         return NULL;
     }
+    Names code_names;
+    names_init(&code_names, codes);
     Events events = {NULL, checkpoint, every > 0 ? every : 1, 1};
     events.iterator = PyObject_GetIter(iterable);
     if (events.iterator == NULL)
@@ -277,23 +388,22 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
     memset(&c, 0, sizeof c);
     c.kinds.width = c.levels.width = 1;
     c.starts.width = c.ends.width = c.last.width = width;
-    c.heading_starts.width = c.heading_ends.width = width;
+    c.heading_starts.width = c.heading_ends.width = c.title_ends.width = width;
     c.parents.width = parent_width;
     c.item_ends.width = 8;
     for (int k = 0; k < KIND_COUNT; k++)
         c.top[k].width = width;
     PyObject *titles = PyList_New(0), *result = NULL, *pair;
+    int64_t title_length = 0; /* of every title so far, in code points */
     if (titles == NULL)
         goto done;
     while ((pair = next_pair(&events)) != NULL) {
         PyObject *event = PyTuple_GET_ITEM(pair, 0), *range = PyTuple_GET_ITEM(pair, 1);
-        PyObject *tag = PyDict_CheckExact(event) ? PyDict_GetItemWithError(event, tag_start)
-                                                 : NULL;
+        PyObject *tag = PyDict_CheckExact(event) ? item_of(event, tag_start) : NULL;
         PyObject *code = NULL, *heading = NULL;
         if (tag != NULL && PyUnicode_CheckExact(tag)) {
-            code = PyDict_GetItemWithError(codes, tag);
-            if (code == NULL && !PyErr_Occurred() &&
-                (tag == tag_item || PyUnicode_Compare(tag, tag_item) == 0)) {
+            code = names_get(&code_names, tag);
+            if (code == NULL && !PyErr_Occurred() && same_name(tag, tag_item)) {
                 /* As scan_python: the item's list (the innermost open container once those
                  * ended are closed) is cut at its last item's end after the loop. */
                 int64_t start, end;
@@ -306,13 +416,20 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
                 continue;
             }
         } else if (tag != NULL && PyDict_CheckExact(tag)) {
-            heading = PyDict_GetItemWithError(tag, tag_heading);
-            if (heading == NULL && !PyErr_Occurred() &&
-                PyDict_GetItemWithError(tag, tag_link) == NULL && !PyErr_Occurred()) {
-                Py_ssize_t position = 0;
-                PyObject *name, *value;
-                if (PyDict_Next(tag, &position, &name, &value))
-                    code = PyDict_GetItemWithError(codes, name);
+            PyObject *name, *value;
+            if (only_item(tag, &name, &value)) {
+                if (same_name(name, tag_heading))
+                    heading = value;
+                else if (!same_name(name, tag_link))
+                    code = names_get(&code_names, name);
+            } else {
+                heading = PyDict_GetItemWithError(tag, tag_heading);
+                if (heading == NULL && !PyErr_Occurred() &&
+                    PyDict_GetItemWithError(tag, tag_link) == NULL && !PyErr_Occurred()) {
+                    Py_ssize_t position = 0;
+                    if (PyDict_Next(tag, &position, &name, &value))
+                        code = PyDict_GetItemWithError(codes, name);
+                }
             }
         }
         if (PyErr_Occurred())
@@ -357,9 +474,11 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
                     continue;
                 }
             }
+            title_length += PyUnicode_GET_LENGTH(title);
             int failed = column_push(&c.levels, level_value) < 0 ||
                          column_push(&c.heading_starts, start + shift) < 0 ||
                          column_push(&c.heading_ends, end + shift) < 0 ||
+                         column_push(&c.title_ends, title_length) < 0 ||
                          PyList_Append(titles, title) < 0;
             Py_DECREF(title);
             if (failed)
@@ -415,11 +534,15 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
             column_set(&c.ends, i, item_end);
     }
     result = Py_BuildValue(
-        "(NNNNN(NNNNN)NNNO)", column_bytes(&c.kinds), column_bytes(&c.starts),
-        column_bytes(&c.ends), column_bytes(&c.parents), column_bytes(&c.last),
-        column_bytes(&c.top[0]), column_bytes(&c.top[1]), column_bytes(&c.top[2]),
-        column_bytes(&c.top[3]), column_bytes(&c.top[4]), column_bytes(&c.levels),
-        column_bytes(&c.heading_starts), column_bytes(&c.heading_ends), titles);
+        "(NNNNN(NNNNN)NNNNN)", column_bytearray(&c.kinds),
+        column_array(make, code_name, &c.starts), column_array(make, code_name, &c.ends),
+        column_array(make, signed_name, &c.parents), column_array(make, code_name, &c.last),
+        column_array(make, code_name, &c.top[0]), column_array(make, code_name, &c.top[1]),
+        column_array(make, code_name, &c.top[2]), column_array(make, code_name, &c.top[3]),
+        column_array(make, code_name, &c.top[4]), column_bytearray(&c.levels),
+        column_array(make, code_name, &c.heading_starts),
+        column_array(make, code_name, &c.heading_ends), PyUnicode_Join(empty, titles),
+        column_array(make, code_name, &c.title_ends));
 done:
     Py_XDECREF(titles);
     Py_DECREF(events.iterator);
@@ -431,24 +554,48 @@ done:
  * compile to vector instructions. */
 #define IS_SPACE(c) (((c) == ' ') | ((unsigned char)((c) - '\t') < 5))
 
+/* Both counts below add up in blocks of BLOCK bytes, each block's count held in one byte: gcc
+ * then keeps a vector register of byte counters (16 or 32 bytes a step) and widens them once a
+ * block, where an int64 total widens every byte. A multiple of 32 under 256, so no byte
+ * counter overflows and a block needs no scalar tail. */
+#define BLOCK 224
+
+/* With GCC on x86-64 and glibc, an AVX2 copy too, which glibc's loader picks (ifunc) where the
+ * CPU has it: twice the bytes a step. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#define VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define VECTOR_CLONES
+#endif
+
 /* Words in `size` bytes: a non-space byte at the start or after a space. */
-static int64_t
+VECTOR_CLONES static int64_t
 word_starts(const unsigned char *bytes, Py_ssize_t size)
 {
     if (size <= 0)
         return 0;
     int64_t count = !IS_SPACE(bytes[0]);
-    for (Py_ssize_t i = 1; i < size; i++)
-        count += IS_SPACE(bytes[i - 1]) & !IS_SPACE(bytes[i]);
+    for (Py_ssize_t start = 1; start < size; start += BLOCK) {
+        Py_ssize_t end = size - start > BLOCK ? start + BLOCK : size;
+        uint8_t block = 0;
+        for (Py_ssize_t i = start; i < end; i++)
+            block += IS_SPACE(bytes[i - 1]) & !IS_SPACE(bytes[i]);
+        count += block;
+    }
     return count;
 }
 
-static int64_t
+VECTOR_CLONES static int64_t
 newlines(const unsigned char *bytes, Py_ssize_t size)
 {
     int64_t count = 0;
-    for (Py_ssize_t i = 0; i < size; i++)
-        count += bytes[i] == '\n';
+    for (Py_ssize_t start = 0; start < size; start += BLOCK) {
+        Py_ssize_t end = size - start > BLOCK ? start + BLOCK : size;
+        uint8_t block = 0;
+        for (Py_ssize_t i = start; i < end; i++)
+            block += bytes[i] == '\n';
+        count += block;
+    }
     return count;
 }
 

@@ -1,5 +1,6 @@
 """Types of mdsel._scan (see _scan.c and mdsel.compiled)."""
 
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 
 def scan(
@@ -11,20 +12,24 @@ def scan(
     room: int,
     rare: Callable[[int, int, int, int, str, int], str | None],
     limit: Callable[[int], object],
+    make: Callable[[str, bytes], array[int]],
+    code: str,
     width: int,
-    parent_width: int,
+    signed: str,
+    signed_width: int,
     shift: int,
     /,
 ) -> tuple[
-    bytes,
-    bytes,
-    bytes,
-    bytes,
-    bytes,
-    tuple[bytes, bytes, bytes, bytes, bytes],
-    bytes,
-    bytes,
-    bytes,
-    list[str],
+    bytearray,
+    array[int],
+    array[int],
+    array[int],
+    array[int],
+    tuple[array[int], array[int], array[int], array[int], array[int]],
+    bytearray,
+    array[int],
+    array[int],
+    str,
+    array[int],
 ]: ...
 def running_counts(data: bytes, bounds: Sequence[int], words: bool, /) -> bytes: ...

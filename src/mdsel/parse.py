@@ -109,18 +109,15 @@ def scan_compiled(
         raise NodeLimitError(max_nodes, offset)
 
     events = pyromark.events_with_range(text, options=OPTIONS)
-    kinds, starts, ends, parents, last, top, levels, heading_starts, heading_ends, titles = (
-        native.scan(
-            events, _CODES, _LEVELS, checkpoint, CHECK_EVERY, max_nodes, rare, limit,
-            array(code).itemsize, array(signed).itemsize, shift,
-        )
+    columns = native.scan(
+        events, _CODES, _LEVELS, checkpoint, CHECK_EVERY, max_nodes, rare, limit,
+        array, code, _WIDTHS[code], signed, _WIDTHS[signed], shift,
     )  # fmt: skip
-    return Scan(
-        bytearray(kinds), _column(code, starts), _column(code, ends), _column(signed, parents),
-        _column(code, last), tuple(_column(code, column) for column in top), bytearray(levels),
-        _column(code, heading_starts), _column(code, heading_ends), "".join(titles),
-        array(code, accumulate(map(len, titles))), rare.ids, rare.texts, tuple(rare.nested),
-    )  # fmt: skip
+    return Scan(*columns, rare.ids, rare.texts, tuple(rare.nested))
+
+
+_WIDTHS = {typecode: array(typecode).itemsize for typecode in "IQiq"}
+"""Bytes an item of each offset column type takes (offset_typecode, signed_typecode)."""
 
 
 class _RareHeadings:
@@ -155,12 +152,6 @@ class _RareHeadings:
             if ident is not None:
                 self.ids[index] = ident
         return shown
-
-
-def _column(typecode: str, raw: bytes) -> array[int]:
-    column = array(typecode)
-    column.frombytes(raw)
-    return column
 
 
 def scan_python(

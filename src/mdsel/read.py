@@ -12,6 +12,8 @@ import sys
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem, missing_reason
 from mdsel.names import STDIN
 
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
 
 class FileReadError(Exception):
     """A file that could not be read; `problem` says why, in the words every edge prints."""
@@ -38,7 +40,7 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
         raise FileReadError(os_problem(path, exc)) from None
     _check_kind(path, info.st_mode, info.st_size, max_bytes)
     try:
-        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(full, _OPEN_FLAGS)
     except FileNotFoundError:
         raise FileReadError(missing(path)) from None
     except OSError as exc:
@@ -46,9 +48,12 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
     try:
         info = os.fstat(fd)
         _check_kind(path, info.st_mode, info.st_size, max_bytes)
-        # st_size + 1 bytes: one read call, and the extra byte shows a file that grew.
-        data = _read_up_to(fd, min(info.st_size, max_bytes) + 1)
-        if len(data) > info.st_size:
+        size = info.st_size
+        # st_size + 1 bytes asked for: the extra byte shows a file that grew. Exactly st_size
+        # bytes back is the file as fstat saw it, so no second call looks for its end; more
+        # (it grew) or fewer (it shrank, or the read was cut short) reads on to the end.
+        data = os.read(fd, size + 1)
+        if len(data) != size:
             data += _read_up_to(fd, max_bytes + 1 - len(data))
     except OSError as exc:
         raise FileReadError(os_problem(path, exc)) from None

@@ -11,14 +11,25 @@ import sys
 import sysconfig
 from array import array
 from pathlib import Path
+from typing import Any, cast
 
+import pyromark
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdsel import compiled, nesting
 from mdsel.errors import NodeLimitError
-from mdsel.parse import CHECK_EVERY, scan, scan_compiled, scan_python
+from mdsel.parse import (
+    _CODES,
+    _LEVELS,
+    CHECK_EVERY,
+    OPTIONS,
+    _RareHeadings,
+    scan,
+    scan_compiled,
+    scan_python,
+)
 from mdsel.source import line_table
 from tests.conftest import corpus_files, real_documents
 
@@ -158,8 +169,49 @@ def test_events_of_the_wrong_shape_are_an_error_not_a_crash(events: list[object]
     assert compiled.native is not None
     with pytest.raises((TypeError, KeyError, ValueError)):
         compiled.native.scan(
-            events, {"Paragraph": 0}, {"H1": 1}, None, 10, 100, _never, _never, 4, 4, 0
+            events, {"Paragraph": 0}, {"H1": 1}, None, 10, 100, _never, _never, array, "I", 4,
+            "i", 4, 0,
+        )  # fmt: skip
+
+
+def _fresh(value: object) -> object:
+    """`value` built anew: every string a new, not interned object, and dicts of more than one
+    key in reverse order, as a parser that does neither would give them."""
+    if isinstance(value, str):
+        return value[:1] + value[1:] if len(value) > 1 else value  # one character: shared
+    if isinstance(value, dict):
+        items = [(_fresh(key), _fresh(item)) for key, item in value.items()]
+        return dict(reversed(items))
+    if isinstance(value, tuple | list):
+        return type(value)(_fresh(item) for item in value)
+    return value
+
+
+@pytest.mark.parametrize("path", corpus_files()[:12], ids=lambda path: path.name)
+def test_names_found_by_identity_or_looked_up_alike(path: Path) -> None:
+    """The scan reads the parser's interned keys and tags by identity: fresh strings, ranges with
+    their keys in the other order and a caller's codes of fresh strings give the same columns."""
+    assert compiled.native is not None
+    text = path.read_text(encoding="utf-8").replace("\r", "\n")
+    events = list(pyromark.events_with_range(text, options=OPTIONS))
+    fresh = [_fresh(event) for event in events]
+    assert sum(1 for event, _ in fresh if isinstance(event, dict) for key in event if key == "Start")
+    start = sys.intern("Start")
+    assert all(next(iter(event)) is not start for event, _ in fresh if isinstance(event, dict))
+
+    def columns(events: list[Any], codes: dict[str, int]) -> tuple[object, ...]:
+        assert compiled.native is not None
+        rare = _RareHeadings(text.encode(), 0)
+        found = compiled.native.scan(
+            events, codes, _LEVELS, None, 10, 2**40, rare, _never, array, "Q", 8, "q", 8, 0
         )
+        return (*found, rare.ids, rare.texts, rare.nested)
+
+    expected = columns(events, _CODES)
+    assert expected[0]  # some blocks
+    assert columns(fresh, _CODES) == expected
+    assert columns(events, cast("dict[str, int]", _fresh(_CODES))) == expected
+    assert columns(fresh, cast("dict[str, int]", _fresh(_CODES))) == expected
 
 
 def _never(*_args: object) -> None:
