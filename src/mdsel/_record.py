@@ -34,8 +34,13 @@ else:
 
     def _new(cls, *args, **kwargs):
         fields = cls._fields
-        if not kwargs and len(args) == len(fields):  # the usual call: every field, in order
-            return tuple.__new__(cls, args)
+        if not kwargs:
+            if len(args) == len(fields):  # the usual call: every field, in order
+                return tuple.__new__(cls, args)
+            tail = cls._default_tail  # the defaults of the last fields, in order
+            missing = len(fields) - len(args)
+            if 0 < missing <= len(tail):  # the next commonest: the rest left to their defaults
+                return tuple.__new__(cls, args + tail[len(tail) - missing :])
         if len(args) > len(fields):
             raise TypeError(
                 f"{cls.__name__}() takes {len(fields)} positional arguments "
@@ -95,6 +100,7 @@ else:
                 "__module__": str(namespace.get("__module__")),
                 "__qualname__": namespace.get("__qualname__", name),
                 "_fields": fields, "_field_defaults": defaults, "__match_args__": fields,
+                "_default_tail": tuple(defaults[field] for field in fields if field in defaults),
                 "__new__": _new, "_make": _make, "_replace": _replace, "_asdict": _asdict,
                 "__repr__": _repr, "__getnewargs__": _getnewargs,
             }  # fmt: skip

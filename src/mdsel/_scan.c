@@ -599,58 +599,77 @@ newlines(const unsigned char *bytes, Py_ssize_t size)
     return count;
 }
 
-PyDoc_STRVAR(running_counts_doc,
-"running_counts(data, bounds, words) -> bytes of native int64\n"
+PyDoc_STRVAR(heading_counts_doc,
+"heading_counts(data, starts, make) -> (first_lines, words_before)\n"
 "\n"
-"For consecutive bounds b[0] <= b[1] <= ... within data, the running total over the spans\n"
-"[b[k], b[k+1]) of their words (words=True: a non-space byte at the span's start or after a\n"
-"space, as nesting.words_before counts) or of their newlines (words=False).");
+"For headings starting at `starts` (an array of offsets in order, within data), each one's first\n"
+"line (1 + the newlines before it) and the words before it (a non-space byte at the start of\n"
+"data or after a space), each with one more entry for the end of data: the line there and every\n"
+"word. Both are make(starts.typecode, bytes), counted in one pass over the bytes.");
 
 static PyObject *
-running_counts(PyObject *Py_UNUSED(module), PyObject *args)
+heading_counts(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    Py_buffer data;
-    PyObject *bounds;
-    int words;
-    if (!PyArg_ParseTuple(args, "y*Op:running_counts", &data, &bounds, &words))
+    Py_buffer data, starts;
+    PyObject *starts_object, *make, *typecode = NULL, *lines = NULL, *words = NULL;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*OO:heading_counts", &data, &starts_object, &make))
         return NULL;
-    PyObject *result = NULL, *items = PySequence_Fast(bounds, "bounds must be a sequence");
-    if (items == NULL)
+    /* The array's typecode is its buffer format: unsigned 4 or 8 bytes (offset_typecode). */
+    if (PyObject_GetBuffer(starts_object, &starts, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&data);
+        return NULL;
+    }
+    const char *format = starts.format ? starts.format : "B";
+    if (!((strcmp(format, "I") == 0 && starts.itemsize == 4) ||
+          (strcmp(format, "Q") == 0 && starts.itemsize == 8))) {
+        PyErr_SetString(PyExc_TypeError, "starts must be an array of typecode 'I' or 'Q'");
         goto done;
-    Py_ssize_t spans = PySequence_Fast_GET_SIZE(items) - 1;
-    result = PyBytes_FromStringAndSize(NULL, (spans > 0 ? spans : 0) * (Py_ssize_t)sizeof(int64_t));
-    if (result == NULL)
-        goto done;
-    int64_t *totals = (int64_t *)PyBytes_AS_STRING(result), total = 0;
+    }
+    Py_ssize_t count = starts.len / starts.itemsize, width = starts.itemsize;
+    Column first = {NULL, 0, 0, (int)width}, before = {NULL, 0, 0, (int)width};
     const unsigned char *bytes = data.buf;
-    Py_ssize_t previous = -1;
-    for (Py_ssize_t k = 0; k <= spans; k++) {
-        Py_ssize_t bound = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(items, k));
-        if (bound == -1 && PyErr_Occurred())
-            goto fail;
-        if (bound < previous || bound < 0 || bound > data.len) {
-            PyErr_SetString(PyExc_ValueError, "bounds must be in order and within the data");
-            goto fail;
+    int64_t line = 1, word = 0;
+    Py_ssize_t previous = 0;
+    for (Py_ssize_t k = 0; k <= count; k++) {
+        Py_ssize_t bound = data.len;
+        if (k < count)
+            bound = width == 4 ? (Py_ssize_t)((const uint32_t *)starts.buf)[k]
+                               : (Py_ssize_t)((const uint64_t *)starts.buf)[k];
+        if (bound < previous || bound > data.len) {
+            PyErr_SetString(PyExc_ValueError, "starts must be in order and within the data");
+            goto free_columns;
         }
-        if (k > 0)
-            total += words ? word_starts(bytes + previous, bound - previous)
-                           : newlines(bytes + previous, bound - previous);
-        if (k > 0)
-            totals[k - 1] = total;
+        line += newlines(bytes + previous, bound - previous);
+        /* As nesting's Python counts: a span opening on a word counts it (headings start at
+         * line starts, so no word is cut in two). */
+        word += word_starts(bytes + previous, bound - previous);
+        if (column_push(&first, line) < 0 || column_push(&before, word) < 0)
+            goto free_columns;
         previous = bound;
     }
-    goto done;
-fail:
-    Py_CLEAR(result);
+    typecode = PyUnicode_FromString(format);
+    if (typecode != NULL) {
+        lines = column_array(make, typecode, &first);
+        words = lines ? column_array(make, typecode, &before) : NULL;
+        if (words != NULL)
+            result = PyTuple_Pack(2, lines, words);
+    }
+free_columns:
+    PyMem_Free(first.data);
+    PyMem_Free(before.data);
 done:
-    Py_XDECREF(items);
+    Py_XDECREF(typecode);
+    Py_XDECREF(lines);
+    Py_XDECREF(words);
     PyBuffer_Release(&data);
+    PyBuffer_Release(&starts);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, scan_doc},
-    {"running_counts", running_counts, METH_VARARGS, running_counts_doc},
+    {"heading_counts", heading_counts, METH_VARARGS, heading_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 

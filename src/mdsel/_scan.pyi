@@ -1,7 +1,7 @@
 """Types of mdsel._scan (see _scan.c and mdsel.compiled)."""
 
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 def scan(
     events: Iterable[object],
@@ -32,4 +32,6 @@ def scan(
     str,
     array[int],
 ]: ...
-def running_counts(data: bytes, bounds: Sequence[int], words: bool, /) -> bytes: ...
+def heading_counts(
+    data: bytes, starts: array[int], make: Callable[[str, bytes], array[int]], /
+) -> tuple[array[int], array[int]]: ...

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from itertools import repeat
 from operator import add, sub
 
-from mdsel.nesting import first_lines
+from mdsel.nesting import HeadingCounts
 from mdsel.source import LineTable
 
 COUNT_ALL_AFTER = 1000
@@ -28,8 +28,8 @@ class HeadingLines:
     sections end at `section_ends` and hold the headings up to `lasts`."""
 
     __slots__ = (
-        "_all_at_once", "_asked", "_line_ends", "_line_starts", "_near", "_section_line_ends",
-        "ends", "lasts", "lines", "section_ends", "starts",
+        "_all_at_once", "_asked", "_counts", "_line_ends", "_line_starts", "_near",
+        "_section_line_ends", "ends", "lasts", "lines", "section_ends", "starts",
     )  # fmt: skip
 
     def __init__(
@@ -40,6 +40,7 @@ class HeadingLines:
         section_ends: Sequence[int],
         lasts: Sequence[int],
         all_at_once: bool,
+        counts: HeadingCounts | None = None,
     ) -> None:
         self.lines = lines
         self.starts = starts
@@ -47,6 +48,7 @@ class HeadingLines:
         self.section_ends = section_ends
         self.lasts = lasts
         self._all_at_once = all_at_once  # count every heading's first line on first use
+        self._counts = HeadingCounts(lines, starts) if counts is None else counts
         self._line_starts: array[int] | None = None  # see line_starts
         self._near = (0, 1)  # (offset, line) of the last first line counted one at a time
         self._asked = 0
@@ -71,7 +73,7 @@ class HeadingLines:
         """line_starts[i] = heading i's first line; one more entry: the line of the file's end
         (where the last top-level section ends). Counted for every heading on first use."""
         if self._line_starts is None:
-            self._line_starts = first_lines(self.lines, self.starts)
+            self._line_starts = self._counts.first_lines()
         return self._line_starts
 
     def line_start(self, index: int) -> int:

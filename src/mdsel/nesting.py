@@ -64,12 +64,54 @@ def nest(
     return section_ends, lasts, signed, depths
 
 
+class HeadingCounts:
+    """Each heading's first line and the words before it, for the headings starting at
+    `starts`: counted on first use and kept. The heading lines and the section words each ask
+    for their half; compiled, one pass over the bytes counts both."""
+
+    __slots__ = ("_first_lines", "_words_before", "lines", "starts")
+
+    def __init__(self, lines: LineTable, starts: array[int]) -> None:
+        self.lines = lines
+        self.starts = starts
+        self._first_lines: array[int] | None = None
+        self._words_before: array[int] | None = None
+
+    def first_lines(self) -> array[int]:
+        """first_lines(lines, starts)."""
+        if self._first_lines is None:
+            if COMPILED:
+                self._count_both()
+            else:
+                self._first_lines = first_lines(self.lines, self.starts)
+        assert self._first_lines is not None
+        return self._first_lines
+
+    def words_before(self) -> array[int]:
+        """words_before(lines, starts)."""
+        if self._words_before is None:
+            if COMPILED:
+                self._count_both()
+            else:
+                self._words_before = words_before(self.lines, self.starts)
+        assert self._words_before is not None
+        return self._words_before
+
+    def _count_both(self) -> None:
+        lines = self.lines
+        counted_lines, counted_words = native.heading_counts(lines.data, self.starts, array)
+        if not lines.lf_endings:  # a lone CR ends a line too: the line table counts those
+            counted_lines = first_lines(lines, self.starts)
+        self._first_lines, self._words_before = counted_lines, counted_words
+
+
 def first_lines(lines: LineTable, starts: array[int]) -> array[int]:
     """The first line of each heading, then the line of the file's end.
 
     With LF or CRLF endings only, a line number is one plus the newlines before: counted between
     consecutive headings in C (a map over the column, no Python loop). A lone CR needs the
-    line table."""
+    line table. (HeadingCounts counts these and the words at once where mdsel._scan was built.)
+    """
     code = starts.typecode
     data = lines.data
     if not lines.lf_endings:
@@ -79,8 +121,6 @@ def first_lines(lines: LineTable, starts: array[int]) -> array[int]:
     bounds = array(code, [0])
     bounds.extend(starts)
     bounds.append(len(data))
-    if COMPILED:
-        return array(code, map(add, _running(data, bounds, False), repeat(1)))
     return array(
         code, accumulate(map(data.count, repeat(b"\n"), bounds[:-1], bounds[1:]), initial=1)
     )[1:]
@@ -96,17 +136,8 @@ def words_before(lines: LineTable, starts: array[int]) -> array[int]:
     bounds = array(starts.typecode, [0])
     bounds.extend(starts)
     bounds.append(len(lines.data))
-    if COMPILED:
-        return array(starts.typecode, _running(lines.data, bounds, True))
     mask = lines.mask
     firsts, nexts = bounds[:-1], bounds[1:]
     pairs = map(mask.count, repeat(b" x"), firsts, nexts)
     opens = map(mask.startswith, repeat(b"x"), firsts, nexts)  # False for an empty span
     return array(starts.typecode, accumulate(map(add, pairs, opens)))
-
-
-def _running(data: bytes, bounds: array[int], words: bool) -> array[int]:
-    """mdsel._scan's running totals of words or newlines over the spans between `bounds`."""
-    totals = array("q")
-    totals.frombytes(native.running_counts(data, bounds, words))
-    return totals

@@ -221,8 +221,5 @@ def _escaped(*values: int) -> tuple[bytes, ...]:
 
 def block_counts(document: Document) -> str:
     """`para 23 code 19 list 5`: the document-level blocks of each kind present (absent: 0)."""
-    return " ".join(
-        f"{kind} {len(document.blocks.top[kind])}"
-        for kind in BLOCK_KINDS
-        if document.blocks.top[kind]
-    )
+    top = document.blocks.top
+    return " ".join([f"{kind} {len(top[kind])}" for kind in BLOCK_KINDS if top[kind]])

@@ -79,7 +79,7 @@ def index(
 ) -> Outcome:
     out: list[str] = list(warnings)
     budget = None if options.full else answer_bytes(options.answer_tokens)
-    taken = sum(utf8_size(line) + 1 for line in out)
+    taken = sum(utf8_size(line) + 1 for line in out) if out else 0
     body = _outlines(result, options, None if budget is None else budget - taken)
     if body is None:
         assert budget is not None  # only a budget can refuse the whole outlines
@@ -90,8 +90,8 @@ def index(
             "is too small to list them; raise it, name fewer files, or use --full / full=true]"
         ]
     out.extend(body)
-    stdout = "".join(line + "\n" for line in out)
-    stderr = problems_text(file_problems, result.named > 1)
+    stdout = "\n".join(out) + "\n" if out else ""
+    stderr = problems_text(file_problems, result.named > 1) if file_problems else ""
     return Outcome(stdout, stderr, 1 if file_problems else 0)
 
 

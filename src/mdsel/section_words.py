@@ -11,7 +11,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 
-from mdsel.nesting import words_before
+from mdsel.nesting import HeadingCounts
 from mdsel.source import LineTable
 
 
@@ -20,7 +20,7 @@ class SectionWords:
     and hold the headings up to `lasts`; `all_at_once`: count the words before every heading
     on first use."""
 
-    __slots__ = ("_all_at_once", "_before", "lasts", "lines", "section_ends", "starts")
+    __slots__ = ("_all_at_once", "_before", "_counts", "lasts", "lines", "section_ends", "starts")
 
     def __init__(
         self,
@@ -29,18 +29,20 @@ class SectionWords:
         section_ends: Sequence[int],
         lasts: Sequence[int],
         all_at_once: bool,
+        counts: HeadingCounts | None = None,
     ) -> None:
         self.lines = lines
         self.starts = starts
         self.section_ends = section_ends
         self.lasts = lasts
         self._all_at_once = all_at_once
+        self._counts = HeadingCounts(lines, starts) if counts is None else counts
         self._before: array[int] | None = None  # words before each heading, then all words
 
     def _counted(self) -> array[int] | None:
         before = self._before
         if before is None and self._all_at_once:
-            before = self._before = words_before(self.lines, self.starts)
+            before = self._before = self._counts.words_before()
         return before
 
     def section(self, index: int) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from mdsel._record import NamedTuple
 from mdsel.columns import Scan, offset_typecode, signed_typecode
 from mdsel.heading_lines import HeadingLines
-from mdsel.nesting import nest
+from mdsel.nesting import HeadingCounts, nest
 from mdsel.numbering import Numbering
 from mdsel.section_words import SectionWords
 from mdsel.source import LineTable
@@ -168,10 +168,11 @@ def build_sections(data: bytes, lines: LineTable, scan: Scan) -> Headings:
     # counts make anyway (parse_document asks for both); where they are dense, counting them
     # all would cost more than counting the few sections an index shows.
     sparse = count * _BYTES_PER_HEADING < len(data)
+    counts = HeadingCounts(lines, starts)  # first lines and words before, shared by both
     return Headings(
         scan,
         (section_ends, lasts, parents, depths),
-        HeadingLines(lines, starts, scan.heading_ends, section_ends, lasts, sparse),
-        SectionWords(lines, starts, section_ends, lasts, sparse),
+        HeadingLines(lines, starts, scan.heading_ends, section_ends, lasts, sparse, counts),
+        SectionWords(lines, starts, section_ends, lasts, sparse, counts),
         Numbering(levels, code),
     )

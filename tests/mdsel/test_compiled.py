@@ -130,26 +130,32 @@ def test_the_node_limit_is_reached_at_the_same_block(limit: int) -> None:
 def test_word_and_line_counts(data: bytes, cuts: list[int]) -> None:
     # Cut at line starts, as headings start: then the spans' words add up to the file's.
     starts = array("I", sorted(data.rfind(b"\n", 0, min(cut, len(data))) + 1 for cut in cuts))
-    lines = line_table(data)
-    fast = (list(nesting.words_before(lines, starts)), list(nesting.first_lines(lines, starts)))
-    nesting.COMPILED = False
-    try:
-        slow = (list(nesting.words_before(lines, starts)), list(nesting.first_lines(lines, starts)))
-    finally:
-        nesting.COMPILED = True
-    assert fast == slow
-    assert fast[0][-1] == len(data.split())
+    for lone_cr in (False, True):  # a lone CR: the lines come from the line table
+        whole = data + b"\rx" if lone_cr else data
+        lines = line_table(whole)
+        counts = nesting.HeadingCounts(lines, starts)
+        fast = (list(counts.words_before()), list(counts.first_lines()))
+        slow = (
+            list(nesting.words_before(lines, starts)), list(nesting.first_lines(lines, starts))
+        )  # fmt: skip
+        assert fast == slow
+        assert fast[0][-1] == len(whole.split())
+        if lines.lf_endings:
+            assert fast[1][-1] == whole.count(b"\n") + 1
 
 
 # Bytes made mostly of whitespace and letters, so that words and lines are many and short.
 _SOME_SPACE = bytes((b" \t\n\x0b\x0c\rab")[byte % 8] if byte < 200 else byte for byte in range(256))
 
 
-def test_counts_refuse_bounds_out_of_order_or_outside() -> None:
+def test_counts_refuse_starts_out_of_order_outside_or_of_another_type() -> None:
     assert compiled.native is not None
-    for bounds in ([0, 5, 3], [0, 99], [-1, 2]):
+    for starts in (array("I", [0, 5, 3]), array("I", [99]), array("Q", [2**63])):
         with pytest.raises(ValueError):
-            compiled.native.running_counts(b"a b c d", bounds, True)
+            compiled.native.heading_counts(b"a b c d", starts, array)
+    for wrong in (array("i", [0]), array("B", [0]), b"\x00\x00\x00\x00"):
+        with pytest.raises(TypeError):
+            compiled.native.heading_counts(b"a b c d", wrong, array)
 
 
 @pytest.mark.parametrize(
@@ -195,9 +201,9 @@ def test_names_found_by_identity_or_looked_up_alike(path: Path) -> None:
     text = path.read_text(encoding="utf-8").replace("\r", "\n")
     events = list(pyromark.events_with_range(text, options=OPTIONS))
     fresh = [_fresh(event) for event in events]
-    assert sum(1 for event, _ in fresh if isinstance(event, dict) for key in event if key == "Start")
-    start = sys.intern("Start")
-    assert all(next(iter(event)) is not start for event, _ in fresh if isinstance(event, dict))
+    keys = [next(iter(event)) for event, _ in fresh if isinstance(event, dict)]
+    assert "Start" in keys
+    assert all(key is not sys.intern(key) for key in keys if len(key) > 1)
 
     def columns(events: list[Any], codes: dict[str, int]) -> tuple[object, ...]:
         assert compiled.native is not None
