@@ -1,38 +1,21 @@
 """The only module that imports pyromark: Markdown text → block and heading columns with byte
-ranges.
+ranges (scan), and the other looks at the parser's events: HTML and plain text (for anchors).
 
-This loop is the engine's overhead over the parser's own iteration, so it is kept tight: an
-inline or End event costs one dict look-up. Containers are closed by their byte ranges (a
-Start event already carries the node's whole range), so End events need no handling at all,
-and a heading's inline events are consumed by an inner loop.
-
-Nothing here creates an object per block: every field goes into a column (`array`, `bytearray`,
-one string for all titles), a few bytes per block, so a document of millions of blocks costs a
-fraction of what the parser's own event list does.
+The scan's loop is compiled (mdsel._scan) where the install built it, else scan_events' Python
+loop, which gives the same columns.
 """
 
 from __future__ import annotations
 
-import sys
 from array import array
-from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate, chain, islice, repeat
-from operator import add
+from collections.abc import Callable, Iterator
 
 import pyromark
 
-from mdsel.columns import (
-    KINDS,
-    LIST,
-    QUOTE,
-    NestedHeading,
-    Scan,
-    offset_typecode,
-    signed_typecode,
-)
+from mdsel.columns import Scan, offset_typecode, signed_typecode
 from mdsel.compiled import COMPILED, native
 from mdsel.errors import NodeLimitError
-from mdsel.heading_text import heading_text
+from mdsel.scan_events import CHECK_EVERY, CODES, LEVELS, RareHeadings, scan_events
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,35 +23,6 @@ if TYPE_CHECKING:
 
 # GitHub tables and strikethrough; never the metadata-block options (see front_matter).
 OPTIONS = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH
-
-_LIST_CODE = KINDS.index(LIST)
-_QUOTE_CODE = KINDS.index(QUOTE)
-
-# pulldown-cmark tags that become nodes → kind codes. Items, HTML blocks, rules, table parts and
-# inline tags create none.
-_CODES = {"Paragraph": 0, "CodeBlock": 1, "List": 2, "Table": 3, "BlockQuote": 4}
-_ITEM = sys.intern("Item")
-_LEVELS = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
-
-
-CHECK_EVERY = 4096
-"""Events between two calls of a scan's checkpoint: about 3 ms of work on this machine."""
-
-
-def _checked(events: Iterator[Any], checkpoint: Callable[[], object]) -> Iterator[Any]:
-    """`events` with `checkpoint()` called before each run of CHECK_EVERY of them."""
-    return chain.from_iterable(_runs(events, checkpoint))
-
-
-def _runs(events: Iterator[Any], checkpoint: Callable[[], object]) -> Iterator[Iterable[Any]]:
-    # Lazy runs chained in C: Python code once per run, not per event, and no run held in a
-    # list. The parser makes its events as they are asked for; holding thousands at once would
-    # let them reach the collector's oldest generation, and its full collections of the whole
-    # heap (the SDK's objects included, in the server) would cost more than the parse itself.
-    for first in events:
-        checkpoint()
-        yield (first,)
-        yield islice(events, CHECK_EVERY - 1)
 
 
 def scan(
@@ -103,14 +57,14 @@ def scan_compiled(
     a list or quote, or whose title may end in a closing sequence or attribute block)."""
     code = offset_typecode(len(data) + 1)
     signed = signed_typecode(len(data) + 1)
-    rare = _RareHeadings(data, shift)
+    rare = RareHeadings(data, shift)
 
     def limit(offset: int) -> None:
         raise NodeLimitError(max_nodes, offset)
 
     events = pyromark.events_with_range(text, options=OPTIONS)
     columns = native.scan(
-        events, _CODES, _LEVELS, checkpoint, CHECK_EVERY, max_nodes, rare, limit,
+        events, CODES, LEVELS, checkpoint, CHECK_EVERY, max_nodes, rare, limit,
         array, code, _WIDTHS[code], signed, _WIDTHS[signed], shift,
     )  # fmt: skip
     return Scan(*columns, rare.ids, rare.texts, tuple(rare.nested))
@@ -120,40 +74,6 @@ _WIDTHS = {typecode: array(typecode).itemsize for typecode in "IQiq"}
 """Bytes an item of each offset column type takes (offset_typecode, signed_typecode)."""
 
 
-class _RareHeadings:
-    """Both scans' branch for the rare headings: inside a list or quote (kept as a nested
-    heading, a link target but not a section), or whose title may end in an ATX closing
-    sequence or an attribute block (heading_text decides; an explicit id and text are kept)."""
-
-    def __init__(self, data: bytes, shift: int) -> None:
-        self.data = data
-        self.shift = shift
-        self.ids: dict[int, str] = {}
-        self.texts: dict[int, str] = {}
-        self.nested: list[NestedHeading] = []
-
-    def __call__(
-        self, level: int, start: int, end: int, open_end: int, title: str, index: int
-    ) -> str | None:
-        """The title to show for heading number `index` (offsets unshifted; `open_end`: where
-        its innermost list or quote ends, -1 outside them), or None for a nested heading."""
-        shift = self.shift
-        text, explicit = heading_text(title, self.data[start + shift : end + shift])
-        shown, ident = (text, None) if explicit is None else explicit
-        if open_end >= 0:
-            self.nested.append(
-                NestedHeading(
-                    level, start + shift, end + shift, open_end + shift, shown, text, ident
-                )
-            )
-            return None
-        if explicit is not None:
-            self.texts[index] = text
-            if ident is not None:
-                self.ids[index] = ident
-        return shown
-
-
 def scan_python(
     text: str,
     data: bytes,
@@ -161,155 +81,10 @@ def scan_python(
     max_nodes: int = 2**62,
     checkpoint: Callable[[], object] | None = None,
 ) -> Scan:
-    """scan() in Python: where mdsel._scan was not built, and the reference it is tested
-    against.
-
-    Longer than our functions usually are, on purpose: this loop runs once per parser event
-    (tens of millions in some files), and a function call per event or per block would cost
-    about as much as the parser's own iteration.
-    """
-    code = offset_typecode(len(data) + 1)
-    kinds = bytearray()
-    starts, ends, last = array(code), array(code), array(code)
-    parents = array(signed_typecode(len(data) + 1))
-    top = tuple(array(code) for _ in KINDS)
-    levels = bytearray()
-    heading_starts, heading_ends = array(code), array(code)
-    # Held until the end, then joined: an append per title, where a write and its length cost
-    # three calls. The strings are the parser's own, which the loop would otherwise free.
-    titles: list[str] = []
-    rare = _RareHeadings(data, shift)
-    open_ends: list[int] = []  # byte end of each open container, innermost last
-    item_ends: dict[int, int] = {}  # list index → the end of its last item so far
-    start_of = starts.__getitem__
-    open_index: list[int] = []
-    codes = _CODES
-    levels_of = _LEVELS
-    # Bound once: a method look-up per append is a measurable share of this loop. Offsets are
-    # stored unshifted and shifted after the loop (in C), for the same reason.
-    add_kind, add_start, add_end, add_parent, add_last = (
-        kinds.append,
-        starts.append,
-        ends.append,
-        parents.append,
-        last.append,
-    )
-    add_level, add_heading_start, add_heading_end = (
-        levels.append,
-        heading_starts.append,
-        heading_ends.append,
-    )
-    add_title = titles.append
-    # Blocks allowed before the limit: a block passes it when len(kinds) >= room, and each
-    # heading takes one away (no counter to add to per node).
-    room = max_nodes
-    events: Iterator[tuple[Any, Any]] = iter(pyromark.events_with_range(text, options=OPTIONS))
-    if checkpoint is not None:
-        events = _checked(events, checkpoint)
-    for event, span in events:
-        if "Start" not in event:
-            continue
-        tag = event["Start"]
-        # List items and links are the commonest Start events that make no node. The parser's
-        # tag strings are interned, so an item is `is` _ITEM (the second test, for a parser that
-        # did not intern them, is reached by the other string tags only).
-        if tag is _ITEM or (tag.__class__ is str and tag == _ITEM):
-            # A list's range can run on over link reference definitions after its last item
-            # (pulldown-cmark ends it where the last one starts); its items' ranges do not, so
-            # the list is cut at its last item's end below. The item's list is the innermost
-            # open container once those that ended before the item are closed.
-            start = span["start"]
-            while open_ends and open_ends[-1] <= start:
-                open_ends.pop()
-                last[open_index.pop()] = len(kinds) - 1
-            if open_index:
-                item_ends[open_index[-1]] = span["end"]
-            continue
-        if tag.__class__ is str:
-            kind = codes.get(tag)
-            if kind is None:
-                continue
-        elif "Heading" in tag:
-            start = span["start"]
-            while open_ends and open_ends[-1] <= start:
-                open_ends.pop()
-                last[open_index.pop()] = len(kinds) - 1
-            if len(kinds) >= room:
-                raise NodeLimitError(max_nodes, start + shift)
-            room -= 1
-            end = span["end"]
-            # The inline events up to the heading's End (the only End holding a dict
-            # there), inlined: this runs once per heading, a million times in some files.
-            title = ""
-            for inline, _span in events:
-                if "Text" in inline:
-                    title += inline["Text"]
-                elif "End" in inline and inline["End"].__class__ is dict:
-                    break
-                elif "Code" in inline:
-                    title += inline["Code"]
-                elif inline == "SoftBreak" or inline == "HardBreak":
-                    title += " "
-            level = levels_of[tag["Heading"]["level"]]
-            if open_ends or (title and title[-1] in "#\t }"):
-                # Rare: inside a list or quote, or ending in a closing sequence pulldown-cmark
-                # kept or in an attribute block; one test keeps them off the usual path.
-                open_end = open_ends[-1] if open_ends else -1
-                shown = rare(level, start, end, open_end, title, len(levels))
-                if shown is None:
-                    continue
-                title = shown
-            add_level(level)
-            add_heading_start(start)
-            add_heading_end(end)
-            add_title(title)
-            continue
-        elif "Link" in tag:
-            continue
-        else:
-            kind = codes.get(next(iter(tag)))
-            if kind is None:
-                continue
-        start = span["start"]
-        end = span["end"]
-        index = len(kinds)
-        if index >= room:
-            raise NodeLimitError(max_nodes, start + shift)
-        if end <= start:
-            end = start + 1
-        if open_ends:
-            while open_ends and open_ends[-1] <= start:
-                open_ends.pop()
-                last[open_index.pop()] = index - 1
-            if open_index:
-                add_parent(open_index[-1])
-            else:
-                add_parent(-1)
-                top[kind].append(index)
-        else:
-            add_parent(-1)
-            top[kind].append(index)
-        add_kind(kind)
-        add_start(start)
-        add_end(end)
-        add_last(index)
-        if kind == _LIST_CODE or kind == _QUOTE_CODE:  # noqa: SIM109 (no tuple per block)
-            open_ends.append(end)
-            open_index.append(index)
-    while open_ends:
-        open_ends.pop()
-        last[open_index.pop()] = len(kinds) - 1
-    for index, item_end in item_ends.items():
-        if kinds[index] == _LIST_CODE and start_of(index) < item_end < ends[index]:
-            ends[index] = item_end
-    if shift:
-        for column in (starts, ends, heading_starts, heading_ends):
-            column[:] = array(code, map(add, column, repeat(shift)))
-    return Scan(
-        kinds, starts, ends, parents, last, top,
-        levels, heading_starts, heading_ends, "".join(titles),
-        array(code, accumulate(map(len, titles))), rare.ids, rare.texts, tuple(rare.nested),
-    )  # fmt: skip
+    """scan() by the Python loop (scan_events): where mdsel._scan was not built, and the
+    reference the compiled loop is tested against."""
+    events = pyromark.events_with_range(text, options=OPTIONS)
+    return scan_events(events, data, shift, max_nodes, checkpoint)
 
 
 def html_chunks(text: str, shift: int = 0) -> Iterator[tuple[int, str]]:

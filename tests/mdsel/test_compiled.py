@@ -20,16 +20,8 @@ from hypothesis import strategies as st
 
 from mdsel import compiled, nesting
 from mdsel.errors import NodeLimitError
-from mdsel.parse import (
-    _CODES,
-    _LEVELS,
-    CHECK_EVERY,
-    OPTIONS,
-    _RareHeadings,
-    scan,
-    scan_compiled,
-    scan_python,
-)
+from mdsel.parse import OPTIONS, scan, scan_compiled, scan_python
+from mdsel.scan_events import CHECK_EVERY, CODES, LEVELS, RareHeadings
 from mdsel.source import line_table
 from tests.conftest import corpus_files, real_documents
 
@@ -207,17 +199,17 @@ def test_names_found_by_identity_or_looked_up_alike(path: Path) -> None:
 
     def columns(events: list[Any], codes: dict[str, int]) -> tuple[object, ...]:
         assert compiled.native is not None
-        rare = _RareHeadings(text.encode(), 0)
+        rare = RareHeadings(text.encode(), 0)
         found = compiled.native.scan(
-            events, codes, _LEVELS, None, 10, 2**40, rare, _never, array, "Q", 8, "q", 8, 0
+            events, codes, LEVELS, None, 10, 2**40, rare, _never, array, "Q", 8, "q", 8, 0
         )
         return (*found, rare.ids, rare.texts, rare.nested)
 
-    expected = columns(events, _CODES)
+    expected = columns(events, CODES)
     assert expected[0]  # some blocks
-    assert columns(fresh, _CODES) == expected
-    assert columns(events, cast("dict[str, int]", _fresh(_CODES))) == expected
-    assert columns(fresh, cast("dict[str, int]", _fresh(_CODES))) == expected
+    assert columns(fresh, CODES) == expected
+    assert columns(events, cast("dict[str, int]", _fresh(CODES))) == expected
+    assert columns(fresh, cast("dict[str, int]", _fresh(CODES))) == expected
 
 
 def _never(*_args: object) -> None:
