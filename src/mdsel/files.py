@@ -69,6 +69,7 @@ def expand_paths(
     found: list[str] = []
     problems: list[Problem] = []
     lister = Lister(limits.max_depth, checkpoint, limits.max_names)
+    contributing = 0  # arguments that gave files: only several can name a file twice
     # The same argument twice is expanded once: 500 copies of a directory are one walk.
     for given in dict.fromkeys(paths):
         files = _expand(given, base, lister)
@@ -80,7 +81,10 @@ def expand_paths(
             problems.append(files)
         else:
             found.extend(files)
-    kept, warnings = _within_limits(_unique(found, base), limits, base)
+            contributing += bool(files)
+    kept, warnings = _within_limits(
+        _unique(found, base) if contributing > 1 else found, limits, base
+    )
     if lister.exhausted:
         warnings.insert(
             0,
@@ -101,16 +105,22 @@ def _unique(found: list[str], base: str) -> list[str]:
     """`found` with each file once, as first named: `docs/a.md`, `./docs/a.md`, its absolute
     path and `docs/../docs/a.md` are one file (read twice, it would be indexed and counted
     twice, and a link to it would name two documents). Its folder is resolved, links and all,
-    but not its own name: a link to a file is an entry of its own, read (or refused) as named."""
-    if len(found) < 2:
-        return found  # the usual call, one file: nothing to resolve
+    but not its own name: a link to a file is an entry of its own, read (or refused) as named.
+
+    Only for files of several arguments: one argument's files are each named once (a walk
+    lists every entry once and follows no folder link), and resolving a thousand folders,
+    a system call per component, would cost a third of indexing them."""
     first: dict[str, str] = {}
+    resolved: dict[str, str] = {}  # folder → its real path: files share folders
     for path in found:
         if path == STDIN:
             key = path
         else:
             folder, name = os.path.split(os.path.join(base, path))
-            key = os.path.join(os.path.realpath(folder), name)
+            real = resolved.get(folder)
+            if real is None:
+                real = resolved[folder] = os.path.realpath(folder)
+            key = os.path.join(real, name)
         first.setdefault(key, path)
     return list(first.values())
 
