@@ -61,6 +61,13 @@ Method, per tree (a folder of Markdown files; its root is where site-absolute li
    reference) are asked too, and those mdsel still matches are counted (a match the reader's
    browser would not give).
 
+4. The link as written, in a call of the whole tree: for each resolvable link to another page
+   (a path before `#`, no query), `select(path + '#' + fragment as written, every document of
+   the tree)`, as an agent passes a link it read along with the folder. Right when the match is
+   in the link's target at the right place; a match in any other document is counted apart
+   (the worst outcome); so are links that name several documents (relative links to a name the
+   tree has several times: the engine does not know the linking page) and misses.
+
 Share = resolved correctly / resolvable. Target (the issue): at least 99.5 %.
 
 --pypi adds the docs folders of pinned sdists (fetched once with `pip download` into
@@ -530,8 +537,15 @@ class TreeResult:
     correct: int = 0
     wrong: int = 0
     unresolved: int = 0
+    as_written: int = 0
+    as_written_right: int = 0
+    as_written_other_document: int = 0
+    as_written_several: int = 0
+    as_written_missed: int = 0
     wrong_places: list[Outcome] = field(default_factory=list)
     unresolved_links: list[Outcome] = field(default_factory=list)
+    other_documents: list[Outcome] = field(default_factory=list)
+    as_written_misses: list[Outcome] = field(default_factory=list)
     not_resolvable_examples: list[str] = field(default_factory=list)
 
     @property
@@ -578,6 +592,23 @@ class Engine:
         return spans, text
 
 
+class TreeCall:
+    """mdsel in process on every document of a tree at once, as a call naming its folder."""
+
+    def __init__(self, files: Sequence[Path]) -> None:
+        self.options = Options(full=True)
+        self.sources, problems = load([str(path) for path in files])
+        self.path_of = {source.namespace: Path(source.path) for source in self.sources}
+        assert not problems, problems
+
+    def ask(self, written: str) -> tuple[set[Path], list[tuple[int, int]], str]:
+        """The documents and spans of the matches, and the problems' codes and messages."""
+        result = select(written, self.sources, self.options)
+        documents = {self.path_of[match.namespace] for match in result.matches}
+        spans = [(match.line_start, match.line_end) for match in result.matches]
+        return documents, spans, "; ".join(f"{p.code}: {p.message}" for p in result.problems)
+
+
 def correct_place(span: tuple[int, int], anchors: Sequence[Anchor]) -> bool:
     start, end = span
     for anchor in anchors:
@@ -604,6 +635,7 @@ def measure(tree: TreeSpec, engine: Engine, show: int) -> TreeResult:
     ids: dict[Path, dict[str, list[Anchor]]] = {}
     files = markdown_files(tree.root)
     result.files = len(files)
+    whole = TreeCall(files)
     for path in files:
         for link in links_of(path):
             result.links += 1
@@ -656,7 +688,31 @@ def measure(tree: TreeSpec, engine: Engine, show: int) -> TreeResult:
             else:
                 result.unresolved += 1
                 result.unresolved_links.append(outcome)
+            page = link.href.split("#", 1)[0]
+            if page and "?" not in page:
+                ask_as_written(result, whole, target, anchors, outcome)
     return result
+
+
+def ask_as_written(
+    result: TreeResult, whole: TreeCall, target: Path, anchors: Sequence[Anchor], outcome: Outcome
+) -> None:
+    """The link as written (its path, `#`, its fragment as the source spells it) in a call of
+    the whole tree: counted by where it lands."""
+    result.as_written += 1
+    written = outcome.href.split("#", 1)[0] + "#" + outcome.fragment
+    documents, spans, problems = whole.ask(written)
+    got = replace(outcome, href=written, got=problems or ", ".join(f"L{a}-{b}" for a, b in spans))
+    if documents and documents != {target}:
+        result.as_written_other_document += 1
+        result.other_documents.append(got)
+    elif spans and not problems and correct_place(spans[0], anchors):
+        result.as_written_right += 1
+    elif "the link names" in problems:
+        result.as_written_several += 1
+    else:
+        result.as_written_missed += 1
+        result.as_written_misses.append(got)
 
 
 # --- PyPI sdists -----------------------------------------------------------------------------
@@ -705,6 +761,11 @@ COUNTS = (
     ("correct", "resolved, right place"),
     ("wrong", "resolved, WRONG place"),
     ("unresolved", "unresolved"),
+    ("as_written", "to another page: asked as written, tree"),
+    ("as_written_right", "  right document and place"),
+    ("as_written_other_document", "  ANOTHER document"),
+    ("as_written_several", "  names several documents (relative)"),
+    ("as_written_missed", "  missed"),
 )
 
 
@@ -746,6 +807,15 @@ def print_text(results: Sequence[TreeResult], show: int, broken: bool) -> None:
             print(f"\n{result.name}: unresolved ({result.unresolved}, showing up to {show})")
             for outcome in result.unresolved_links[:show]:
                 print_outcome(outcome)
+        if result.other_documents:
+            print(f"\n{result.name}: as written, ANOTHER document ({len(result.other_documents)})")
+            for outcome in result.other_documents:
+                print_outcome(outcome)
+        if result.as_written_misses:
+            count = len(result.as_written_misses)
+            print(f"\n{result.name}: as written, missed ({count}, showing up to {show})")
+            for outcome in result.as_written_misses[:show]:
+                print_outcome(outcome)
     categories: dict[str, int] = {}
     for result in results:
         for outcome in (*result.wrong_places, *result.unresolved_links):
@@ -769,6 +839,7 @@ def as_json(results: Sequence[TreeResult], show: int) -> dict[str, Any]:
         data = asdict(result)
         data["share"] = round(result.share, 1)
         data["unresolved_links"] = data["unresolved_links"][:show]
+        data["as_written_misses"] = data["as_written_misses"][:show]
         return data
 
     total = total_of(results)

@@ -792,7 +792,31 @@ def links_section(links: dict[str, Any]) -> list[str]:
         "Tree", "Files", "Links with a fragment", "Resolvable", "Right section",
         "Wrong section", "Unresolved", "Broken (no such id)", "Broken but matched", "Share",
     ]  # fmt: skip
-    return [*lines, *table(header, rows), ""]
+    written = [
+        "The resolvable links to another page, asked as written (`/guide/api#setup`, "
+        "`./api.html#setup`, `../b/index.md#usage`: the path, `#`, the fragment as the source "
+        "spells it) in one call over the whole tree, as an agent passes a link it read with the "
+        "folder. The engine does not know the page a link is on, so a relative link to a name "
+        "the tree has several times names them all (an error listing them); a match in any "
+        "other document than the link's would be the worst outcome.",
+        "",
+    ]
+    written_rows = [
+        [
+            t["name"], str(t["as_written"]), str(t["as_written_right"]),
+            str(t["as_written_other_document"]), str(t["as_written_several"]),
+            str(t["as_written_missed"]),
+        ]
+        for t in [*links["trees"], {**total, "name": "**all**"}]
+        if "as_written" in t
+    ]  # fmt: skip
+    written_header = [
+        "Tree", "Asked as written", "Right document and section", "Another document",
+        "Names several documents", "Missed",
+    ]  # fmt: skip
+    if not written_rows:
+        return [*lines, *table(header, rows), ""]
+    return [*lines, *table(header, rows), "", *written, *table(written_header, written_rows), ""]
 
 
 def skill_section(skill: dict[str, Any]) -> list[str]:

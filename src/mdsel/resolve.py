@@ -8,7 +8,6 @@ what exists before any loop, so `h2.0-999999999` costs as much as `h2.0-7`.
 
 from __future__ import annotations
 
-import os
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -16,6 +15,7 @@ from mdsel._record import NamedTuple
 from mdsel.address import LINES, locate, miss_reason
 from mdsel.columns import KINDS
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
+from mdsel.links import link_sources
 from mdsel.nodes import HEADING, ROOT, SECTION, Node, NodeRange, first_number
 from mdsel.reasons import none_reason, range_reason
 from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_segments
@@ -54,29 +54,11 @@ def namespace_sources(namespace: str | None, sources: Sequence[Source]) -> list[
     return hits
 
 
-def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
-    """Indices of the sources a link's path names: those whose path ends with it, compared by
-    whole components (`./` and `../` at its start dropped, as a link is relative to the page
-    that holds it), in the same letter case if any match so, else in any case."""
-    parts = [part for part in link.split("/") if part not in ("", ".")]
-    while parts and parts[0] == "..":
-        parts.pop(0)
-    wanted = "/".join(parts)
-    if not wanted:
-        return []
-    paths = [
-        "/" + os.path.normpath(s.path).replace(os.sep, "/") if s.path != "-" else ""
-        for s in sources
-    ]
-    hits = [i for i, path in enumerate(paths) if path.endswith("/" + wanted)]
-    if not hits:
-        folded = "/" + wanted.casefold()
-        hits = [i for i, path in enumerate(paths) if path.casefold().endswith(folded)]
-    return hits
-
-
 def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
-    if selector.link and len(sources) > 1:
+    # A link to a Markdown file names the one document of a call by its namespace (its own
+    # path may be relative to another page); any other link, and any in a call of several
+    # documents, by its path.
+    if selector.link and (len(sources) > 1 or selector.namespace is None):
         return _resolve_link(selector, sources)
     return _resolve_in(selector, sources, namespace_sources(selector.namespace, sources))
 

@@ -10,7 +10,9 @@
 `L812` is the innermost section holding line 812 (1-based, as in the index); `L800-850` those
 lines verbatim; `#installation` the section whose heading has that GitHub anchor. They address
 the whole document, so they only come first; `L800-850` is not a scope (nothing may follow it).
-A link as written in Markdown, `README.md#installation`, means `readme::#installation`.
+A link as written in Markdown, `README.md#installation`, means `readme::#installation`; one
+as a documentation site writes it (`/guide/api#setup`, `./api.html#setup`) names its document
+by its path (mdsel.links).
 
 A comma after an index item continues the list only when an item (`N` or `N-M`) follows and is
 itself followed by `,`, `/`, `?` or the end; otherwise it starts the next selector, so
@@ -23,7 +25,8 @@ import re
 
 from mdsel.errors import SelectorSyntaxError
 from mdsel.fragments import decoded_fragment
-from mdsel.names import is_markdown_name, namespace_of
+from mdsel.links import page_link
+from mdsel.names import namespace_of
 from mdsel.scanner import MAX_NUMBER, Scanner
 from mdsel.selector_params import parse_params
 from mdsel.selector_types import CANONICAL, TYPE_NAMES, TYPES
@@ -51,6 +54,23 @@ _ITEM_AHEAD = re.compile(r",[ \t]*[0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*(?=[,/?]|\
 _LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
 _ANCHOR = re.compile(r"#((?:[^\s,/?#&]|&#?[A-Za-z0-9]{1,32};)*)")
 _NOT_IN_LINK = re.compile(r"[\s,?:]")
+_SEGMENT = re.compile(
+    r"[Ll][0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*\Z|([A-Za-z][A-Za-z0-9]*)([.\[][ \t]*(?:[0-9]|\Z))?"
+)
+
+
+def _is_segment(text: str, followed: bool) -> bool:
+    """Whether `text`, before `#` or (`followed`) before `/`, reads as a selector's segment
+    rather than a link's page or folder: a numbered one (`h2.1`, `para[0]`, `h2.`), a line
+    (`L12`), or a type followed by more (`code/…`). A type alone before `#` (`list#v-for`) is
+    a link: no selector has an anchor there."""
+    match = _SEGMENT.match(text)
+    if match is None:
+        return False
+    type_name, numbered = match.group(1, 2)
+    if type_name is None:
+        return True
+    return type_name.lower() in TYPES and (numbered is not None or followed)
 
 
 def parse_request(text: str) -> tuple[Selector, ...]:
@@ -145,18 +165,22 @@ class _Parser(Scanner):
         return Selector(namespace, tuple(segments), params, source, self.link)
 
     def file_link(self) -> str | None:
-        """A link as written in Markdown, `README.md#install` or `docs/api.md#setup`: the
-        namespace of that file name (the anchor is parsed next), else None."""
+        """A link as written in a page (`README.md#install`, `docs/api.md#setup`,
+        `/guide/api#setup`, `./api.html#setup`; see mdsel.links): its path is kept in
+        `self.link` and the namespace of the Markdown file it ends in returned (None for a
+        site's page or folder; the anchor is parsed next). Not a link: None, `link` empty."""
         end = self.text.find("#", self.pos)
         if end <= self.pos or _NOT_IN_LINK.search(self.text, self.pos, end) is not None:
             return None
-        path = self.text[self.pos : end].replace("\\", "/")
-        name = path.rpartition("/")[2]
-        if not is_markdown_name(name):
-            return None
+        written = self.text[self.pos : end]
+        path, namespace = page_link(written)
+        first, slash, _rest = written.replace("\\", "/").partition("/")
+        anchor = _ANCHOR.match(self.text, end)
+        if namespace is None and (_is_segment(first, bool(slash)) or not anchor or not anchor[1]):
+            return None  # `h2.1/…#x`, `h2#`: a selector (refused below, saying where)
         self.pos = end
         self.link = path
-        return namespace_of(name)
+        return namespace
 
     def segment(self, first: bool) -> Segment:
         begin = self.pos

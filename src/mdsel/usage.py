@@ -38,7 +38,8 @@ selectors:
   L800-850          exactly lines 800 to 850, verbatim (cut at the end of the file)
   #installation     the section whose heading has that GitHub anchor (lower case, spaces as
                     '-', repeats numbered -1, -2…; `mdsel index --json` lists them);
-                    README.md#installation, a link as written, means readme::#installation
+                    README.md#installation, a link as written, means readme::#installation;
+                    a site's links too (/guide/api#setup, ./api.html#setup, /guide/#setup)
   h2.1/code.0       the first code block inside h2.1 (paths scope each step; a heading keeps
                     the number the index prints: h2.5/h3.4 is the index's h3.4, if under h2.5)
   L812/code.0 #setup/code.0

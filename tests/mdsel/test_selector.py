@@ -96,7 +96,8 @@ def test_forms(text: str, path: str | None) -> None:
         ("docs/API_Guide.markdown#setup/code.0", "api_guide", "#setup/code.0"),
         ("../Changes.MD#v2-0", "changes", "#v2-0"),
         ("readme::L3", "readme", "L3"),
-        ("notes.txt#x", None, None),  # not a Markdown file name: not a link
+        ("notes.txt#x", None, "#x"),  # a link to a page (mdsel.links): by its path alone
+        ("/guide/api#setup/code.0", None, "#setup/code.0"),
         ("h2.0#x", None, None),
     ],
 )
