@@ -65,12 +65,24 @@ column_bytes(const Column *column)
                                      column->len * column->width);
 }
 
+/* Frees the column's items once they are copied out (a document of millions of blocks holds
+ * one copy at a time, not every column twice). */
+static void
+column_release(Column *column)
+{
+    PyMem_Free(column->data);
+    column->data = NULL;
+    column->len = column->cap = 0;
+}
+
 /* The column as `make(typecode, bytes)`: an array.array, made here so that the caller makes
- * none of its own (a dozen Python calls per document, a share of a small file's cost). */
+ * none of its own (a dozen Python calls per document, a share of a small file's cost). The
+ * column is released. */
 static PyObject *
-column_array(PyObject *make, PyObject *typecode, const Column *column)
+column_array(PyObject *make, PyObject *typecode, Column *column)
 {
     PyObject *raw = column_bytes(column);
+    column_release(column);
     if (raw == NULL)
         return NULL;
     PyObject *array = PyObject_CallFunctionObjArgs(make, typecode, raw, NULL);
@@ -78,16 +90,22 @@ column_array(PyObject *make, PyObject *typecode, const Column *column)
     return array;
 }
 
-/* A column of one-byte values as a bytearray. */
+/* A column of one-byte values as a bytearray; the column is released. */
 static PyObject *
-column_bytearray(const Column *column)
+column_bytearray(Column *column)
 {
-    return PyByteArray_FromStringAndSize(column->data ? column->data : "", column->len);
+    PyObject *bytes = PyByteArray_FromStringAndSize(column->data ? column->data : "",
+                                                    column->len);
+    column_release(column);
+    return bytes;
 }
 
-/* The open lists and blockquotes: their byte ends and block indices, innermost last. */
+enum { LIST_CODE = 2, QUOTE_CODE = 4, KIND_COUNT = 5 };
+
+/* The open lists and blockquotes: their byte ends, block indices and (a list's) the end of its
+ * last item so far (shifted; 0 before any), innermost last. */
 typedef struct {
-    int64_t *ends, *indices;
+    int64_t *ends, *indices, *item_ends;
     Py_ssize_t len, cap;
 } Stack;
 
@@ -96,39 +114,44 @@ stack_push(Stack *stack, int64_t end, int64_t index)
 {
     if (stack->len == stack->cap) {
         Py_ssize_t cap = stack->cap ? stack->cap * 2 : 16;
-        int64_t *ends = PyMem_Realloc(stack->ends, (size_t)cap * sizeof *ends);
-        if (ends == NULL) {
-            PyErr_NoMemory();
-            return -1;
+        int64_t **arrays[] = {&stack->ends, &stack->indices, &stack->item_ends};
+        for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) {
+            int64_t *grown = PyMem_Realloc(*arrays[i], (size_t)cap * sizeof **arrays[i]);
+            if (grown == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            *arrays[i] = grown;
         }
-        stack->ends = ends;
-        int64_t *indices = PyMem_Realloc(stack->indices, (size_t)cap * sizeof *indices);
-        if (indices == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        stack->indices = indices;
         stack->cap = cap;
     }
     stack->ends[stack->len] = end;
+    stack->item_ends[stack->len] = 0;
     stack->indices[stack->len++] = index;
     return 0;
 }
 
-/* Closes the containers that end at or before `start`: their last descendant is `last_index`. */
+/* Closes the containers that end at or before `start`: their last descendant is `last_index`.
+ * A list's range can run on over link reference definitions after its last item (pulldown-cmark
+ * ends it where the last one starts); its items' do not, so a closed list ends where its last
+ * item does (as scan_events does after its loop). */
 static void
-stack_close(Stack *stack, int64_t start, Column *last, int64_t last_index)
+stack_close(Stack *stack, int64_t start, Column *last, int64_t last_index, const Column *kinds,
+            const Column *starts, Column *ends)
 {
     while (stack->len && stack->ends[stack->len - 1] <= start) {
         stack->len--;
-        column_set(last, stack->indices[stack->len], last_index);
+        int64_t index = stack->indices[stack->len], item_end = stack->item_ends[stack->len];
+        column_set(last, index, last_index);
+        if (((const uint8_t *)kinds->data)[index] == LIST_CODE &&
+            item_end > column_get(starts, index) && item_end < column_get(ends, index))
+            column_set(ends, index, item_end);
     }
 }
 
 static PyObject *key_start, *key_end, *tag_start, *tag_end, *tag_text, *tag_code, *tag_heading,
     *tag_link, *tag_item, *key_level, *soft_break, *hard_break, *space, *empty;
 
-enum { LIST_CODE = 2, QUOTE_CODE = 4, KIND_COUNT = 5 };
 
 /* Whether the str `name` is `known` (interned). The parser's keys and tags are interned, and
  * two interned strings of one text are one object: so an interned name is compared by identity
@@ -329,7 +352,6 @@ heading_title(Events *events)
 
 typedef struct {
     Column kinds, starts, ends, parents, last, levels, heading_starts, heading_ends, title_ends;
-    Column item_ends; /* per block: the end of a list's last item so far (shifted), else 0 */
     Column top[KIND_COUNT];
     Stack open;
 } Columns;
@@ -341,12 +363,12 @@ columns_free(Columns *columns)
                      &columns->last, &columns->levels, &columns->heading_starts,
                      &columns->heading_ends, &columns->title_ends, &columns->top[0],
                      &columns->top[1],
-                     &columns->top[2], &columns->top[3], &columns->top[4],
-                     &columns->item_ends};
+                     &columns->top[2], &columns->top[3], &columns->top[4]};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         PyMem_Free(all[i]->data);
     PyMem_Free(columns->open.ends);
     PyMem_Free(columns->open.indices);
+    PyMem_Free(columns->open.item_ends);
 }
 
 PyDoc_STRVAR(scan_doc,
@@ -390,7 +412,6 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
     c.starts.width = c.ends.width = c.last.width = width;
     c.heading_starts.width = c.heading_ends.width = c.title_ends.width = width;
     c.parents.width = parent_width;
-    c.item_ends.width = 8;
     for (int k = 0; k < KIND_COUNT; k++)
         c.top[k].width = width;
     PyObject *titles = PyList_New(0), *result = NULL, *pair;
@@ -410,9 +431,9 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
                 if (range_of(range, &start, &end) < 0)
                     goto fail_pair;
                 Py_DECREF(pair);
-                stack_close(&c.open, start, &c.last, c.kinds.len - 1);
+                stack_close(&c.open, start, &c.last, c.kinds.len - 1, &c.kinds, &c.starts, &c.ends);
                 if (c.open.len)
-                    ((int64_t *)c.item_ends.data)[c.open.indices[c.open.len - 1]] = end + shift;
+                    c.open.item_ends[c.open.len - 1] = end + shift;
                 continue;
             }
         } else if (tag != NULL && PyDict_CheckExact(tag)) {
@@ -450,7 +471,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
             Py_DECREF(pair);
             if (level_value == -1 && PyErr_Occurred())
                 goto done;
-            stack_close(&c.open, start, &c.last, c.kinds.len - 1);
+            stack_close(&c.open, start, &c.last, c.kinds.len - 1, &c.kinds, &c.starts, &c.ends);
             if (c.kinds.len >= room) {
                 over_limit(limit, start + shift);
                 goto done;
@@ -506,7 +527,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
         }
         if (end <= start)
             end = start + 1;
-        stack_close(&c.open, start, &c.last, index - 1);
+        stack_close(&c.open, start, &c.last, index - 1, &c.kinds, &c.starts, &c.ends);
         int failed;
         if (c.open.len)
             failed = column_push(&c.parents, c.open.indices[c.open.len - 1]) < 0;
@@ -514,8 +535,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
             failed = column_push(&c.parents, -1) < 0 || column_push(&c.top[kind], index) < 0;
         if (failed || column_push(&c.kinds, kind) < 0 ||
             column_push(&c.starts, start + shift) < 0 ||
-            column_push(&c.ends, end + shift) < 0 || column_push(&c.last, index) < 0 ||
-            column_push(&c.item_ends, 0) < 0)
+            column_push(&c.ends, end + shift) < 0 || column_push(&c.last, index) < 0)
             goto done;
         if ((kind == LIST_CODE || kind == QUOTE_CODE) && stack_push(&c.open, end, index) < 0)
             goto done;
@@ -526,13 +546,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
     }
     if (PyErr_Occurred())
         goto done;
-    stack_close(&c.open, INT64_MAX, &c.last, c.kinds.len - 1);
-    for (Py_ssize_t i = 0; i < c.kinds.len; i++) {
-        int64_t item_end = ((int64_t *)c.item_ends.data)[i];
-        if (((uint8_t *)c.kinds.data)[i] == LIST_CODE && item_end > column_get(&c.starts, i) &&
-            item_end < column_get(&c.ends, i))
-            column_set(&c.ends, i, item_end);
-    }
+    stack_close(&c.open, INT64_MAX, &c.last, c.kinds.len - 1, &c.kinds, &c.starts, &c.ends);
     result = Py_BuildValue(
         "(NNNNN(NNNNN)NNNNN)", column_bytearray(&c.kinds),
         column_array(make, code_name, &c.starts), column_array(make, code_name, &c.ends),
