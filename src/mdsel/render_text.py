@@ -140,7 +140,8 @@ def select(
         if several:
             out.append(f"==> {selector} L{match.line_start}-{match.line_end} <==\n")
         content = match.content
-        out.append(content if content.endswith(("\n", "\r")) else content + "\n")
+        # A line break ends what does not end in one (an empty file shows nothing).
+        out.append(content if not content or content.endswith(("\n", "\r")) else content + "\n")
         if match.next is not None or (match.line and match.total_pages > 1):
             # After `L812`, even the last page says which page of which section it is.
             # Claimed only when the page shows the line (it may fall between sections' text).

@@ -92,9 +92,10 @@ class RareHeadings:
         text, explicit = heading_text(title, self.data[start + shift : end + shift])
         shown, ident = (text, None) if explicit is None else explicit
         if open_end >= 0:
+            title = shown.strip(" \t")  # as Headings.title: not the spaces by inline HTML
             self.nested.append(
                 NestedHeading(
-                    level, start + shift, end + shift, open_end + shift, shown, text, ident
+                    level, start + shift, end + shift, open_end + shift, title, text, ident
                 )
             )
             return None

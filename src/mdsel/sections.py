@@ -129,8 +129,11 @@ class Headings(Sequence[Heading]):
         return (self[i] for i in range(len(self.levels)))
 
     def title(self, index: int) -> str:
+        """Heading `index`'s title. Spaces at its ends are dropped: the parser keeps those
+        between inline HTML and the text (`## <a name="x"></a> Usage`), which GitHub and the
+        site generators drop from the heading's text as well."""
         ends = self.title_ends
-        return self.titles[ends[index - 1] if index else 0 : ends[index]]
+        return self.titles[ends[index - 1] if index else 0 : ends[index]].strip(" \t")
 
     def github_text(self, index: int) -> str:
         """The heading's text as GitHub shows it: an attribute block is text there."""

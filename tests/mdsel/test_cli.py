@@ -438,6 +438,7 @@ def test_empty_file_spans_no_lines(tmp_path: Path) -> None:
     path.write_bytes(b"")
     (match,) = json.loads(cli("select", "root", str(path), "--json").stdout)["data"]["matches"]
     assert (match["line_start"], match["line_end"], match["content"]) == (1, 0, "")
+    assert cli("select", "root", str(path)) == Outcome("", "", 0)  # not one empty line
 
 
 def test_error_column_matches_the_selector_shown() -> None:

@@ -82,3 +82,16 @@ def test_headings_in_lists_and_quotes_are_link_targets_not_sections() -> None:
         (2, "In a list", "In a list {#listed}", "listed"),
         (3, "In a quote", "In a quote", None),
     ]
+
+
+def test_spaces_beside_inline_html_are_not_part_of_the_title() -> None:
+    text = (
+        '## <a name="use"></a> Usage\n\ntext\n\n## Install <a id="inst"></a>\n\nmore\n\n'
+        '- ### <a name="n"></a> Nested\n'
+    )
+    sources = [mdsel.Source("doc", "doc.md", mdsel.parse_document(text.encode()))]
+    headings = sources[0].document.headings
+    assert [headings.title(i) for i in range(len(headings))] == ["Usage", "Install"]
+    assert [h.title for h in sources[0].document.nested] == ["Nested"]
+    for anchor in ("#usage", "#use", "#install", "#inst"):
+        assert len(mdsel.select(anchor, sources).matches) == 1, anchor
