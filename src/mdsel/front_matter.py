@@ -63,6 +63,9 @@ _TOML_TITLE = rb"(?m)^title[ \t]*=[ \t]*(.*?)[ \t]*\r?$"
 _TOML_TABLE = rb"(?m)^[ \t]*\["
 _CONTINUED = rb"(?:\r?\n[ \t]+[^ \t\r\n#][^\r\n]*)+"
 """Lines of a plain YAML scalar that go on below its key, indented."""
+_INDENTED = rb"(?:\r?\n(?:[ \t]+[^\r\n]*|[ \t]*(?=\r?\n)))+"
+"""Lines of a block scalar (`|`, `>-`…) below its key: indented, or blank between them."""
+_BLOCK_HEADER = rb"[|>](?:[1-9]?[+-]?|[+-][1-9])(?:[ \t]+#.*)?"
 _NULLS = ("null", "Null", "NULL", "~")
 
 
@@ -76,14 +79,15 @@ def front_matter_title(block: bytes) -> str | None:
     if toml:
         table = re.search(_TOML_TABLE, block)
         block = block if table is None else block[: table.start()]
-    found = re.search(_TOML_TITLE if toml else _YAML_TITLE, block)
+    # The last: YAML loaders keep the last of a repeated key (TOML refuses one).
+    found = next(reversed(list(re.finditer(_TOML_TITLE if toml else _YAML_TITLE, block))), None)
     if found is None:
         return None
     raw = found.group(1)
     if not toml:
-        continued = re.compile(_CONTINUED).match(block, found.end())
-        if continued is not None and raw[:1] not in (b"'", b'"'):
-            raw += b" " + b" ".join(line.strip() for line in continued.group().splitlines() if line)
+        if re.fullmatch(_BLOCK_HEADER, raw):
+            return _block_scalar(block, found.end())
+        raw = _yaml_scalar(block, raw, found.end())
     value = raw.decode("utf-8", "replace")
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         if value[0] == "'":
@@ -96,8 +100,56 @@ def front_matter_title(block: bytes) -> str | None:
             except ValueError:
                 value = value[1:-1]
     elif value.startswith(("|", ">", "#", "[", "{", "&", "*")) or value in _NULLS:
-        return None  # a block scalar, a comment, a collection, an alias or null: no one-line text
+        return None  # a comment, a collection, an alias or null: no text
     else:
         value = value.split(" #", 1)[0]  # a plain scalar ends at a comment
     value = " ".join(value.split())
     return value or None
+
+
+def _yaml_scalar(block: bytes, raw: bytes, end: int) -> bytes:
+    """The title's scalar whole, on one line: a quoted one up to its closing quote (on a later
+    line if need be; a comment after it dropped), a plain one with the indented lines that
+    continue it. `raw`: the rest of the key's line; `end`: where that line ends in `block`."""
+    quote = raw[:1]
+    if quote in (b"'", b'"'):
+        pieces = [raw]
+        more = re.compile(_INDENTED).match(block, end)
+        for line in more.group().splitlines() if more is not None else []:
+            if _closing(b" ".join(pieces), quote) >= 0:
+                break
+            if line.strip():
+                pieces.append(line.strip())
+        joined = b" ".join(pieces)
+        close = _closing(joined, quote)
+        return joined[: close + 1] if close >= 0 else joined
+    continued = re.compile(_CONTINUED).match(block, end)
+    if continued is not None:
+        raw += b" " + b" ".join(line.strip() for line in continued.group().splitlines() if line)
+    return raw
+
+
+def _closing(text: bytes, quote: bytes) -> int:
+    """Where the quoted scalar opening `text` closes, or -1: a `"` not escaped by a backslash,
+    a `'` not doubled."""
+    pos = 1
+    while True:
+        pos = text.find(quote, pos)
+        if pos < 0:
+            return -1
+        escaped = (pos - len(text[:pos].rstrip(b"\\"))) % 2  # after an odd run of backslashes
+        if quote == b'"' and escaped:
+            pos += 1
+        elif quote == b"'" and text[pos + 1 : pos + 2] == b"'":
+            pos += 2
+        else:
+            return pos
+
+
+def _block_scalar(block: bytes, end: int) -> str | None:
+    """A block scalar's (`|`, `>-`…) lines below its key, folded into one line of text (a
+    title is shown on one), or None when it has none."""
+    more = re.compile(_INDENTED).match(block, end)
+    lines = (more.group() if more is not None else b"").splitlines()
+    text = b" ".join(b" ".join(line.split()) for line in lines if line.strip())
+    return text.decode("utf-8", "replace") or None
