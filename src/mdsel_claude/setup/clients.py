@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude.setup import entries, jsonfile, ledger
+from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, Written
@@ -155,7 +155,7 @@ def plan_install(
     entry = client.entry(executable)
     at = server_at((), client.container)
     mine = _ours(state.created(path), at, entry)
-    added = entries.add_server(before or {}, entry, path, mine, (), client.container)
+    added = entry_edits.add_server(before or {}, entry, path, mine, (), client.container)
     state = record_added(state, path, before, added, Written(at, entry))
     what = f"{client.title} MCP server {SERVER_KEY!r} → {executable} serve"
     if hook is not None:
@@ -184,7 +184,7 @@ def plan_uninstall(client: Client, path: Path, state_file: Path) -> Plan:
     before = jsonfile.load(path)
     at = server_at((), client.container)
     mine = _ours(state.created(path), at, None)
-    after = entries.remove_server(before or {}, path, mine, (), client.container)
+    after = entry_edits.remove_server(before or {}, path, mine, (), client.container)
     if client.name == "gemini":  # and the hook install wrote beside the server
         from mdsel_claude.setup import gemini_hook
 
@@ -193,7 +193,7 @@ def plan_uninstall(client: Client, path: Path, state_file: Path) -> Plan:
     state, step = removal(state, path, (before, after), what)
     steps: list[Step] = [step] if step else []
     steps += lookalike_notes(
-        path, {"mcpServers": entries.servers_in(after, path, (), client.container)}
+        path, {"mcpServers": entry_edits.servers_in(after, path, (), client.container)}
     )
     state = without_dirs(path, steps, state)
     if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps):

@@ -17,7 +17,7 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import codex_toml, entries, jsonfile, ledger, ours, paths, survey
+from mdsel_claude.setup import codex_toml, entry_edits, jsonfile, ledger, ours, paths, survey
 from mdsel_claude.setup.clients import Client
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError
@@ -47,7 +47,7 @@ def _client_server(client: Client, path: Path) -> tuple[bool, object]:
     value = jsonfile.load(path)
     if value is None:
         return False, None
-    return True, entries.servers_in(value, path, (), client.container).get(SERVER_KEY)
+    return True, entry_edits.servers_in(value, path, (), client.container).get(SERVER_KEY)
 
 
 def _program(client: Client, value: object) -> str:

@@ -1,24 +1,19 @@
-"""Our entries in Claude Code's config files: their shape, how we recognise them, pure add/remove.
+"""Our entries in Claude Code's config files: the forms install writes, and how we recognise them.
 
 Two files matter. An MCP config (`.mcp.json`) holds `{"mcpServers": {name: server}}`; ours is the
 server named `mdsel`. A settings file (`.claude/settings.json`) holds
 `{"hooks": {event: [{"matcher": ..., "hooks": [{"type": "command", "command": ...}]}]}}`; ours is
 a hook object install wrote, wherever it sits. Which values are ours is the caller's to say (see
-`Ours`): what the install record lists, never a look-alike. Everything here is a pure
-function from a parsed file to a new value: nothing else in the value is changed or reordered.
-Each `add_*` also reports the containers it had to create, so that removal can take exactly
-those away again when they are left empty (an empty `"hooks": {}` the user wrote stays).
+`Ours`): what the install record lists, never a look-alike. Putting them in a file and taking them
+out again is `entry_edits`'s.
 """
 
 from __future__ import annotations
 
-import copy
 import shlex
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
 
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
+from mdsel_claude.setup.jsonfile import JSONObject
 
 SERVER_KEY = "mdsel"
 """The name our server is registered under: its key under `mcpServers`, and the name given to
@@ -35,16 +30,6 @@ HOOK_EVENTS = ("PreToolUse", "PostToolUse")
 
 KeyPath = tuple[str, ...]
 """Keys leading from a file's top-level object to a nested container."""
-
-
-@dataclass(frozen=True, slots=True)
-class Added:
-    """A file's new value after adding our entry, and the containers that had to be created."""
-
-    value: JSONObject
-    """The whole new top-level object."""
-    created: tuple[KeyPath, ...]
-    """Containers that did not exist before, outermost first (`("hooks",)`, then deeper)."""
 
 
 def server_entry(executable: str) -> JSONObject:
@@ -131,107 +116,6 @@ def looks_like_ours(value: object) -> bool:
     return EXECUTABLE_NAME in str(value)
 
 
-def _object_at(value: JSONObject, key: str, path: Path, where: str) -> JSONObject | None:
-    """`value[key]` when it is an object, None when absent; anything else is refused."""
-    if key not in value:
-        return None
-    found = value[key]
-    if not isinstance(found, dict):
-        raise JsonFileError(path, f"{where} should be an object, found {type_name(found)}")
-    return found
-
-
-# -- MCP config (.mcp.json) -----------------------------------------------------------------
-
-
-def _nested(
-    value: JSONObject, at: KeyPath, path: Path, create: bool
-) -> tuple[JSONObject | None, list[KeyPath]]:
-    """The object at key path `at` in `value` (None when absent and not `create`d), and the
-    containers created on the way; anything but an object on the way is refused."""
-    here: JSONObject = value
-    created: list[KeyPath] = []
-    for depth, key in enumerate(at):
-        found = _object_at(here, key, path, _where(at[:depth], key))
-        if found is None:
-            if not create:
-                return None, created
-            found = here[key] = {}
-            created.append(at[: depth + 1])
-        here = found
-    return here, created
-
-
-def servers_in(
-    config: JSONObject, path: Path, at: KeyPath = (), container: str = "mcpServers"
-) -> JSONObject:
-    """The `mcpServers` object of an MCP config (empty when absent); refuses a wrong shape.
-    `at` leads to the object holding it (`("projects", root)` in `~/.claude.json`);
-    `container` is its name in clients that call it otherwise (`servers`, `mcp`)."""
-    holder, _ = _nested(config, at, path, create=False)
-    if holder is None:
-        return {}
-    return _object_at(holder, container, path, _where(at, container)) or {}
-
-
-def _where(at: KeyPath, key: str) -> str:
-    return ".".join(f'"{k}"' for k in (*at, key))
-
-
-def add_server(
-    config: JSONObject,
-    entry: JSONObject,
-    path: Path,
-    ours: Ours,
-    at: KeyPath = (),
-    container: str = "mcpServers",
-) -> Added:
-    """`config` with our server set to `entry`: replaced in place if present, else appended."""
-    result = copy.deepcopy(config)
-    holder, created = _nested(result, at, path, create=True)
-    assert holder is not None
-    servers = _object_at(holder, container, path, _where(at, container))
-    if servers is None:
-        servers = holder[container] = {}
-        created.append((*at, container))
-    if SERVER_KEY in servers and not ours(servers[SERVER_KEY]):
-        other = servers[SERVER_KEY]
-        command = other.get("command") if isinstance(other, dict) else None
-        raise JsonFileError(
-            path,
-            f"an MCP server named {SERVER_KEY!r} is already there and install did not write it "
-            f"(command: {command!r}); rename or remove it, then run install again",
-        )
-    servers[SERVER_KEY] = copy.deepcopy(entry)
-    return Added(result, tuple(created))
-
-
-def remove_server(
-    config: JSONObject, path: Path, ours: Ours, at: KeyPath = (), container: str = "mcpServers"
-) -> JSONObject:
-    """`config` without our server (nothing else changes; empty containers are left)."""
-    result = copy.deepcopy(config)
-    holder, _ = _nested(result, at, path, create=False)
-    servers = _object_at(holder, container, path, _where(at, container)) if holder else None
-    if servers is not None and SERVER_KEY in servers and ours(servers[SERVER_KEY]):
-        del servers[SERVER_KEY]
-    return result
-
-
-# -- settings (.claude/settings.json) -------------------------------------------------------
-
-
-def _event_groups(hooks: JSONObject, event: str, path: Path) -> list[object] | None:
-    if event not in hooks:
-        return None
-    groups = hooks[event]
-    if not isinstance(groups, list):
-        raise JsonFileError(
-            path, f'"hooks"."{event}" should be an array, found {type_name(groups)}'
-        )
-    return groups
-
-
 def lookalikes(value: JSONObject) -> list[str]:
     """Servers named `mdsel` and hooks that mention mdsel-claude, described in words."""
     found: list[str] = []
@@ -247,96 +131,3 @@ def lookalikes(value: JSONObject) -> list[str]:
                     command = hook.get("command") if isinstance(hook, dict) else hook
                     found.append(f"{event} hook {command!r}")
     return found
-
-
-def hooks_in(settings: JSONObject) -> list[tuple[str, JSONObject]]:
-    """Every hook object in a settings file, with its event (a wrong shape is skipped)."""
-    return [(event, hook) for event, _, hook in matched_hooks_in(settings)]
-
-
-def matched_hooks_in(settings: JSONObject) -> list[tuple[str, object, JSONObject]]:
-    """Every hook object in a settings file with its event and its group's matcher (a wrong
-    shape is skipped). Claude Code's and Gemini CLI's settings share this shape."""
-    found: list[tuple[str, object, JSONObject]] = []
-    hooks = settings.get("hooks")
-    for event, groups in (hooks if isinstance(hooks, dict) else {}).items():
-        for group in groups if isinstance(groups, list) else []:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            for hook in inner if isinstance(inner, list) else []:
-                if isinstance(hook, dict):
-                    found.append((event, group.get("matcher"), hook))
-    return found
-
-
-def remove_hooks(settings: JSONObject, path: Path, ours: Ours) -> JSONObject:
-    """`settings` without any hook of ours, under every event.
-
-    A matcher group that held only our hooks goes with them; a group shared with other hooks
-    keeps those. An event list or `hooks` object left empty stays (see `prune`).
-    """
-    result = copy.deepcopy(settings)
-    hooks = _object_at(result, "hooks", path, '"hooks"')
-    if hooks is None:
-        return result
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue  # not ours to judge; Claude Code reports it
-        kept: list[object] = []
-        for group in groups:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(group, dict) or not isinstance(inner, list):
-                kept.append(group)
-                continue
-            others = [hook for hook in inner if not ours(hook)]
-            if len(others) == len(inner):
-                kept.append(group)
-            elif others:
-                kept.append({**group, "hooks": others})
-        hooks[event] = kept
-    return result
-
-
-def add_hook(settings: JSONObject, event: str, entry: JSONObject, path: Path, ours: Ours) -> Added:
-    """`settings` with our hook as its own `Read` matcher group at the end of `event`'s list.
-
-    Any hook of ours already present (under any event) is removed first, so running install
-    again replaces it instead of adding a second one.
-    """
-    result = remove_hooks(settings, path, ours)
-    created: list[KeyPath] = []
-    hooks = _object_at(result, "hooks", path, '"hooks"')
-    if hooks is None:
-        hooks = result["hooks"] = {}
-        created.append(("hooks",))
-    groups = _event_groups(hooks, event, path)
-    if groups is None:
-        groups = hooks[event] = []
-        created.append(("hooks", event))
-    groups.append({"matcher": HOOK_MATCHER, "hooks": [copy.deepcopy(entry)]})
-    return Added(result, tuple(created))
-
-
-# -- cleaning up ----------------------------------------------------------------------------
-
-
-def prune(value: JSONObject, created: Sequence[KeyPath]) -> tuple[JSONObject, tuple[KeyPath, ...]]:
-    """Remove the containers in `created` that are now empty, innermost first.
-
-    Returns the new value and the containers of `created` that are still there (not empty,
-    because something else was put in them since).
-    """
-    result = copy.deepcopy(value)
-    remaining: list[KeyPath] = []
-    for key_path in sorted(set(created), key=len, reverse=True):
-        parent: object = result
-        for key in key_path[:-1]:
-            parent = parent.get(key) if isinstance(parent, dict) else None
-        if not isinstance(parent, dict) or key_path[-1] not in parent:
-            continue
-        if parent[key_path[-1]] in ({}, []):
-            del parent[key_path[-1]]
-        else:
-            remaining.append(key_path)
-    remaining.sort(key=len)
-    return result, tuple(remaining)

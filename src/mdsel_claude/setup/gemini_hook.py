@@ -27,8 +27,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel_claude.hook import gemini
-from mdsel_claude.setup import entries, jsonfile, ledger, ours
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, Added, KeyPath
+from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, KeyPath
+from mdsel_claude.setup.entry_edits import Added
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.probes import Report, run_on_threshold
@@ -88,7 +89,7 @@ def add_hook(
         parsed = parse_entry(value)
         return created.wrote(value, True) or (parsed is not None and parsed[0] == executable)
 
-    result = entries.remove_hooks(settings, path, mine)
+    result = entry_edits.remove_hooks(settings, path, mine)
     made: list[KeyPath] = []
     hooks = result.get("hooks")
     if hooks is None:
@@ -113,7 +114,7 @@ def remove_hooks(settings: JSONObject, path: Path, created: Created) -> JSONObje
     whatever `hooks` holds)."""
     if not any(w.hook for w in created.written):
         return settings
-    return entries.remove_hooks(settings, path, lambda value: created.wrote(value, True))
+    return entry_edits.remove_hooks(settings, path, lambda value: created.wrote(value, True))
 
 
 def describe(entry: JSONObject) -> str:
@@ -162,7 +163,7 @@ def report_hooks(
         disabled = config.get("disabled")
         # Gemini CLI skips a hook whose name (else command) is listed there.
         off = {d for d in disabled if isinstance(d, str)} if isinstance(disabled, list) else set()
-        for event, matcher, value in entries.matched_hooks_in(settings):
+        for event, matcher, value in entry_edits.matched_hooks_in(settings):
             if not entries.looks_like_ours(value):
                 continue
             parsed = parse_entry(value)

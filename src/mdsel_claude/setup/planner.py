@@ -1,8 +1,8 @@
 """Work out what install and uninstall will do, as a `Plan` (see `steps`): nothing is touched.
 
-Only our own entries are ever added or removed (see `entries`): what install wrote is noted (see
-`ledger`), with what it had to create for it, so that uninstall can take exactly that away again
-and leave look-alikes alone.
+Only our own entries are ever added or removed (see `entry_edits`): what install wrote is noted
+(see `ledger`), with what it had to create for it, so that uninstall can take exactly that away
+again and leave look-alikes alone.
 
 The local- and user-scope servers live in Claude Code's `~/.claude.json`, which this module
 edits itself rather than through `claude mcp add`: that works without the `claude` command on
@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import entries, jsonfile, ledger, ours
+from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
@@ -79,7 +79,7 @@ def plan_install(
     at = server_at(where.servers_at)
     before = jsonfile.load(where.mcp_config)
     mine = ours_in(state.created(where.mcp_config), False, at, executable)
-    added = entries.add_server(before or {}, server, where.mcp_config, mine, where.servers_at)
+    added = entry_edits.add_server(before or {}, server, where.mcp_config, mine, where.servers_at)
     state = record_added(state, where.mcp_config, before, added, Written(at, server))
     what = f"{_server_what(where)} → {executable} serve"
     private = where.mcp_config.name == ".claude.json"
@@ -88,18 +88,18 @@ def plan_install(
     before = jsonfile.load(where.settings)
     old = state.created(where.settings)
     mine = ours_in(old, True, None, executable)
-    cleared, kept = entries.prune(
-        entries.remove_hooks(before or {}, where.settings, mine), old.keys
+    cleared, kept = entry_edits.prune(
+        entry_edits.remove_hooks(before or {}, where.settings, mine), old.keys
     )
     hook = entries.hook_entry(executable, min_words, mode)
-    added = entries.add_hook(cleared, event, hook, where.settings, mine)
+    added = entry_edits.add_hook(cleared, event, hook, where.settings, mine)
     keys = tuple(dict.fromkeys(kept + added.created))
     wrote = (Written(("hooks", event), hook, hook=True),)
     state = state.with_file(where.settings, Created(old.file or before is None, keys, wrote))
     what = f"{event} hook on Read and Bash → {hook['command']}"
     steps.append(file_step(where.settings, before, added.value, what))
     steps += lookalike_notes(
-        where.settings, entries.remove_hooks(added.value, where.settings, mine)
+        where.settings, entry_edits.remove_hooks(added.value, where.settings, mine)
     )
     return Plan(tuple(steps), state, state_file)
 
@@ -134,7 +134,7 @@ def lookalike_notes(path: Path, remaining: JSONObject) -> list[Step]:
 
 
 def record_added(
-    state: State, path: Path, before: JSONObject | None, added: entries.Added, wrote: Written
+    state: State, path: Path, before: JSONObject | None, added: entry_edits.Added, wrote: Written
 ) -> State:
     """The record with `wrote` (replacing what was written at the same place) and the
     containers `added` created."""
@@ -169,7 +169,7 @@ def removal(
         written = tuple(w for w in created.written if w.at[: len(chain)] != chain)
     if before is None:
         return state.with_file(path, Created()), None
-    pruned, remaining = entries.prune(after, mine)
+    pruned, remaining = entry_edits.prune(after, mine)
     if created.file and pruned == {}:
         return state.with_file(path, Created()), DeleteFile(path)
     if chain is None:
@@ -206,12 +206,12 @@ def plan_uninstall(
     steps: list[Step] = []
     before = jsonfile.load(where.mcp_config)
     mine = ours_in(state.created(where.mcp_config), False, server_at(where.servers_at), None)
-    after = entries.remove_server(before or {}, where.mcp_config, mine, where.servers_at)
+    after = entry_edits.remove_server(before or {}, where.mcp_config, mine, where.servers_at)
     what = f"remove {_server_what(where)}"
     chain = (*where.servers_at, "mcpServers")
     state, step = removal(state, where.mcp_config, (before, after), what, chain)
     steps.extend([step] if step else [])
-    mine_there = entries.servers_in(after, where.mcp_config, where.servers_at)
+    mine_there = entry_edits.servers_in(after, where.mcp_config, where.servers_at)
     steps += lookalike_notes(where.mcp_config, {"mcpServers": mine_there})
     if SERVER_KEY in mine_there:
         leftover = _leftover(mine_there[SERVER_KEY], False, environ)
@@ -221,12 +221,12 @@ def plan_uninstall(
 
     before = jsonfile.load(where.settings)
     mine = ours_in(state.created(where.settings), True, None, None)
-    after = entries.remove_hooks(before or {}, where.settings, mine)
+    after = entry_edits.remove_hooks(before or {}, where.settings, mine)
     change = (before, after)
     state, step = removal(state, where.settings, change, "remove the mdsel-claude hook")
     steps.extend([step] if step else [])
     steps += lookalike_notes(where.settings, after)
-    for event, hook in entries.hooks_in(after):
+    for event, hook in entry_edits.hooks_in(after):
         leftover = _leftover(hook, True, environ)
         if leftover:
             command = hook.get("command")

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mdsel_claude.setup import entries, jsonfile, paths
+from mdsel_claude.setup import entry_edits, jsonfile, paths
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
@@ -92,7 +92,7 @@ def _servers(survey: Survey, scope: str, where: str, servers: object) -> None:
 
 
 def _hooks(survey: Survey, scope: str, where: str, settings: JSONObject | None) -> None:
-    for event, matcher, hook in entries.matched_hooks_in(settings or {}):
+    for event, matcher, hook in entry_edits.matched_hooks_in(settings or {}):
         command = hook.get("command")
         if _mentions_us(command):
             survey.hooks.append(Hook(scope, where, event, matcher, command))

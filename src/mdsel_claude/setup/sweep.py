@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import codex_toml, entries, jsonfile, ledger, ours, owned
+from mdsel_claude.setup import codex_toml, entries, entry_edits, jsonfile, ledger, ours, owned
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
@@ -44,21 +44,21 @@ def describe_entry(written: Written) -> str:
 def _present(value: JSONObject, path: Path, created: Created, written: Written) -> bool:
     """Whether `written` is still in `value` exactly as install wrote it."""
     if written.hook:
-        return any(created.wrote(hook, True) for _, hook in entries.hooks_in(value))
-    servers = entries.servers_in(value, path, written.at[:-2], written.at[-2])
+        return any(created.wrote(hook, True) for _, hook in entry_edits.hooks_in(value))
+    servers = entry_edits.servers_in(value, path, written.at[:-2], written.at[-2])
     name = written.at[-1]
     return name in servers and created.wrote(servers[name], False, written.at)
 
 
 def _without(value: JSONObject, path: Path, created: Created) -> JSONObject:
     """`value` without every entry the record lists for it."""
-    after = entries.remove_hooks(value, path, lambda hook: created.wrote(hook, True))
+    after = entry_edits.remove_hooks(value, path, lambda hook: created.wrote(hook, True))
     servers = [w.at for w in created.written if not w.hook]
     if created.legacy and not servers:  # recorded before entries were: the top-level server
         servers = [("mcpServers", SERVER_KEY)]
     for at in dict.fromkeys(servers):
         mine = lambda server, at=at: created.wrote(server, False, at)  # noqa: E731
-        after = entries.remove_server(after, path, mine, at[:-2], at[-2])
+        after = entry_edits.remove_server(after, path, mine, at[:-2], at[-2])
     return after
 
 
