@@ -1,4 +1,4 @@
-"""Codex CLI's hook for us in its `config.toml`: the matcher group, and Codex's trust in it.
+"""Codex CLI's hook for us in its `config.toml`: our matcher group, put in and taken out.
 
 Codex reads hooks from inline tables of `config.toml` (or from a `hooks.json` beside it):
 
@@ -9,18 +9,8 @@ Codex reads hooks from inline tables of `config.toml` (or from a `hooks.json` be
     command = "/home/me/.venv/bin/mdsel-claude hook --client codex --min-words 200"
     timeout = 30
 
-and runs a hook that is not managed by an administrator only once it is trusted: a table
-`[hooks.state."<file>:<event>:<group>:<handler>"]` whose `trusted_hash` is the hash of the
-hook's definition. Codex's `/hooks` screen writes that table when the user trusts a hook;
-install writes the same table for the hook it adds, since running install is the user's
-asking for that hook, and the two live in the one file, replaced in one step.
-
-The table's name is positional (the file as Codex names it, the event, the group's index in
-that event's list, the hook's index in the group), so our group keeps its place when install
-runs again, and a group moved by hand loses its trust (doctor says so; install restores it).
-The hash is `sha256:` and the hex digest of the hook's identity as compact JSON with sorted
-keys: the event's snake-case label, the matcher and the one hook with its defaults filled in
-(`timeout` 600 when absent, `async` false); the tests check it against the pinned Codex.
+and runs a hook that is not managed by an administrator only once it is trusted: install writes
+that trust beside the group (see `codex_trust`).
 
 Every function here changes a parsed file in place through `Containers`, so that the same steps
 run on tomlkit's document (which keeps the file's text) and on plain values (what the result
@@ -29,19 +19,16 @@ must parse back to; see `codex_toml`).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import shlex
-from collections.abc import Callable, Mapping, MutableMapping, MutableSequence
+from collections.abc import Callable, MutableMapping, MutableSequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mdsel_claude.setup import ledger
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
-from mdsel_claude.setup.ledger import Created, Written
+from mdsel_claude.setup.ledger import Created
 
 CLIENT = "codex"
 """The hook's `--client` in Codex's hook command."""
@@ -52,12 +39,9 @@ MATCHER = "^Bash$"
 TIMEOUT_SECONDS = 30
 """Codex waits 600 s for a hook by default; ours answers in milliseconds or not at all."""
 
-EVENT_LABELS = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use"}
-"""Each event's label in trust keys and hashes, as Codex writes it."""
-
 HOOKS = "hooks"
 STATE = "state"
-TRUSTED_HASH = "trusted_hash"
+"""Codex's trust sits in `hooks` beside the events (see `codex_trust`): a table, not an event."""
 
 
 def hook_command(executable: str, min_words: int) -> str:
@@ -96,42 +80,6 @@ def is_install_form(value: object, executable: str | None = None) -> bool:
     return os.path.basename(exe) == EXECUTABLE_NAME and executable in (None, exe)
 
 
-def trust_source(environ: Mapping[str, str]) -> str:
-    """`config.toml` as Codex names it in trust keys: under `CODEX_HOME` with its links
-    resolved, else `$HOME/.codex` normalized but not resolved (what the pinned Codex does)."""
-    codex_home = environ.get("CODEX_HOME")
-    if codex_home:
-        folder = os.path.realpath(codex_home)
-    else:
-        home = environ.get("HOME") or str(Path.home())
-        folder = os.path.join(os.path.normpath(home), ".codex")
-    return os.path.join(folder, "config.toml")
-
-
-def trust_key(source: str, event: str, group: int, handler: int) -> str:
-    return f"{source}:{EVENT_LABELS[event]}:{group}:{handler}"
-
-
-def trust_hash(event: str, hook: JSONObject, matcher: str = MATCHER) -> str:
-    """The hash Codex's trust in `hook` (a command hook) under `event` and `matcher` must
-    carry (see the module's text)."""
-    timeout = hook.get("timeout")
-    identity = {
-        "event_name": EVENT_LABELS[event],
-        "matcher": matcher,
-        "hooks": [
-            {
-                "type": "command",
-                "command": hook.get("command"),
-                "timeout": max(1, timeout) if isinstance(timeout, int) else 600,
-                "async": False,
-            }
-        ],
-    }
-    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 # -- the parsed file, tomlkit's or plain ------------------------------------------------------
 
 
@@ -149,7 +97,7 @@ class Containers:
 PLAIN = Containers(dict, list, dict)
 
 
-def _table_at(holder: Any, key: str, path: Path, where: str) -> Any:
+def table_at(holder: Any, key: str, path: Path, where: str) -> Any:
     found = holder.get(key)
     if found is not None and not isinstance(found, MutableMapping):
         raise JsonFileError(path, f"{where} should be a table, found {type_name(found)}")
@@ -165,7 +113,7 @@ def _groups_at(hooks: Any, event: str, path: Path) -> Any:
     return found
 
 
-def _plain(value: object) -> object:
+def unwrapped(value: object) -> object:
     unwrap = getattr(value, "unwrap", None)
     return unwrap() if callable(unwrap) else value
 
@@ -179,7 +127,7 @@ def remove_hooks(
     """Every hook of ours out of every event's list, but the one at `spare` (event, group,
     hook); a group left with no hook goes too. Removing from the end first, nothing before a
     removed hook moves, `spare` included when it is the first of ours in its list."""
-    hooks = _table_at(doc, HOOKS, path, HOOKS)
+    hooks = table_at(doc, HOOKS, path, HOOKS)
     for event in list(hooks or ()):
         groups = hooks[event] if event != STATE else None
         if not isinstance(groups, MutableSequence):
@@ -192,7 +140,7 @@ def remove_hooks(
             mine = [
                 i
                 for i, hook in enumerate(inner)
-                if (event, index, i) != spare and ours(_plain(hook))
+                if (event, index, i) != spare and ours(unwrapped(hook))
             ]
             if mine and len(mine) == len(inner):
                 del groups[index]
@@ -206,38 +154,33 @@ def _find(groups: Any, ours: Ours) -> tuple[int, int] | None:
     for g, group in enumerate(groups or ()):
         inner = group.get(HOOKS) if isinstance(group, MutableMapping) else None
         for h, hook in enumerate(inner if isinstance(inner, MutableSequence) else ()):
-            if ours(_plain(hook)):
+            if ours(unwrapped(hook)):
                 return g, h
     return None
 
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    key: str
-    """The trust key of our hook where it now is."""
+    """Where `add_hook` put our hook: what Codex's trust in it is keyed by (see `codex_trust`)."""
+
+    hooks: Any
+    """The `hooks` table our hook is now in."""
+    group: int
+    """Its group's index in the event's list."""
+    index: int
+    """Its index in the group."""
     created: tuple[KeyPath, ...]
     """Containers install had to create, outermost first."""
-    written: tuple[Written, ...]
-    """The hook and its trust, as the install record notes them."""
 
 
 def add_hook(
-    doc: Any,
-    event: str,
-    hook: JSONObject,
-    source: str,
-    ours: Ours,
-    path: Path,
-    make: Containers,
-    our_trust: Callable[[str, object], bool] = lambda key, value: False,
+    doc: Any, event: str, hook: JSONObject, ours: Ours, path: Path, make: Containers
 ) -> Placed:
-    """Our hook under `event`, trusted: in place of the first of ours there (its group keeps
-    its index, and so do the groups after it), else as a new group at the end of the list;
-    every other hook of ours goes. A trust entry already at our hook's key that install did
-    not write (`our_trust(key, hash)` says which it did) is the user's: install refuses rather
-    than overwrite it (and uninstall would then delete it)."""
+    """Our hook under `event`: in place of the first of ours there (its group keeps its index,
+    and so do the groups after it), else as a new group at the end of the list; every other
+    hook of ours goes."""
     created: list[KeyPath] = []
-    hooks = _table_at(doc, HOOKS, path, HOOKS)
+    hooks = table_at(doc, HOOKS, path, HOOKS)
     if hooks is None:
         doc[HOOKS] = make.holder()
         created.append((HOOKS,))
@@ -264,33 +207,7 @@ def add_hook(
         group[HOOKS] = inner
         groups.append(group)
         place = (len(groups) - 1, 0)
-    key = trust_key(source, event, *place)
-    state = _table_at(hooks, STATE, path, f"{HOOKS}.{STATE}")
-    if state is None:
-        hooks[STATE] = make.holder()
-        created.append((HOOKS, STATE))
-        state = hooks[STATE]
-    entry = _table_at(state, key, path, f"{HOOKS}.{STATE}.{key!r}")
-    digest = trust_hash(event, hook)
-    if entry is None:
-        state[key] = make.table()
-        created.append((HOOKS, STATE, key))
-        entry = state[key]
-    else:
-        there = _plain(entry.get(TRUSTED_HASH))
-        if there is not None and there != digest and not our_trust(key, there):
-            raise JsonFileError(
-                path,
-                f"Codex already has a trust entry [{HOOKS}.{STATE}.{json.dumps(key)}] where our "
-                "hook would go, and install did not write it (left from a hook removed by "
-                "hand?); remove that table, then run install again",
-            )
-    entry[TRUSTED_HASH] = digest
-    written = (
-        Written((HOOKS, event), hook, hook=True),
-        Written((HOOKS, STATE, key, TRUSTED_HASH), digest),
-    )
-    return Placed(key, tuple(created), written)
+    return Placed(hooks, *place, tuple(created))
 
 
 def _new_table(make: Containers, values: JSONObject) -> Any:
@@ -298,26 +215,6 @@ def _new_table(make: Containers, values: JSONObject) -> Any:
     for key, value in values.items():
         table[key] = value
     return table
-
-
-def remove_trust(doc: Any, created: Created, path: Path, keep: str | None = None) -> None:
-    """The trust install noted out of `hooks.state` (each only while it still holds the
-    hash install wrote), and the tables install created for it once empty; not `keep`."""
-    hooks = _table_at(doc, HOOKS, path, HOOKS)
-    state = _table_at(hooks, STATE, path, f"{HOOKS}.{STATE}") if hooks is not None else None
-    if state is None:
-        return
-    for written in created.written:
-        if written.hook or written.at[:2] != (HOOKS, STATE) or len(written.at) != 4:
-            continue
-        key = written.at[2]
-        entry = state.get(key)
-        if key == keep or not isinstance(entry, MutableMapping):
-            continue
-        if ledger.same_value(_plain(entry.get(TRUSTED_HASH)), written.value):
-            del entry[TRUSTED_HASH]
-        if not entry and (HOOKS, STATE, key) in created.keys:
-            del state[key]
 
 
 def prune(doc: Any, created: Created) -> None:

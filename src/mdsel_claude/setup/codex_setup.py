@@ -1,10 +1,10 @@
 """`install|doctor --client codex`: the MCP server and the shell-tool hook in Codex CLI's config.
 
 Install writes both into `config.toml` in one step (see `codex_toml` for the server,
-`codex_hooks` for the hook and Codex's trust in it); uninstall takes out what the record says
-install wrote. Doctor reads the file, says whether our hook is there, exactly as install writes
-it, running this installation, and trusted where it now sits, then runs this installation's
-hook on a Codex payload (a `cat` of a file over the threshold, and of one at it).
+`codex_hooks` for the hook, `codex_trust` for Codex's trust in it); uninstall takes out what the
+record says install wrote. Doctor reads the file, says whether our hook is there, exactly as
+install writes it, running this installation, and trusted where it now sits, then runs this
+installation's hook on a Codex payload (a `cat` of a file over the threshold, and of one at it).
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.hook import codex
-from mdsel_claude.setup import codex_hooks, codex_toml, ours
+from mdsel_claude.setup import codex_hooks, codex_toml, codex_trust, ours
 from mdsel_claude.setup.clients import CLIENTS
-from mdsel_claude.setup.codex_hooks import HOOKS, MATCHER, STATE, TRUSTED_HASH
+from mdsel_claude.setup.codex_hooks import HOOKS, MATCHER, STATE
+from mdsel_claude.setup.codex_trust import TRUSTED_HASH
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.probes import Report, run_on_threshold
@@ -47,7 +48,7 @@ def plan_install(
     if mode == "outline":
         raise SetupError(NO_OUTLINE)
     entry = codex_hooks.hook_entry(executable, min_words)
-    hook = codex_toml.Hook(event, entry, codex_hooks.trust_source(environ))
+    hook = codex_toml.Hook(event, entry, codex_trust.trust_source(environ))
     server = CLIENTS["codex"].entry(executable)
     return codex_toml.plan_install(path, server, state_file, hook)
 
@@ -56,7 +57,7 @@ def _our_hooks(doc: object) -> list[tuple[str, int, int, dict[str, object]]]:
     """Every hook in the file of install's form (any executable): event, group, index, value."""
     hooks = doc.get(HOOKS) if isinstance(doc, dict) else None
     found: list[tuple[str, int, int, dict[str, object]]] = []
-    for event in codex_hooks.EVENT_LABELS:
+    for event in codex_trust.EVENT_LABELS:
         groups = hooks.get(event) if isinstance(hooks, dict) else None
         for g, group in enumerate(groups if isinstance(groups, list) else []):
             inner = group.get(HOOKS) if isinstance(group, dict) else None
@@ -75,7 +76,7 @@ def doctor(path: Path, environ: Mapping[str, str], report: Report) -> None:
         report.fail(str(error))
         return
     me = ours.this_installation()
-    source = codex_hooks.trust_source(environ)
+    source = codex_trust.trust_source(environ)
     mine: list[str] = []
     for event, group, index, hook in _our_hooks(doc):
         matcher = hook.pop("matcher")
@@ -89,14 +90,14 @@ def doctor(path: Path, environ: Mapping[str, str], report: Report) -> None:
         if matcher != MATCHER:
             report.fail(f"its matcher is {matcher!r}, not {MATCHER!r}: it never runs")
             continue
-        key = codex_hooks.trust_key(source, event, group, index)
+        key = codex_trust.trust_key(source, event, group, index)
         states = doc[HOOKS].get(STATE)  # `_our_hooks` found hooks: a table
         state = states.get(key) if isinstance(states, dict) else None
         state = state if isinstance(state, dict) else {}
         if state.get("enabled") is False:
             report.fail(f"disabled in Codex (/hooks, or {STATE} {key!r}): Codex skips it")
             continue
-        if state.get(TRUSTED_HASH) != codex_hooks.trust_hash(event, hook):
+        if state.get(TRUSTED_HASH) != codex_trust.trust_hash(event, hook):
             report.fail(
                 "not trusted where it now sits (a hook before it moved, or its trust was "
                 "removed): Codex skips it until `mdsel-claude install --client codex` runs "

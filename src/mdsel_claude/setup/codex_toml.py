@@ -20,7 +20,7 @@ from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import Table
 
-from mdsel_claude.setup import codex_hooks, entries, jsonfile, ledger
+from mdsel_claude.setup import codex_hooks, codex_trust, entries, jsonfile, ledger
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
@@ -43,7 +43,7 @@ class Hook:
     event: str
     entry: JSONObject
     source: str
-    """`config.toml` as Codex names it in trust keys (`codex_hooks.trust_source`)."""
+    """`config.toml` as Codex names it in trust keys (`codex_trust.trust_source`)."""
 
 
 def _read(path: Path) -> tuple[str | None, tomlkit.TOMLDocument]:
@@ -145,7 +145,7 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
 
 def _with_hook(
     doc: tomlkit.TOMLDocument, expected: dict[str, Any], hook: Hook, old: Created, path: Path
-) -> codex_hooks.Placed:
+) -> codex_trust.Trusted:
     """`hook` into the document and into `expected` alike (the plain values the new text must
     parse back to), in place of any of ours; trust noted for another place is taken away."""
 
@@ -153,15 +153,15 @@ def _with_hook(
         return old.wrote(value, True) or codex_hooks.is_install_form(value, _program(hook))
 
     def our_trust(key: str, value: object) -> bool:
-        at = (codex_hooks.HOOKS, codex_hooks.STATE, key, codex_hooks.TRUSTED_HASH)
+        at = (codex_hooks.HOOKS, codex_hooks.STATE, key, codex_trust.TRUSTED_HASH)
         return any(w.at == at and ledger.same_value(w.value, value) for w in old.written)
 
-    placed = codex_hooks.Placed("", (), ())
+    placed = codex_trust.Trusted("", (), ())
     for target, make in ((doc, TOMLKIT), (expected, codex_hooks.PLAIN)):
-        placed = codex_hooks.add_hook(
+        placed = codex_trust.add_trusted_hook(
             target, hook.event, hook.entry, hook.source, ours, path, make, our_trust
         )
-        codex_hooks.remove_trust(target, old, path, keep=placed.key)
+        codex_trust.remove_trust(target, old, path, keep=placed.key)
         codex_hooks.prune(target, old)
     return placed
 
@@ -233,5 +233,5 @@ def _remove_ours(target: Any, created: Created, path: Path) -> None:
         if (CONTAINER,) in created.keys and not servers:
             del target[CONTAINER]
     codex_hooks.remove_hooks(target, lambda value: created.wrote(value, True), path)
-    codex_hooks.remove_trust(target, created, path)
+    codex_trust.remove_trust(target, created, path)
     codex_hooks.prune(target, created)
