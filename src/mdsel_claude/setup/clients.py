@@ -29,19 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger
+from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.paths import SetupError, project_root
-from mdsel_claude.setup.planner import (
-    file_step,
-    lookalike_notes,
-    record_added,
-    removal,
-    server_at,
-    with_dirs,
-    without_dirs,
-)
+from mdsel_claude.setup.planner import file_step, lookalike_notes, record_added, removal, server_at
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
 
 

@@ -21,10 +21,10 @@ from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import Table
 
 from mdsel_claude.setup import codex_hooks, codex_trust, entries, jsonfile, ledger
+from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
-from mdsel_claude.setup.planner import with_dirs, without_dirs
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
 CONTAINER = "mcp_servers"

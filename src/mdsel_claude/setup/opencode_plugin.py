@@ -25,9 +25,9 @@ from pathlib import Path
 
 from mdsel_claude.hook import opencode
 from mdsel_claude.setup import jsonfile, ours, owned
+from mdsel_claude.setup.dirs import without_dir
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.paths import SetupError, project_root
-from mdsel_claude.setup.planner import without_dir
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan
 

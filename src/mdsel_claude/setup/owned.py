@@ -6,7 +6,7 @@ record notes the SHA-256 of the text written. Install replaces a file only when 
 holds exactly what the record says an install wrote (an older version of it); uninstall deletes
 it only then. A file of the same name that install did not write, or one changed by hand since,
 is named and left alone. The directories install had to make for it are noted and removed again
-once empty (see `planner.with_dirs`).
+once empty (see `dirs.with_dirs`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mdsel_claude.setup import jsonfile
+from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import KeyPath
 from mdsel_claude.setup.ledger import Created, State, Written
-from mdsel_claude.setup.planner import with_dirs, without_dirs
 from mdsel_claude.setup.steps import DeleteFile, Note, Step, WriteText
 
 WHOLE_FILE: KeyPath = ("(whole file)",)

@@ -18,11 +18,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
+from mdsel_claude.setup.dirs import with_scope_dirs, without_scope_dirs
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
 from mdsel_claude.setup.paths import Locations, SetupError, is_own_checkout
-from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, RemoveDir, Step, WriteFile
+from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
 
 
 def file_step(
@@ -51,17 +52,6 @@ def refuse_own_checkout(where: Locations) -> None:
         )
 
 
-def _make_dirs(where: Locations, state: State) -> tuple[list[Step], State]:
-    steps: list[Step] = []
-    for folder in dict.fromkeys((where.mcp_config.parent, where.settings_dir)):
-        # The home directory is never made: a missing one is a broken account (preflight says
-        # so), and setup's lock lives there.
-        if not folder.is_dir() and folder != Path.home():
-            steps.append(MakeDir(folder))
-            state = state.with_dir(folder, True)
-    return steps, state
-
-
 def plan_install(
     where: Locations,
     executable: str,
@@ -73,7 +63,7 @@ def plan_install(
     """Work out an install: our server and hook in `where`, replacing earlier ones of ours."""
     refuse_own_checkout(where)
     state = ledger.load(state_file)
-    steps, state = _make_dirs(where, state)
+    steps, state = with_scope_dirs(where, state)
 
     server = entries.server_entry(executable)
     at = server_at(where.servers_at)
@@ -182,14 +172,6 @@ def removal(
     return state, WriteFile(path, pruned, False, what)
 
 
-def _empty_after(folder: Path, deleted: set[Path]) -> bool:
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return True  # gone already: nothing to keep on record
-    return all(folder / name in deleted for name in names)
-
-
 def plan_uninstall(
     where: Locations, state_file: Path, environ: Mapping[str, str] | None = None
 ) -> Plan:
@@ -232,13 +214,7 @@ def plan_uninstall(
             command = hook.get("command")
             leftovers.append(f"{event} hook {command!r} in {where.settings} ({leftover})")
 
-    deleted = {step.path for step in steps if isinstance(step, DeleteFile)}
-    for folder in dict.fromkeys((where.settings_dir, where.mcp_config.parent)):
-        # A directory another scope still uses (local and project share `.claude`) stays on
-        # record, so that the uninstall that empties it removes it.
-        if str(folder) in state.dirs and _empty_after(folder, deleted):
-            state = state.with_dir(folder, False)
-            steps.append(RemoveDir(folder))
+    state = without_scope_dirs(where, steps, state)
     if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps) and not leftovers:
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
     return Plan(tuple(steps), state, state_file, tuple(leftovers))
@@ -265,46 +241,3 @@ def _leftover(value: object, hook: bool, environ: Mapping[str, str]) -> str | No
     if verdict is None or verdict.args is None or verdict.reason == ours.PLUGIN_REASON:
         return None
     return "this installation's: `install` in this scope takes it over, then `uninstall`"
-
-
-# -- directories made for a file (other clients' configuration folders) ---------------------
-
-
-def missing_dirs(folder: Path) -> list[Path]:
-    """The directories to make for `folder` to exist, outermost first (never the home)."""
-    missing: list[Path] = []
-    while not folder.is_dir() and folder != Path.home() and folder.parent != folder:
-        missing.insert(0, folder)
-        folder = folder.parent
-    return missing
-
-
-def with_dirs(path: Path, state: State) -> tuple[list[Step], State]:
-    steps: list[Step] = []
-    for folder in missing_dirs(path.parent):
-        steps.append(MakeDir(folder))
-        state = state.with_dir(folder, True)
-    return steps, state
-
-
-def without_dirs(path: Path, steps: list[Step], state: State) -> State:
-    """Remove, innermost first, the directories install made for `path` once they are empty."""
-    return without_dir(path.parent, steps, state)
-
-
-def without_dir(folder: Path, steps: list[Step], state: State) -> State:
-    """Remove `folder` and the recorded folders above it, innermost first, once what the steps
-    delete or remove leaves them empty (a folder two removals share goes with the second)."""
-    gone = {step.path for step in steps if isinstance(step, (DeleteFile, RemoveDir))}
-    while str(folder) in state.dirs and folder not in gone:
-        try:
-            left = {folder / name for name in os.listdir(folder)}
-        except OSError:
-            left = set()
-        if not left <= gone:
-            break
-        state = state.with_dir(folder, False)
-        steps.append(RemoveDir(folder))
-        gone.add(folder)
-        folder = folder.parent
-    return state

@@ -1,0 +1,92 @@
+"""The directories install makes for the files it writes, and their removal once empty again.
+
+A directory install had to make (`.claude/`, a client's configuration folder) is noted in the
+record with the entries it was made for, so that the uninstall that leaves it empty removes it;
+one that was already there is never install's to remove. The home directory is never made.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mdsel_claude.setup.ledger import State
+from mdsel_claude.setup.paths import Locations
+from mdsel_claude.setup.steps import DeleteFile, MakeDir, RemoveDir, Step
+
+# -- Claude Code's scopes (the folders of their two files) ----------------------------------
+
+
+def with_scope_dirs(where: Locations, state: State) -> tuple[list[Step], State]:
+    """Make the missing folders of `where`'s two files (`.claude/`), and note them."""
+    steps: list[Step] = []
+    for folder in dict.fromkeys((where.mcp_config.parent, where.settings_dir)):
+        # The home directory is never made: a missing one is a broken account (preflight says
+        # so), and setup's lock lives there.
+        if not folder.is_dir() and folder != Path.home():
+            steps.append(MakeDir(folder))
+            state = state.with_dir(folder, True)
+    return steps, state
+
+
+def without_scope_dirs(where: Locations, steps: list[Step], state: State) -> State:
+    """Remove the directories install made for `where`'s files once the steps leave them empty."""
+    deleted = {step.path for step in steps if isinstance(step, DeleteFile)}
+    for folder in dict.fromkeys((where.settings_dir, where.mcp_config.parent)):
+        # A directory another scope still uses (local and project share `.claude`) stays on
+        # record, so that the uninstall that empties it removes it.
+        if str(folder) in state.dirs and _empty_after(folder, deleted):
+            state = state.with_dir(folder, False)
+            steps.append(RemoveDir(folder))
+    return state
+
+
+def _empty_after(folder: Path, deleted: set[Path]) -> bool:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return True  # gone already: nothing to keep on record
+    return all(folder / name in deleted for name in names)
+
+
+# -- directories made for a file (other clients' configuration folders) ---------------------
+
+
+def missing_dirs(folder: Path) -> list[Path]:
+    """The directories to make for `folder` to exist, outermost first (never the home)."""
+    missing: list[Path] = []
+    while not folder.is_dir() and folder != Path.home() and folder.parent != folder:
+        missing.insert(0, folder)
+        folder = folder.parent
+    return missing
+
+
+def with_dirs(path: Path, state: State) -> tuple[list[Step], State]:
+    steps: list[Step] = []
+    for folder in missing_dirs(path.parent):
+        steps.append(MakeDir(folder))
+        state = state.with_dir(folder, True)
+    return steps, state
+
+
+def without_dirs(path: Path, steps: list[Step], state: State) -> State:
+    """Remove, innermost first, the directories install made for `path` once they are empty."""
+    return without_dir(path.parent, steps, state)
+
+
+def without_dir(folder: Path, steps: list[Step], state: State) -> State:
+    """Remove `folder` and the recorded folders above it, innermost first, once what the steps
+    delete or remove leaves them empty (a folder two removals share goes with the second)."""
+    gone = {step.path for step in steps if isinstance(step, (DeleteFile, RemoveDir))}
+    while str(folder) in state.dirs and folder not in gone:
+        try:
+            left = {folder / name for name in os.listdir(folder)}
+        except OSError:
+            left = set()
+        if not left <= gone:
+            break
+        state = state.with_dir(folder, False)
+        steps.append(RemoveDir(folder))
+        gone.add(folder)
+        folder = folder.parent
+    return state
