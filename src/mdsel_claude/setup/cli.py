@@ -3,20 +3,30 @@
 Each command is worked out first as a `Plan` (see `planner`: nothing is touched yet) and then
 applied (see `steps`), so a bad file stops everything before anything is written and
 `--dry-run` can show the plan. Every write is atomic (see `jsonfile`).
+
+Here: the arguments, and install or uninstall in one client's configuration (Claude Code's
+scopes, or `--client`). The Agent Skill and `uninstall --all` are `cross_client`'s; the lock,
+`--dry-run` and the failure line every command shares are `runner`'s.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel.settings import ConfigError, read_min_words
-from mdsel_claude.setup import arguments, clients, doctor_clients, guards, ledger, sweep
+from mdsel_claude.setup import (
+    arguments,
+    clients,
+    cross_client,
+    doctor_clients,
+    guards,
+    ledger,
+    sweep,
+)
 from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
@@ -31,7 +41,7 @@ from mdsel_claude.setup.paths import (
     portable_executable,
 )
 from mdsel_claude.setup.planner import plan_install, plan_uninstall
-from mdsel_claude.setup.steps import Plan, apply, describe
+from mdsel_claude.setup.runner import carry_out, exclusive, failure, left_over, lock_dir
 
 
 def _min_words_default(environ: Mapping[str, str]) -> int:
@@ -39,23 +49,6 @@ def _min_words_default(environ: Mapping[str, str]) -> int:
         return read_min_words(environ)
     except ConfigError as error:
         raise SetupError(str(error)) from None
-
-
-@contextlib.contextmanager
-def _exclusive(directory: Path) -> Iterator[None]:
-    """Hold an exclusive lock on `directory` (flock on the directory itself: no lock file is
-    left behind); where flock is unavailable, run unlocked."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX
-        yield
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -76,13 +69,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(
                 "--all takes every scope and client the record knows: no --scope, --client"
             )
-        return _uninstall_all(args.dry_run)
+        return cross_client.uninstall_all(args.dry_run)
     if args.skill:
         if args.client or args.scope not in (None, "user", "project"):
             parser.error(
                 "--skill goes where every agent looks: no --client; --scope user or project"
             )
-        return _skill_main(args.command, args.scope or "user", args.dry_run)
+        return cross_client.skill_command(args.command, args.scope or "user", args.dry_run)
     if args.client is not None:
         return _client_main(args)
     leftovers: tuple[str, ...] = ()
@@ -91,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         state_file = ledger.state_path(os.environ)
         # One install or uninstall at a time: each reads the record, changes it and writes it
         # back, so two at once would lose one's entries (and uninstall would then leave files).
-        with _exclusive(_lock_dir()):
+        with exclusive(lock_dir()):
             if args.command == "install":
                 min_words = args.min_words
                 if min_words is None:
@@ -107,39 +100,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 plan = plan_uninstall(where, state_file, os.environ)
                 leftovers = plan.leftovers
-            _carry_out(plan, args.dry_run)
+            carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
-        return _failed(error)
+        return failure(error)
     if leftovers:
-        return _left_over(leftovers, state_file)
+        return left_over(leftovers, state_file)
     if args.command == "install" and not args.dry_run:
         print(_next_steps(where))
-    return 0
-
-
-def _skill_main(command: str, scope: str, dry_run: bool) -> int:
-    """`install --skill` / `uninstall --skill`: the Agent Skill's two copies (see `skill`)."""
-    from mdsel_claude.setup import skill
-
-    try:
-        paths = skill.targets(scope, Path.cwd(), os.environ)
-        state_file = ledger.state_path(os.environ)
-        with _exclusive(_lock_dir()):
-            refused = False
-            if command == "install":
-                plan, refused = skill.plan_install(paths, state_file)
-            else:
-                plan = skill.plan_uninstall(paths, state_file)
-            _carry_out(plan, dry_run)
-    except (JsonFileError, SetupError, OSError) as error:
-        return _failed(error)
-    if refused:
-        return 1
-    if command == "install" and not dry_run:
-        print(
-            "Agents that read skills (Claude Code, Gemini CLI, Codex CLI, OpenCode) load it at "
-            "their next start; it needs the mdsel command on their PATH."
-        )
     return 0
 
 
@@ -147,56 +114,6 @@ def _warn_if_passing(executable: str) -> None:
     warning = passing_warning(executable, os.environ)
     if warning:
         print(f"{EXECUTABLE_NAME}: {warning}", file=sys.stderr)
-
-
-def _left_over(leftovers: Sequence[str], state_file: Path) -> int:
-    """Exit 1: entries exactly like ours are still there, and the record does not list them."""
-    print(
-        f"{EXECUTABLE_NAME}: left in place, because the install record ({state_file}) does "
-        "not list them: " + "; ".join(leftovers) + ". If install wrote them with another "
-        "XDG_STATE_HOME, run uninstall with that one",
-        file=sys.stderr,
-    )
-    return 1
-
-
-def _uninstall_all(dry_run: bool) -> int:
-    """`uninstall --all`: every recorded file, one plan each; exit 1 if any could not be done."""
-    state_file = ledger.state_path(os.environ)
-    failed = False
-    with _exclusive(_lock_dir()):
-        files = sweep.recorded_files(ledger.load(state_file))
-        if not files:
-            print(f"the install record ({state_file}) lists nothing: nothing to remove")
-        for path in files:
-            try:
-                _carry_out(sweep.plan_file(path, state_file), dry_run)
-            except (JsonFileError, SetupError, OSError) as error:
-                _failed(error)
-                failed = True
-        try:
-            _carry_out(sweep.plan_dirs(state_file), dry_run)
-        except OSError as error:
-            _failed(error)
-            failed = True
-        # What the record does not know but is ours, here: another record made it, or it was
-        # lost. As for one scope, that is never a success.
-        leftovers: list[str] = []
-        for scope in ("local", "project", "user"):
-            try:
-                where = locations(scope, Path.cwd(), os.environ)
-                leftovers += plan_uninstall(where, state_file, os.environ).leftovers
-            except (JsonFileError, SetupError, OSError):
-                continue  # refused or unreadable: the sweep above reported what it could
-    if failed:
-        print(
-            f"{EXECUTABLE_NAME}: what could not be removed stays in the record; fix it and run "
-            "`mdsel-claude uninstall --all` again",
-            file=sys.stderr,
-        )
-    if leftovers and not dry_run:
-        return _left_over(leftovers, state_file)
-    return 1 if failed else 0
 
 
 def _doctor_main(args: argparse.Namespace) -> int:
@@ -212,33 +129,6 @@ def _doctor_main(args: argparse.Namespace) -> int:
     return run_doctor(Path.cwd(), os.environ)
 
 
-def _failed(error: Exception) -> int:
-    """Exit status 1 with one line naming what went wrong (a settings file is never touched)."""
-    untouched = "; left it untouched" if isinstance(error, JsonFileError) else ""
-    print(f"{EXECUTABLE_NAME}: {error}{untouched}", file=sys.stderr)
-    return 1
-
-
-def _lock_dir() -> Path:
-    # The home directory: it exists (nothing is created just to lock it, so a refused or
-    # dry run writes nothing) and every run of the same user locks the same one.
-    home = Path.home()
-    return home if home.is_dir() else Path(tempfile.gettempdir())
-
-
-def _carry_out(plan: Plan, dry_run: bool) -> None:
-    if dry_run:
-        for step in plan.steps:
-            print(describe(step, done=False))
-        return
-    out: list[str] = []
-    try:
-        apply(plan, out)
-    finally:
-        for line in out:
-            print(line)
-
-
 def _client_main(args: argparse.Namespace) -> int:
     """install/uninstall `--client NAME`: the MCP server in another client's configuration."""
     client = CLIENTS[args.client]
@@ -246,7 +136,7 @@ def _client_main(args: argparse.Namespace) -> int:
     try:
         path = clients.config_file(client, scope, Path.cwd(), os.environ)
         state_file = ledger.state_path(os.environ)
-        with _exclusive(_lock_dir()):
+        with exclusive(lock_dir()):
             if args.command == "install":
                 portable = scope == "project"
                 executable = portable_executable(os.environ) if portable else find_executable()
@@ -285,9 +175,9 @@ def _client_main(args: argparse.Namespace) -> int:
 
                     where = opencode_plugin.plugin_file(scope, path, Path.cwd())
                     plan = opencode_plugin.plan_uninstall(plan, where)
-            _carry_out(plan, args.dry_run)
+            carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
-        return _failed(error)
+        return failure(error)
     if args.command == "install" and not args.dry_run and client.name == "codex":
         from mdsel_claude.setup.codex_setup import NEXT_STEPS
 

@@ -1,0 +1,73 @@
+"""What every command does around its plan: one at a time, shown or carried out, and how it ends.
+
+The lock keeps two commands from changing the install record at once; `--dry-run` shows the
+steps instead of taking them; a failure is one line on stderr, with exit status 1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.steps import Plan, apply, describe
+
+
+@contextlib.contextmanager
+def exclusive(directory: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `directory` (flock on the directory itself: no lock file is
+    left behind); where flock is unavailable, run unlocked."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        yield
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def lock_dir() -> Path:
+    # The home directory: it exists (nothing is created just to lock it, so a refused or
+    # dry run writes nothing) and every run of the same user locks the same one.
+    home = Path.home()
+    return home if home.is_dir() else Path(tempfile.gettempdir())
+
+
+def carry_out(plan: Plan, dry_run: bool) -> None:
+    if dry_run:
+        for step in plan.steps:
+            print(describe(step, done=False))
+        return
+    out: list[str] = []
+    try:
+        apply(plan, out)
+    finally:
+        for line in out:
+            print(line)
+
+
+def failure(error: Exception) -> int:
+    """Exit status 1 with one line naming what went wrong (a settings file is never touched)."""
+    untouched = "; left it untouched" if isinstance(error, JsonFileError) else ""
+    print(f"{EXECUTABLE_NAME}: {error}{untouched}", file=sys.stderr)
+    return 1
+
+
+def left_over(leftovers: Sequence[str], state_file: Path) -> int:
+    """Exit 1: entries exactly like ours are still there, and the record does not list them."""
+    print(
+        f"{EXECUTABLE_NAME}: left in place, because the install record ({state_file}) does "
+        "not list them: " + "; ".join(leftovers) + ". If install wrote them with another "
+        "XDG_STATE_HOME, run uninstall with that one",
+        file=sys.stderr,
+    )
+    return 1
