@@ -4,9 +4,15 @@ A link is written as its page's source has it: to a Markdown file (`api.md#setup
 `../guide/api.md#setup`), or to the page a documentation site serves (`/guide/api#setup`,
 `./api.html#setup`, `/guide/#setup`), whose source is `api.md` (or `.mdx`, `.markdown`…) or,
 for a folder, its `index.md` (then `README.md`). The engine does not know which page a link
-came from, so a relative link names the documents whose paths end with it (leading `./` and
-`../` dropped), and a link from the site's root (`/guide/api`) the shallowest of those: the
-root is the folder the call was given.
+came from, so:
+
+- a relative link names the documents whose paths end with it (leading `./` and `../`
+  dropped); within one folder a page's source comes before a folder's index page of that name,
+  and documents in different folders are each named (the caller is told which);
+- a link from the site's root (`/guide/api`) is read from the folder holding all the call's
+  documents, or from a folder above it: `mdsel select '/guide/api#x' docs/` names
+  `docs/guide/api.md`, never `docs/zh/guide/api.md`, and a page only under a subfolder is
+  not at the root.
 """
 
 from __future__ import annotations
@@ -41,8 +47,8 @@ def page_link(written: str) -> tuple[str, str | None]:
 def link_targets(link: str) -> list[str]:
     """The paths `link` may name, most likely first: a Markdown file as written; a site's page
     as its sources (`api` and `api.html` → `api.md`, `api.mdx`…, then `api/index.md`… for an
-    extensionless one); a folder (`guide/`, `/`) as its index pages. `..` after a folder steps
-    back; leading ones are dropped, as is `.`."""
+    extensionless one); a folder (`guide/`, `/`) as its index pages, then as the page of that
+    name. `..` after a folder steps back; leading ones are dropped, as is `.`."""
     parts: list[str] = []
     for part in link.split("/"):
         if part == "..":
@@ -52,7 +58,7 @@ def link_targets(link: str) -> list[str]:
             parts.append(part)
     folder = "/".join(parts)
     if link.rpartition("/")[2] in ("", ".", "..") or not parts:
-        return _folder_pages(folder)
+        return _folder_or_page(folder)
     name = parts[-1]
     if is_markdown_name(name):
         return [folder]
@@ -66,37 +72,76 @@ def link_targets(link: str) -> list[str]:
 
 
 def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
-    """Indices of the sources `link` names: those whose path ends with its first target that
-    any path ends with (compared by whole components, the same letter case first, then any).
-    A link from the site's root (`/…`) names the shallowest documents any target reaches: those
-    of the first target that reaches that depth."""
-    paths = [
-        "/" + os.path.normpath(s.path).replace(os.sep, "/") if s.path != "-" else ""
-        for s in sources
-    ]
-    targets = link_targets(link)
-    from_root = link.startswith("/")
+    """Indices of the sources `link` names (see the module's rules); compared by whole
+    components, in the same letter case first, then in any."""
+    paths = [_components(source.path) for source in sources]
+    targets = [tuple(target.split("/")) for target in link_targets(link)]
+    root = site_root(sources) if link.startswith("/") else None
     for folded in (False, True):
-        compared = [path.casefold() for path in paths] if folded else paths
-        reached = []
-        for target in targets:
-            wanted = "/" + (target.casefold() if folded else target)
-            hits = [i for i, path in enumerate(compared) if path.endswith(wanted)]
-            if hits and not from_root:
-                return hits
-            reached.append(hits)
-        depths = [paths[i].count("/") for hits in reached for i in hits]
-        if depths:
-            shallowest = min(depths)
-            for hits in reached:
-                if any(paths[i].count("/") == shallowest for i in hits):
-                    return [i for i in hits if paths[i].count("/") == shallowest]
+        wanted = [tuple(part.casefold() for part in t) for t in targets] if folded else targets
+        best: dict[tuple[str, ...], tuple[int, int]] = {}  # folder → (target's rank, source)
+        for index, parts in enumerate(paths):
+            if not parts:
+                continue
+            compared = tuple(part.casefold() for part in parts) if folded else parts
+            for rank, target in enumerate(wanted):
+                if len(compared) >= len(target) and compared[-len(target) :] == target:
+                    folder = parts[: -len(target)]
+                    if link.startswith("/") and (root is None or root[: len(folder)] != folder):
+                        break  # not at the site's root: below the folder of the call
+                    if folder not in best or rank < best[folder][0]:
+                        best[folder] = (rank, index)
+                    break
+        if best and link.startswith("/"):
+            return [best[max(best, key=len)][1]]  # the root nearest the call's own folder
+        if best:
+            return sorted(index for _rank, index in best.values())
     return []
+
+
+def site_root(sources: Sequence[Source]) -> tuple[str, ...] | None:
+    """The folder holding every document of the call (as components), where a link from the
+    site's root is read; None when their paths are not comparable (some absolute, some not)."""
+    folders = [parts[:-1] for parts in map(_components, (s.path for s in sources)) if parts]
+    if not folders or len({parts[:1] == ("/",) for parts in folders}) > 1:
+        return None
+    common = folders[0]
+    for parts in folders[1:]:
+        size = 0
+        while size < min(len(common), len(parts)) and common[size] == parts[size]:
+            size += 1
+        common = common[:size]
+    return common
+
+
+def shown_root(root: tuple[str, ...] | None) -> str:
+    """A site root as a path, for messages."""
+    if root is None:
+        return "(none: the documents were named both by absolute and relative paths)"
+    if root[:1] == ("/",):
+        return "/" + "/".join(root[1:])
+    return "/".join(root) or "."
+
+
+def _components(path: str) -> tuple[str, ...]:
+    """A document's path as components (`/` first when absolute); () for standard input."""
+    if path == "-":
+        return ()
+    normal = os.path.normpath(path).replace(os.sep, "/")
+    parts = tuple(part for part in normal.split("/") if part and part != ".")
+    return ("/", *parts) if normal.startswith("/") else parts
 
 
 def _folder_pages(folder: str) -> list[str]:
     prefix = folder + "/" if folder else ""
     return [prefix + page + suffix for page in _FOLDER_PAGES for suffix in MARKDOWN_SUFFIXES]
+
+
+def _folder_or_page(folder: str) -> list[str]:
+    """A link ending in `/`: the folder's index pages, then (MkDocs serves `api.md` at `api/`)
+    the page of that name."""
+    pages = [folder + suffix for suffix in MARKDOWN_SUFFIXES] if folder else []
+    return _folder_pages(folder) + pages
 
 
 def _page_stem(name: str) -> str:

@@ -8,6 +8,7 @@ what exists before any loop, so `h2.0-999999999` costs as much as `h2.0-7`.
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -15,7 +16,7 @@ from mdsel._record import NamedTuple
 from mdsel.address import LINES, locate, miss_reason
 from mdsel.columns import KINDS
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
-from mdsel.links import link_sources
+from mdsel.links import link_sources, shown_root, site_root
 from mdsel.nodes import HEADING, ROOT, SECTION, Node, NodeRange, first_number
 from mdsel.reasons import none_reason, range_reason
 from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_segments
@@ -55,11 +56,15 @@ def namespace_sources(namespace: str | None, sources: Sequence[Source]) -> list[
 
 
 def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
-    # A link to a Markdown file names the one document of a call by its namespace (its own
-    # path may be relative to another page); any other link, and any in a call of several
+    # A link to a Markdown file names the one document of a call by its file name (its path
+    # may be relative to another page); any other link, and any in a call of several
     # documents, by its path.
     if selector.link and (len(sources) > 1 or selector.namespace is None):
         return _resolve_link(selector, sources)
+    if selector.link:
+        named = selector.link.rpartition("/")[2].casefold()
+        same = os.path.basename(sources[0].path).casefold() == named if sources else False
+        return _resolve_in(selector, sources, [0] if same else [])
     return _resolve_in(selector, sources, namespace_sources(selector.namespace, sources))
 
 
@@ -74,6 +79,12 @@ def _resolve_link(selector: Selector, sources: Sequence[Source]) -> Resolution:
         reason = (
             f"the link names {len(docs)} documents of this call ({shown}); write more of its "
             "path, or name the document with its namespace"
+        )
+    elif selector.link.startswith("/"):
+        reason = (
+            f"no document of this call is at {shown_title(selector.link)} from the site's root, "
+            f"read as {shown_title(shown_root(site_root(sources)))} (the folder holding them "
+            "all); name the site's own folder, or write the link from the linking page"
         )
     else:
         reason = f"no document of this call is at {shown_title(selector.link)}"

@@ -54,6 +54,8 @@ _ITEM_AHEAD = re.compile(r",[ \t]*[0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*(?=[,/?]|\
 _LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
 _ANCHOR = re.compile(r"#((?:[^\s,/?#&]|&#?[A-Za-z0-9]{1,32};)*)")
 _NOT_IN_LINK = re.compile(r"[\s,?:]")
+_OTHER_SITE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|[/\\]{2}")
+"""A link to another host (`https://…`, `//host/…`), which no document of a call is."""
 _SEGMENT = re.compile(
     r"[Ll][0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*\Z|([A-Za-z][A-Za-z0-9]*)([.\[][ \t]*(?:[0-9]|\Z))?"
 )
@@ -170,6 +172,11 @@ class _Parser(Scanner):
         `self.link` and the namespace of the Markdown file it ends in returned (None for a
         site's page or folder; the anchor is parsed next). Not a link: None, `link` empty."""
         end = self.text.find("#", self.pos)
+        if end > self.pos and _OTHER_SITE.match(self.text, self.pos, end):
+            raise self.fail(
+                f"{self.text[self.pos : end]!r} is on another site; links name documents of this "
+                "call: select in the file the link's page comes from"
+            )
         if end <= self.pos or _NOT_IN_LINK.search(self.text, self.pos, end) is not None:
             return None
         written = self.text[self.pos : end]

@@ -54,7 +54,7 @@ def md(*stems: str) -> list[str]:
         ("/guide/api", md("guide/api", "guide/api/index", "guide/api/README")),
         ("./api.html", md("api")),
         ("/guide/index.html", md("guide/index", "guide/README")),
-        ("/guide/", md("guide/index", "guide/README")),
+        ("/guide/", md("guide/index", "guide/README", "guide")),
         ("../", md("index", "README")),
         ("/", md("index", "README")),
         (
@@ -92,13 +92,84 @@ def test_a_page_is_its_source_before_a_folder_of_that_name(tmp_path: Path) -> No
     def named(link: str) -> list[str]:
         return [paths[i] for i in link_sources(link, sources)]
 
-    assert named("/guide/api") == ["docs/guide/api.md"]  # from the root: the shallowest
+    assert named("/guide/api") == ["docs/guide/api.md"]  # from the root: not zh/
     assert named("./guide/api") == ["docs/guide/api.md", "docs/zh/guide/api.md"]  # relative
     assert named("/guide/api/") == ["docs/guide/api/index.md"]
     assert named("/guide/") == ["docs/guide/index.md"]
     assert named("/") == ["docs/README.md"]  # no index.md at the top: the README
     assert named("/GUIDE/API.HTML") == ["docs/guide/api.md"]  # any case when none matches
     assert named("/guide/nothing") == []
+
+
+def test_a_link_from_the_root_is_read_from_the_folder_of_the_call(tmp_path: Path) -> None:
+    sources = sources_at(
+        tmp_path,
+        {
+            "t/guide/index.md": "# G\n\n## Setup\n\nroot guide\n",
+            "t/zh/guide.md": "# Z\n\n## Setup\n\nzh\n",
+            "t/a/api/index.md": "# A\n\n## Setup\n\nA api\n",
+            "t/b/api.md": "# B\n\n## Setup\n\nB api\n",
+            "t/b/only-here.md": "# O\n\n## Setup\n\nonly\n",
+        },
+    )
+
+    def answer(link: str) -> list[str] | str:
+        result = mdsel.select(link, sources)
+        if result.matches:
+            return [m.content.rstrip().rpartition("\n")[2] for m in result.matches]
+        return result.problems[0].message
+
+    assert answer("/guide#setup") == ["root guide"]  # not zh/guide.md, below the root
+    assert answer("/b/api#setup") == ["B api"]
+    assert "no document of this call is at /only-here from the site's root" in str(
+        answer("/only-here#setup")
+    )  # a page only under a subfolder is not at the root
+    # Relative: a page's source and another folder's index page are both what it may mean.
+    assert "the link names 2 documents" in str(answer("api#setup"))
+    assert "the link names 2 documents" in str(answer("../api#setup"))
+    assert answer("only-here#setup") == ["only"]
+
+
+def test_the_root_does_not_depend_on_how_folders_were_spelled(tmp_path: Path) -> None:
+    first = tmp_path / "one"
+    second = tmp_path / "two"
+    for root, text in ((first, "one"), (second, "two")):
+        (root / "guide").mkdir(parents=True)
+        (root / "guide" / "index.md").write_text(f"# G\n\n## Overview\n\n{text}\n")
+    spellings = [
+        [str(first / "guide" / "index.md"), str(second / "guide" / "index.md")],
+        [str(second / "guide" / "index.md"), str(first / "guide" / "index.md")],
+    ]
+    for paths in spellings:
+        sources, _ = mdsel.load(paths)
+        result = mdsel.select("/guide/#overview", sources)
+        assert not result.matches  # two sites' roots: neither is the call's
+        assert "from the site's root" in result.problems[0].message
+        relative = mdsel.select("guide/#overview", sources)
+        assert "the link names 2 documents" in relative.problems[0].message
+
+
+def test_a_markdown_link_in_a_call_of_one_names_it_by_its_file_name(tmp_path: Path) -> None:
+    sources = sources_at(tmp_path, {"README.md": "# R\n\n## Install\n\nfirst readme\n"})
+    for link in ("README.md#install", "../docs/readme.md#install", "/README.md#install"):
+        assert [m.content for m in mdsel.select(link, sources).matches] == [
+            "## Install\n\nfirst readme\n"
+        ], link
+    for link in ("readme-2.md#install", "README.markdown#install"):
+        result = mdsel.select(link, sources)
+        assert not result.matches, link  # another file's name
+        assert [p.type for p in result.problems] == ["NAMESPACE_NOT_FOUND"]
+
+
+@pytest.mark.parametrize(
+    "selector", ["//guide/features#x", "\\\\guide\\features#x", "https://vite.dev/guide/features#x"]
+)
+def test_a_link_to_another_site_is_refused_saying_so(selector: str) -> None:
+    with pytest.raises(mdsel.SelectorSyntaxError) as caught:
+        from mdsel.selector import parse_request
+
+        parse_request(selector)
+    assert "is on another site" in caught.value.message
 
 
 def test_a_site_link_names_its_document_in_a_call_of_one(tmp_path: Path) -> None:
