@@ -18,9 +18,11 @@ came from, so:
 from __future__ import annotations
 
 import os
+import re
 
 from mdsel.fragments import decoded_fragment
 from mdsel.names import MARKDOWN_SUFFIXES, is_markdown_name, namespace_of
+from mdsel.selector_types import TYPES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,6 +35,47 @@ _PAGE_SUFFIXES = (".html", ".htm")
 
 _FOLDER_PAGES = ("index", "README")
 """The page a folder's link shows, in the order site generators look for it."""
+
+
+_NOT_IN_LINK = re.compile(r"[\s,?:]")
+_OTHER_SITE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|[/\\]{2}")
+_SEGMENT = re.compile(
+    r"[Ll][0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*\Z|([A-Za-z][A-Za-z0-9]*)([.\[][ \t]*(?:[0-9]|\Z))?"
+)
+
+
+def on_another_site(written: str) -> bool:
+    """Whether a selector's text before `#` is a link to another host (`https://…`,
+    `//host/…`), which no document of a call is."""
+    return _OTHER_SITE.match(written) is not None
+
+
+def link_before(written: str, anchored: bool) -> tuple[str, str | None] | None:
+    """The link a selector's text before `#` is (page_link), or None when it reads as a
+    selector: it holds a space, `,`, `?` or `:`, or, not naming a Markdown file, it starts with
+    a selector's segment or nothing follows the `#` (`anchored` False)."""
+    if _NOT_IN_LINK.search(written) is not None:
+        return None
+    path, namespace = page_link(written)
+    if namespace is None:
+        first, slash, _rest = written.replace("\\", "/").partition("/")
+        if not anchored or _is_segment(first, bool(slash)):
+            return None
+    return path, namespace
+
+
+def _is_segment(text: str, followed: bool) -> bool:
+    """Whether `text`, before `#` or (`followed`) before `/`, reads as a selector's segment
+    rather than a link's page or folder: a numbered one (`h2.1`, `para[0]`, `h2.`), a line
+    (`L12`), or a type followed by more (`code/…`). A type alone before `#` (`list#v-for`) is
+    a link: no selector has an anchor there."""
+    match = _SEGMENT.match(text)
+    if match is None:
+        return False
+    type_name, numbered = match.group(1, 2)
+    if type_name is None:
+        return True
+    return type_name.lower() in TYPES and (numbered is not None or followed)
 
 
 def page_link(written: str) -> tuple[str, str | None]:

@@ -25,7 +25,7 @@ import re
 
 from mdsel.errors import SelectorSyntaxError
 from mdsel.fragments import decoded_fragment
-from mdsel.links import page_link
+from mdsel.links import link_before, on_another_site
 from mdsel.names import namespace_of
 from mdsel.scanner import MAX_NUMBER, Scanner
 from mdsel.selector_params import parse_params
@@ -53,26 +53,6 @@ _TYPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ \t]*:[ \t]*[A-Za-z][A-Za-z0-9]*)?"
 _ITEM_AHEAD = re.compile(r",[ \t]*[0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*(?=[,/?]|\Z)")
 _LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
 _ANCHOR = re.compile(r"#((?:[^\s,/?#&]|&#?[A-Za-z0-9]{1,32};)*)")
-_NOT_IN_LINK = re.compile(r"[\s,?:]")
-_OTHER_SITE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://|[/\\]{2}")
-"""A link to another host (`https://…`, `//host/…`), which no document of a call is."""
-_SEGMENT = re.compile(
-    r"[Ll][0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*\Z|([A-Za-z][A-Za-z0-9]*)([.\[][ \t]*(?:[0-9]|\Z))?"
-)
-
-
-def _is_segment(text: str, followed: bool) -> bool:
-    """Whether `text`, before `#` or (`followed`) before `/`, reads as a selector's segment
-    rather than a link's page or folder: a numbered one (`h2.1`, `para[0]`, `h2.`), a line
-    (`L12`), or a type followed by more (`code/…`). A type alone before `#` (`list#v-for`) is
-    a link: no selector has an anchor there."""
-    match = _SEGMENT.match(text)
-    if match is None:
-        return False
-    type_name, numbered = match.group(1, 2)
-    if type_name is None:
-        return True
-    return type_name.lower() in TYPES and (numbered is not None or followed)
 
 
 def parse_request(text: str) -> tuple[Selector, ...]:
@@ -167,26 +147,25 @@ class _Parser(Scanner):
         return Selector(namespace, tuple(segments), params, source, self.link)
 
     def file_link(self) -> str | None:
-        """A link as written in a page (`README.md#install`, `docs/api.md#setup`,
-        `/guide/api#setup`, `./api.html#setup`; see mdsel.links): its path is kept in
-        `self.link` and the namespace of the Markdown file it ends in returned (None for a
-        site's page or folder; the anchor is parsed next). Not a link: None, `link` empty."""
+        """A link as written in a page (`README.md#install`, `/guide/api#setup`; see
+        mdsel.links) up to its `#`: its path is kept in `self.link` and the namespace of the
+        Markdown file it ends in returned (None for a site's page or folder). Not a link: None,
+        `link` left empty."""
         end = self.text.find("#", self.pos)
-        if end > self.pos and _OTHER_SITE.match(self.text, self.pos, end):
-            raise self.fail(
-                f"{self.text[self.pos : end]!r} is on another site; links name documents of this "
-                "call: select in the file the link's page comes from"
-            )
-        if end <= self.pos or _NOT_IN_LINK.search(self.text, self.pos, end) is not None:
+        if end <= self.pos:
             return None
         written = self.text[self.pos : end]
-        path, namespace = page_link(written)
-        first, slash, _rest = written.replace("\\", "/").partition("/")
+        if on_another_site(written):
+            raise self.fail(
+                f"{written!r} is on another site; links name documents of this call: select in "
+                "the file the link's page comes from"
+            )
         anchor = _ANCHOR.match(self.text, end)
-        if namespace is None and (_is_segment(first, bool(slash)) or not anchor or not anchor[1]):
+        link = link_before(written, anchor is not None and bool(anchor[1]))
+        if link is None:
             return None  # `h2.1/…#x`, `h2#`: a selector (refused below, saying where)
         self.pos = end
-        self.link = path
+        self.link, namespace = link
         return namespace
 
     def segment(self, first: bool) -> Segment:
