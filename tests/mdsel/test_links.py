@@ -11,7 +11,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 import mdsel
-from mdsel.links import link_sources, link_targets, page_link
+from mdsel.links import link_before, link_sources, link_targets, on_another_site, page_link
 from mdsel.names import MARKDOWN_SUFFIXES
 
 TREES = Path(__file__).resolve().parents[1] / "trees"
@@ -39,6 +39,39 @@ def test_a_links_path_decoded_and_its_namespace(
     written: str, expected: tuple[str, str | None]
 ) -> None:
     assert page_link(written) == expected
+
+
+@pytest.mark.parametrize(
+    ("written", "anchored", "link"),
+    [
+        ("list", True, "list"),  # a page named like a type: no selector has `#` after a type
+        ("guide/features", True, "guide/features"),
+        ("code.md", True, "code.md"),
+        ("list.html", True, "list.html"),
+        ("h2.1", True, None),  # a numbered segment
+        ("h2.", True, None),
+        ("para[0]", True, None),
+        ("L12", True, None),
+        ("L1-2", True, None),
+        ("code/x", True, None),  # a type followed by more: a selector's path
+        ("features", False, None),  # nothing after `#`
+        ("README.md", False, "README.md"),  # a Markdown file's link is one whatever follows
+        ("a b.md", True, None),  # a space, `,`, `?` or `:`: selector syntax
+        ("ns:x.md", True, None),
+    ],
+)
+def test_what_reads_as_a_link_before_its_fragment(
+    written: str, anchored: bool, link: str | None
+) -> None:
+    found = link_before(written, anchored)
+    assert (found[0] if found else None) == link
+
+
+def test_links_to_other_sites_are_told_apart() -> None:
+    for written in ("https://vite.dev/guide", "//host/guide", "\\\\host\\guide", "git+ssh://x"):
+        assert on_another_site(written), written
+    for written in ("/guide", "./guide", "https.md", "a//b"):
+        assert not on_another_site(written), written
 
 
 def md(*stems: str) -> list[str]:
