@@ -116,11 +116,16 @@ def link_targets(link: str) -> list[str]:
 
 def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
     """Indices of the sources `link` names (see the module's rules); compared by whole
-    components, in the same letter case first, then in any."""
+    components, in the same letter case first, then in any (only when no document matched in
+    the same case: one matched but refused is not replaced by another name)."""
     paths = [_components(source.path) for source in sources]
     targets = [tuple(target.split("/")) for target in link_targets(link)]
-    root = site_root(sources) if link.startswith("/") else None
+    from_root = link.startswith("/")
+    root = site_root(sources) if from_root else None
+    matched = False
     for folded in (False, True):
+        if matched:
+            break
         wanted = [tuple(part.casefold() for part in t) for t in targets] if folded else targets
         best: dict[tuple[str, ...], tuple[int, int]] = {}  # folder → (target's rank, source)
         for index, parts in enumerate(paths):
@@ -129,14 +134,16 @@ def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
             compared = tuple(part.casefold() for part in parts) if folded else parts
             for rank, target in enumerate(wanted):
                 if len(compared) >= len(target) and compared[-len(target) :] == target:
+                    matched = True
                     folder = parts[: -len(target)]
-                    if link.startswith("/") and (root is None or root[: len(folder)] != folder):
+                    if from_root and (root is None or root[: len(folder)] != folder):
                         break  # not at the site's root: below the folder of the call
                     if folder not in best or rank < best[folder][0]:
                         best[folder] = (rank, index)
                     break
-        if best and link.startswith("/"):
-            return [best[max(best, key=len)][1]]  # the root nearest the call's own folder
+        # One document per folder it may be in: for a relative link, the folders of the pages
+        # it may come from; from the root, the call's folder and those above it (which is the
+        # site's root the call does not say), so several are named, never one guessed.
         if best:
             return sorted(index for _rank, index in best.values())
     return []

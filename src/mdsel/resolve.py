@@ -88,6 +88,9 @@ def _resolve_link(selector: Selector, sources: Sequence[Source]) -> Resolution:
         )
     else:
         reason = f"no document of this call is at {shown_title(selector.link)}"
+        if "/" not in selector.link and "." not in selector.link:
+            anchor = shown_title(selector.segments[0].name)
+            reason += f" (read as a link to that page; an anchor alone is #{anchor})"
     miss = Miss(
         NAMESPACE_NOT_FOUND,
         selector.source,

@@ -163,6 +163,40 @@ def test_a_link_from_the_root_is_read_from_the_folder_of_the_call(tmp_path: Path
     assert answer("only-here#setup") == ["only"]
 
 
+def test_a_file_refused_from_the_root_is_not_replaced_by_another_name(tmp_path: Path) -> None:
+    sources = sources_at(
+        tmp_path, {"r/docs/install.md": "# I\n\n## Usage\n\ndocs\n", "r/INSTALL.md": "# I\n"}
+    )
+    result = mdsel.select("/install#usage", sources)  # docs/install.md is not at the root
+    assert not result.matches
+    assert "from the site's root" in result.problems[0].message
+
+
+def test_a_root_link_that_two_roots_would_read_names_both(tmp_path: Path) -> None:
+    files = {
+        "s/docs/index.md": "# Home\n",
+        "s/docs/guide/index.md": "# Guide\n\n## Usage\n\nguide index\n",
+        "s/docs/guide/guide.md": "# Guide page\n\n## Usage\n\nguide page\n",
+    }
+    sources_at(tmp_path, files)
+    sources, _ = mdsel.load(
+        [str(tmp_path / name) for name in files if name.startswith("s/docs/guide/")]
+    )
+    # The call names docs/guide/: /guide/ is its index if docs/ is the site's root, its
+    # guide.md if docs/guide/ is; the call does not say which.
+    result = mdsel.select("/guide/#usage", sources)
+    assert not result.matches
+    assert "the link names 2 documents" in result.problems[0].message
+
+
+def test_a_bare_page_name_that_names_nothing_says_how_it_was_read(tmp_path: Path) -> None:
+    sources = sources_at(tmp_path, {"README.md": "# R\n\n## Install\n\ntext\n"})
+    result = mdsel.select("h2#install", sources)
+    assert "read as a link to that page; an anchor alone is #install" in (
+        result.problems[0].message
+    )
+
+
 def test_the_root_does_not_depend_on_how_folders_were_spelled(tmp_path: Path) -> None:
     first = tmp_path / "one"
     second = tmp_path / "two"
