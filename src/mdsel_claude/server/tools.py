@@ -92,8 +92,8 @@ mdsel_select instead of Read (Read costs the whole file).
 words. On a docs folder it gives a map: each file's title and top headings.
 - Section: mdsel_select "h2.3"; a long one comes in pages: "h2.3?page=2".
 - A line or link you already have is a selector itself: "L812" (Grep hit, error, diff) = the \
-section holding line 812; "L800-850" = exactly those lines; README.md#install-steps = \
-"#install-steps".
+section holding line 812; "L800-850" = exactly those lines; a link as written: \
+"README.md#install-steps" (site links too, /guide/api#setup, with the docs folder).
 - Inside a section: "h2.1/code.0"; several: "h2.0,2" or "h2.1-3"; first lines: "h2.3?head=20".
 - Several files: prefix the document name: "readme::h2.0".
 Use Read for small files and before editing."""
