@@ -18,35 +18,26 @@ from mdsel_claude.setup.steps import DeleteFile, MakeDir, RemoveDir, Step
 
 
 def with_scope_dirs(where: Locations, state: State) -> tuple[list[Step], State]:
-    """Make the missing folders of `where`'s two files (`.claude/`), and note them."""
+    """Make the missing folders of `where`'s two files (`.claude/`, and every missing folder
+    above a CLAUDE_CONFIG_DIR), and note each, so that uninstall removes them all again."""
     steps: list[Step] = []
+    # The home directory is never made (missing_dirs stops there): a missing one is a broken
+    # account (preflight says so), and setup's lock lives there.
     for folder in dict.fromkeys((where.mcp_config.parent, where.settings_dir)):
-        # The home directory is never made: a missing one is a broken account (preflight says
-        # so), and setup's lock lives there.
-        if not folder.is_dir() and folder != Path.home():
-            steps.append(MakeDir(folder))
-            state = state.with_dir(folder, True)
+        for missing in missing_dirs(folder):
+            if MakeDir(missing) not in steps:  # the two files may share missing folders
+                steps.append(MakeDir(missing))
+                state = state.with_dir(missing, True)
     return steps, state
 
 
 def without_scope_dirs(where: Locations, steps: list[Step], state: State) -> State:
-    """Remove the directories install made for `where`'s files once the steps leave them empty."""
-    deleted = {step.path for step in steps if isinstance(step, DeleteFile)}
+    """Remove the directories install made for `where`'s files once the steps leave them empty,
+    innermost first. A directory another scope still uses (local and project share `.claude`)
+    stays on record, so that the uninstall that empties it removes it."""
     for folder in dict.fromkeys((where.settings_dir, where.mcp_config.parent)):
-        # A directory another scope still uses (local and project share `.claude`) stays on
-        # record, so that the uninstall that empties it removes it.
-        if str(folder) in state.dirs and _empty_after(folder, deleted):
-            state = state.with_dir(folder, False)
-            steps.append(RemoveDir(folder))
+        state = without_dir(folder, steps, state)
     return state
-
-
-def _empty_after(folder: Path, deleted: set[Path]) -> bool:
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return True  # gone already: nothing to keep on record
-    return all(folder / name in deleted for name in names)
 
 
 # -- directories made for a file (other clients' configuration folders) ---------------------

@@ -58,11 +58,6 @@ def test_user_scope_makes_its_folder_once_and_never_the_home(
     assert str(missing_home) not in state.dirs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="with_scope_dirs notes only the innermost folder, but MakeDir makes its parents too: "
-    "a CLAUDE_CONFIG_DIR two levels below an existing folder leaves the outer one behind",
-)
 def test_every_folder_a_scope_needs_is_noted_and_goes_again(home: Path, tmp_path: Path) -> None:
     where = paths.locations("user", Path.cwd(), {"CLAUDE_CONFIG_DIR": str(home / "cfg" / "c")})
     made, state = dirs.with_scope_dirs(where, State())
