@@ -78,6 +78,6 @@ def uninstall_all(dry_run: bool) -> int:
             "`mdsel-claude uninstall --all` again",
             file=sys.stderr,
         )
-    if leftovers and not dry_run:
+    if leftovers:  # a dry run ends as the run would, as for one scope
         return left_over(leftovers, state_file)
     return 1 if failed else 0

@@ -422,9 +422,11 @@ def test_uninstall_all_with_another_record_is_no_success_over_our_entries(
     assert cli.main(["install"]) == 0
     os.environ["XDG_STATE_HOME"] = str(tmp_path / "another-state")
     try:
+        dry = run(capsys, "uninstall", "--all", "--dry-run")  # says what the run will say
         status, _out, err = run(capsys, "uninstall", "--all")
     finally:
         del os.environ["XDG_STATE_HOME"]
+    assert dry[0] == status == 1 and dry[2] == err
     assert status == 1
     assert "left in place, because the install record" in err and "MCP server 'mdsel'" in err
     assert claude_json(home) is not None  # nothing it has no record of was removed
