@@ -113,37 +113,45 @@ def _yaml_scalar(block: bytes, raw: bytes, end: int) -> bytes:
     continue it. `raw`: the rest of the key's line; `end`: where that line ends in `block`."""
     quote = raw[:1]
     if quote in (b"'", b'"'):
+        # Each line is searched once: the lines join with a space, so no escape or doubled
+        # quote spans two of them (joining and searching all again per line would take time
+        # quadratic in a front matter that never closes its quote).
         pieces = [raw]
-        more = re.compile(_INDENTED).match(block, end)
+        close = _closing(raw, quote, 1)
+        more = re.compile(_INDENTED).match(block, end) if close < 0 else None
         for line in more.group().splitlines() if more is not None else []:
-            if _closing(b" ".join(pieces), quote) >= 0:
-                break
-            if line.strip():
-                pieces.append(line.strip())
-        joined = b" ".join(pieces)
-        close = _closing(joined, quote)
-        return joined[: close + 1] if close >= 0 else joined
+            piece = line.strip()
+            if piece:
+                pieces.append(piece)
+                close = _closing(piece, quote, 0)
+                if close >= 0:
+                    break
+        if close >= 0:
+            pieces[-1] = pieces[-1][: close + 1]
+        return b" ".join(pieces)
     continued = re.compile(_CONTINUED).match(block, end)
     if continued is not None:
         raw += b" " + b" ".join(line.strip() for line in continued.group().splitlines() if line)
     return raw
 
 
-def _closing(text: bytes, quote: bytes) -> int:
-    """Where the quoted scalar opening `text` closes, or -1: a `"` not escaped by a backslash,
-    a `'` not doubled."""
-    pos = 1
-    while True:
-        pos = text.find(quote, pos)
-        if pos < 0:
-            return -1
-        escaped = (pos - len(text[:pos].rstrip(b"\\"))) % 2  # after an odd run of backslashes
-        if quote == b'"' and escaped:
-            pos += 1
-        elif quote == b"'" and text[pos + 1 : pos + 2] == b"'":
+def _closing(text: bytes, quote: bytes, start: int) -> int:
+    """Where a quoted scalar's `quote` closes in `text` from `start`, or -1: a `"` not escaped
+    by a backslash, a `'` not doubled."""
+    pos = start
+    while (pos := text.find(quote, pos)) >= 0:
+        if quote == b'"':
+            before = pos
+            while before and text[before - 1] == 0x5C:  # the backslashes right before it
+                before -= 1
+            if (pos - before) % 2:
+                pos += 1
+                continue
+        elif text[pos + 1 : pos + 2] == b"'":
             pos += 2
-        else:
-            return pos
+            continue
+        return pos
+    return -1
 
 
 def _block_scalar(block: bytes, end: int) -> str | None:
