@@ -79,30 +79,27 @@ class HeadingCounts:
 
     def first_lines(self) -> array[int]:
         """first_lines(lines, starts)."""
-        if self._first_lines is None:
-            if COMPILED:
-                self._count_both()
-            else:
-                self._first_lines = first_lines(self.lines, self.starts)
-        assert self._first_lines is not None
-        return self._first_lines
+        counted = self._first_lines
+        if counted is None:
+            counted = self._count_both()[0] if COMPILED else first_lines(self.lines, self.starts)
+            self._first_lines = counted
+        return counted
 
     def words_before(self) -> array[int]:
         """words_before(lines, starts)."""
-        if self._words_before is None:
-            if COMPILED:
-                self._count_both()
-            else:
-                self._words_before = words_before(self.lines, self.starts)
-        assert self._words_before is not None
-        return self._words_before
+        counted = self._words_before
+        if counted is None:
+            counted = self._count_both()[1] if COMPILED else words_before(self.lines, self.starts)
+            self._words_before = counted
+        return counted
 
-    def _count_both(self) -> None:
+    def _count_both(self) -> tuple[array[int], array[int]]:
         lines = self.lines
         counted_lines, counted_words = native.heading_counts(lines.data, self.starts, array)
         if not lines.lf_endings:  # a lone CR ends a line too: the line table counts those
             counted_lines = first_lines(lines, self.starts)
         self._first_lines, self._words_before = counted_lines, counted_words
+        return counted_lines, counted_words
 
 
 def first_lines(lines: LineTable, starts: array[int]) -> array[int]:
