@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import tomllib
 
 from mdsel_claude.setup import cli, codex_trust
+from tests.mdsel_claude.setup.test_codex_hooks import config_of, key, load
 
 # Hashes the pinned Codex (0.169.0) itself reported for these hooks (`codex app-server`,
 # `hooks/list` → `currentHash`): the trust install writes must be computed the same way.
@@ -34,18 +34,6 @@ def test_the_trust_hash_is_codexs(
     assert codex_trust.trust_hash(event, hook, matcher) == digest
     # The default timeout written out is the same hook.
     assert codex_trust.trust_hash(event, {**hook, "timeout": 600}, matcher) == digest
-
-
-def config_of(home: Path) -> Path:
-    return home / ".codex" / "config.toml"
-
-
-def load(path: Path) -> dict[str, object]:
-    return tomllib.loads(path.read_text())
-
-
-def key(home: Path, event: str = "pre_tool_use", group: int = 0) -> str:
-    return f"{home}/.codex/config.toml:{event}:{group}:0"
 
 
 def test_codex_home_is_named_by_its_real_path(
