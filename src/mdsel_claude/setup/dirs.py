@@ -72,8 +72,13 @@ def without_dir(folder: Path, steps: list[Step], state: State) -> State:
     while str(folder) in state.dirs and folder not in gone:
         try:
             left = {folder / name for name in os.listdir(folder)}
+        except FileNotFoundError:  # removed by hand: off the record, nothing to do
+            state = state.with_dir(folder, False)
+            gone.add(folder)
+            folder = folder.parent
+            continue
         except OSError:
-            left = set()
+            left = set()  # unreadable: rmdir says whether it is empty
         if not left <= gone:
             break
         state = state.with_dir(folder, False)

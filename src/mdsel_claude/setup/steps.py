@@ -7,6 +7,7 @@ here that changes files or directories.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Callable, Sequence
@@ -186,8 +187,12 @@ def _apply_steps(steps: Sequence[Step], out: list[str], undo: list[Callable[[], 
         elif isinstance(step, RemoveDir):
             try:
                 step.path.rmdir()
-            except OSError:
-                out.append(f"kept {step.path} (not empty)")
+            except FileNotFoundError:  # removed since the plan was made: nothing left to do
+                out.append(f"{step.path} was already gone")
+                continue
+            except OSError as exc:
+                empty = exc.errno not in (errno.ENOTEMPTY, errno.EEXIST)
+                out.append(f"kept {step.path} ({exc.strerror or exc if empty else 'not empty'})")
                 continue
             undo.append(step.path.mkdir)
         out.append(describe(step, done=True))

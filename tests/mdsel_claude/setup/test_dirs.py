@@ -126,7 +126,25 @@ def test_a_noted_scope_dir_gone_already_is_forgotten(home: Path) -> None:
     where, state = _made_claude_dir(project)
     (project / ".claude" / "settings.json").unlink()
     (project / ".claude").rmdir()
-    assert dirs.without_scope_dirs(where, [], state).dirs == ()
+    steps: list[Step] = []
+    assert dirs.without_scope_dirs(where, steps, state).dirs == ()
+    assert steps == []  # nothing to remove, so nothing said about it
+
+
+def test_a_made_folder_gone_by_hand_leaves_the_ones_above_to_go(home: Path) -> None:
+    made = home / "cfg" / "claude"
+    made.mkdir(parents=True)
+    state = State(dirs=(str(home / "cfg"), str(made)))
+    made.rmdir()
+    steps: list[Step] = []
+    assert dirs.without_dir(made, steps, state).dirs == ()
+    assert steps == [RemoveDir(home / "cfg")]
+
+
+def test_a_folder_gone_between_plan_and_removal_is_said_so(home: Path, tmp_path: Path) -> None:
+    out: list[str] = []
+    apply(Plan((RemoveDir(home / "never-made"),), State(), tmp_path / "state.json"), out)
+    assert out == [f"{home / 'never-made'} was already gone"]
 
 
 # -- folders made for one file (other clients' configurations, the skill) --------------------
