@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pyromark
 
@@ -117,12 +118,12 @@ def cold(path: Path) -> None:
 @contextmanager
 def pure_python() -> Iterator[None]:
     """The Python scan and counts, as an install without a C compiler runs (mdsel.compiled)."""
-    saved = mdsel.parse.COMPILED, mdsel.nesting.COMPILED
-    mdsel.parse.COMPILED = mdsel.nesting.COMPILED = False
-    try:
+    # Each module binds its own COMPILED (imported by name, not re-exported), so each is patched.
+    with (
+        patch.object(mdsel.parse, "COMPILED", False),
+        patch.object(mdsel.nesting, "COMPILED", False),
+    ):
         yield
-    finally:
-        mdsel.parse.COMPILED, mdsel.nesting.COMPILED = saved
 
 
 def cold_pure(path: Path) -> None:

@@ -24,7 +24,7 @@ USAGE = {"input_tokens": 10, "output_tokens": 5}
 
 def _events(content: list[dict[str, Any]], stop: str, model: str) -> list[dict[str, Any]]:
     """The server-sent events of one streamed message with `content`."""
-    message = {
+    message: dict[str, Any] = {
         "id": "msg_stub",
         "type": "message",
         "role": "assistant",
@@ -37,7 +37,7 @@ def _events(content: list[dict[str, Any]], stop: str, model: str) -> list[dict[s
     events: list[dict[str, Any]] = [{"type": "message_start", "message": message}]
     for index, block in enumerate(content):
         if block["type"] == "text":
-            start = {"type": "text", "text": ""}
+            start: dict[str, Any] = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
         else:
             start = {**block, "input": {}}

@@ -73,7 +73,7 @@ def raw_session(cwd: Path, messages: list[dict[str, Any]]) -> dict[Any, dict[str
         for message in messages:
             process.stdin.write(json.dumps(message).encode() + b"\n")
         process.stdin.flush()
-        answers = {}
+        answers: dict[Any, dict[str, Any]] = {}
         while len(answers) < sum("id" in message for message in messages):
             line = process.stdout.readline()
             assert line, "the server stopped before answering every request"

@@ -76,7 +76,7 @@ def assert_commands_work(bin_dir: Path) -> None:
     document = str(FIXTURES / "structure.md")
     expected = cli_run(["select", "h2.1/table.0", document], {}).stdout
     assert run("mdsel", "select", "h2.1/table.0", document) == expected
-    payload = {"hook_event_name": "PreToolUse", "tool_name": "Read"}
+    payload: dict[str, object] = {"hook_event_name": "PreToolUse", "tool_name": "Read"}
     payload["tool_input"] = {"file_path": str(ROOT / "tests" / "corpus" / "fastapi_readme.md")}
     reminder = json.loads(run("mdsel-claude", "hook", stdin=json.dumps(payload)))
     assert "mdsel_index" in json.dumps(reminder)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import sysconfig
 from array import array
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -92,7 +93,7 @@ def test_the_checkpoint_is_called_as_often_and_what_it_raises_ends_the_scan() ->
     text = "para\n\n" * (CHECK_EVERY * 2)
     calls: dict[str, int] = {"python": 0, "compiled": 0}
 
-    def counter(name: str) -> object:
+    def counter(name: str) -> Callable[[], object]:
         return lambda: calls.__setitem__(name, calls[name] + 1)
 
     scan_python(text, text.encode(), checkpoint=counter("python"))
@@ -112,7 +113,7 @@ def test_the_checkpoint_is_called_as_often_and_what_it_raises_ends_the_scan() ->
 @pytest.mark.parametrize("limit", [0, 1, 2, 3, 5, 8])
 def test_the_node_limit_is_reached_at_the_same_block(limit: int) -> None:
     text = "# A\n\npara\n\n- a\n- b\n\n## B\n\n> q\n\n```\nc\n```\n\n### C\n"
-    errors = []
+    errors: list[str | None] = []
     for function in (scan_python, scan_compiled):
         try:
             function(text, text.encode(), 0, limit)
@@ -121,6 +122,10 @@ def test_the_node_limit_is_reached_at_the_same_block(limit: int) -> None:
             errors.append(str(error))
     assert errors[0] == errors[1]
     assert limit >= 8 or errors[0] is not None
+
+
+# Bytes made mostly of whitespace and letters, so that words and lines are many and short.
+_SOME_SPACE = bytes((b" \t\n\x0b\x0c\rab")[byte % 8] if byte < 200 else byte for byte in range(256))
 
 
 @settings(max_examples=400, deadline=None)
@@ -145,10 +150,6 @@ def test_word_and_line_counts(data: bytes, cuts: list[int]) -> None:
             assert fast[1][-1] == whole.count(b"\n") + 1
 
 
-# Bytes made mostly of whitespace and letters, so that words and lines are many and short.
-_SOME_SPACE = bytes((b" \t\n\x0b\x0c\rab")[byte % 8] if byte < 200 else byte for byte in range(256))
-
-
 def test_counts_refuse_starts_out_of_order_outside_or_of_another_type() -> None:
     assert compiled.native is not None
     for starts in (array("I", [0, 5, 3]), array("I", [99]), array("Q", [2**63])):
@@ -156,7 +157,8 @@ def test_counts_refuse_starts_out_of_order_outside_or_of_another_type() -> None:
             compiled.native.heading_counts(b"a b c d", starts, array)
     for wrong in (array("i", [0]), array("B", [0]), b"\x00\x00\x00\x00"):
         with pytest.raises(TypeError):
-            compiled.native.heading_counts(b"a b c d", wrong, array)
+            # bytes where the stub says array, on purpose: refused, not read as one.
+            compiled.native.heading_counts(b"a b c d", wrong, array)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -201,7 +203,7 @@ def test_names_found_by_identity_or_looked_up_alike(path: Path) -> None:
     assert compiled.native is not None
     text = path.read_text(encoding="utf-8").replace("\r", "\n")
     events = list(pyromark.events_with_range(text, options=OPTIONS))
-    fresh = [_fresh(event) for event in events]
+    fresh = [(_fresh(event), _fresh(span)) for event, span in events]
     keys = [next(iter(event)) for event, _ in fresh if isinstance(event, dict)]
     assert "Start" in keys
     assert all(key is not sys.intern(key) for key in keys if len(key) > 1)

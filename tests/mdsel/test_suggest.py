@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import mdsel
-from mdsel.resolve import Source
 from mdsel.selector import Item, Segment
 from mdsel.suggest import MAX_SUGGESTIONS, suggest
+from mdsel.tree import Source
 from tests.conftest import CORPUS
 
 DOC = b"""# Guide

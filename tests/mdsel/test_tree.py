@@ -352,7 +352,7 @@ def test_resident_bytes_counts_the_tree(path: Path) -> None:
 
 
 def test_block_and_heading_limit() -> None:
-    from mdsel.parse import NodeLimitError
+    from mdsel.errors import NodeLimitError
 
     raw = b"".join(b"# H%d\n\ntext\n\n" % i for i in range(50))  # 50 headings, 50 blocks
     assert len(parse_document(raw, max_nodes=100).headings) == 50

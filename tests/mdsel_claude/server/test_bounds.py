@@ -42,16 +42,13 @@ def test_other_lines_stay_where_they_were() -> None:
 
 
 def test_json_errors_are_capped_and_the_answer_stays_json() -> None:
-    body = {
-        "success": False,
-        "command": "index",
-        "errors": [{"type": "FILE_NOT_FOUND", "code": "ENOENT", "message": "x"}] * 80,
-    }
+    errors = [{"type": "FILE_NOT_FOUND", "code": "ENOENT", "message": "x"}] * 80
+    body = {"success": False, "command": "index", "errors": errors}
     capped = json.loads(cap_json_errors(json.dumps(body), 50))
     assert len(capped["errors"]) == 51
     assert capped["errors"][-1]["code"] == "MORE_PROBLEMS"
     assert "30 more" in capped["errors"][-1]["message"]
-    small = json.dumps({**body, "errors": body["errors"][:2]})
+    small = json.dumps({**body, "errors": errors[:2]})
     assert cap_json_errors(small, 50) == small
 
 

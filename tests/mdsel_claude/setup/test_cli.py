@@ -59,7 +59,8 @@ def test_local_install_keeps_the_rest_of_claude_json(home: Path, tmp_path: Path)
     assert cli.main(["install"]) == 0
     after = claude_json(home)
     assert after is not None and list(after) == list(original)
-    assert list(after["projects"]) == [str(other), str(project)]  # type: ignore[arg-type]
+    projects = after["projects"]
+    assert isinstance(projects, dict) and list(projects) == [str(other), str(project)]
     assert stat.S_IMODE((home / ".claude.json").stat().st_mode) == 0o600
     os.chdir(project)
     assert cli.main(["uninstall"]) == 0

@@ -116,14 +116,15 @@ def add(value: object, data: st.DataObject) -> None:
     """Add one member or element somewhere inside `value`, as install adds its entries."""
     if isinstance(value, dict):
         inner = [v for v in value.values() if isinstance(v, (dict, list))]
-        if inner and data.draw(st.booleans()):
+        # bool(): mypy would take the list on the left of `and` as the type the draw must return.
+        if bool(inner) and data.draw(st.booleans()):
             add(data.draw(st.sampled_from(inner)), data)
         else:
             key = data.draw(st.text(max_size=4).filter(lambda k: k not in value))
             value[key] = data.draw(JSON_VALUES)
     elif isinstance(value, list):
         inner = [v for v in value if isinstance(v, (dict, list))]
-        if inner and data.draw(st.booleans()):
+        if bool(inner) and data.draw(st.booleans()):
             add(data.draw(st.sampled_from(inner)), data)
         else:
             value.append(data.draw(JSON_VALUES))

@@ -83,7 +83,7 @@ def with_key_at_random_place(
 ) -> JSONObject:
     """Unrelated top-level keys, with `key` (if drawn) at some position among them."""
     others = draw(st.dictionaries(NAMES.filter(lambda k: k != key), JSON_VALUES, max_size=4))
-    items = list(others.items())
+    items: list[tuple[str, object]] = list(others.items())
     if draw(st.booleans()):
         items.insert(draw(st.integers(0, len(items))), (key, draw(value)))
     return dict(items)
@@ -349,7 +349,9 @@ def test_lookalikes_are_reported_and_never_removed(tmp_path: Path) -> None:
         "command": "/opt/tools/mdsel-claude hook --min-words 50 | tee -a audit.log",
     }
     other_install = entries.hook_entry("/old/bin/mdsel-claude", 50)
-    hand_written = {"mcpServers": {"mdsel": {**entries.server_entry(EXE), "env": {"A": "1"}}}}
+    hand_written: JSONObject = {
+        "mcpServers": {"mdsel": {**entries.server_entry(EXE), "env": {"A": "1"}}}
+    }
     project.write(project.mcp, hand_written)
     groups: list[object] = [{"matcher": "Read", "hooks": [piped]}, {"hooks": [other_install]}]
     project.write(project.settings, {"hooks": {"PreToolUse": groups}})
