@@ -76,16 +76,18 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    module_name = _EXPORTS.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'mdsel' has no attribute {name!r}")
-    import sys
+if not TYPE_CHECKING:  # type checkers see the imports above, so a misspelt name is an error
 
-    __import__(module_name)  # the builtin: importlib itself is not loaded at start-up
-    value = getattr(sys.modules[module_name], name)
-    globals()[name] = value  # later look-ups are plain attribute reads
-    return value
+    def __getattr__(name: str) -> object:
+        module_name = _EXPORTS.get(name)
+        if module_name is None:
+            raise AttributeError(f"module 'mdsel' has no attribute {name!r}")
+        import sys
+
+        __import__(module_name)  # the builtin: importlib itself is not loaded at start-up
+        value = getattr(sys.modules[module_name], name)
+        globals()[name] = value  # later look-ups are plain attribute reads
+        return value
 
 
 def __dir__() -> list[str]:

@@ -89,7 +89,7 @@ def parse_document(
     checkpoint: Callable[[], object] | None = None,
 ) -> Document:
     """Parse a file's bytes. Raises errors.ParseError for invalid UTF-8 or a NUL byte, and
-    parse.NodeLimitError past `max_nodes` blocks and headings.
+    errors.NodeLimitError past `max_nodes` blocks and headings.
 
     `checkpoint` is called every few milliseconds of parsing; what it raises passes through.
     """
