@@ -150,7 +150,8 @@ stack_close(Stack *stack, int64_t start, Column *last, int64_t last_index, const
 }
 
 static PyObject *key_start, *key_end, *tag_start, *tag_end, *tag_text, *tag_code, *tag_heading,
-    *tag_link, *tag_item, *key_level, *soft_break, *hard_break, *space, *empty;
+    *tag_link, *tag_item, *tag_image, *key_level, *soft_break, *hard_break, *space, *newline,
+    *empty;
 
 
 /* Whether the str `name` is `known` (interned). The parser's keys and tags are interned, and
@@ -310,43 +311,70 @@ over_limit(PyObject *limit, int64_t offset)
     return NULL;
 }
 
+/* Appends `piece` to *text (a new reference kept there; NULL on error). */
+static void
+append(PyObject **text, PyObject *piece)
+{
+    PyObject *joined = PyUnicode_Concat(*text, piece);
+    Py_SETREF(*text, joined);
+}
+
 /* A heading's title from its inline events, up to its End (the only End holding a dict there):
- * Text and Code joined, a line break as a space. A new reference, or NULL on error. */
+ * Text and Code joined, a line break as a space. A new reference, or NULL on error.
+ *
+ * *github is set to its text as GitHub shows it where that differs (a new reference; NULL where
+ * it is the title): an image's alt text is not part of it, and a line break is a newline. */
 static PyObject *
-heading_title(Events *events)
+heading_title(Events *events, PyObject **github)
 {
     PyObject *title = Py_NewRef(empty), *pair;
+    Py_ssize_t in_image = 0; /* images open around the current event (alt text may hold one) */
+    *github = NULL;
     while ((pair = next_pair(events)) != NULL) {
         PyObject *event = PyTuple_GET_ITEM(pair, 0), *piece = NULL, *value;
-        int done = 0;
+        int done = 0, line_break = 0;
         if (PyDict_CheckExact(event)) {
             /* In the order the Python loop tests them. */
             if ((value = item_of(event, tag_text)) != NULL)
                 piece = value;
-            else if (!PyErr_Occurred() && (value = item_of(event, tag_end)) != NULL &&
-                     PyDict_CheckExact(value))
-                done = 1;
-            else if (!PyErr_Occurred())
+            else if (!PyErr_Occurred() && (value = item_of(event, tag_end)) != NULL) {
+                if (PyDict_CheckExact(value))
+                    done = 1;
+                else if (in_image && same_name(value, tag_image))
+                    in_image--;
+            } else if (!PyErr_Occurred() && (value = item_of(event, tag_start)) != NULL) {
+                PyObject *name, *ignored;
+                if (PyDict_CheckExact(value) && only_item(value, &name, &ignored) &&
+                    same_name(name, tag_image))
+                    in_image++;
+            } else if (!PyErr_Occurred())
                 piece = item_of(event, tag_code);
         } else if (PyUnicode_CheckExact(event)) {
             int soft = PyUnicode_Compare(event, soft_break) == 0;
             if (soft || PyUnicode_Compare(event, hard_break) == 0)
-                piece = space;
+                line_break = 1;
         }
         if (piece != NULL && !PyUnicode_CheckExact(piece)) {
             PyErr_SetString(PyExc_TypeError, "the parser gave a text that is not a string");
             piece = NULL;
         }
-        if (piece != NULL) {
-            PyObject *joined = PyUnicode_Concat(title, piece);
-            Py_SETREF(title, joined);
-        }
+        if ((in_image && piece != NULL) || line_break) {
+            if (*github == NULL) /* the first difference: GitHub's text so far is the title */
+                *github = Py_NewRef(title);
+            if (line_break && *github != NULL)
+                append(github, newline);
+        } else if (piece != NULL && *github != NULL)
+            append(github, piece);
+        if (piece != NULL || line_break)
+            append(&title, line_break ? space : piece);
         Py_DECREF(pair);
         if (title == NULL || PyErr_Occurred() || done)
             break;
     }
     if (title != NULL && PyErr_Occurred())
         Py_CLEAR(title);
+    if (title == NULL)
+        Py_CLEAR(*github);
     return title;
 }
 
@@ -379,9 +407,11 @@ PyDoc_STRVAR(scan_doc,
 "title ends: (kinds, starts, ends, parents, last, (top...), levels, heading_starts,\n"
 "heading_ends, titles, title_ends). Kinds and levels are bytearrays; the other columns are\n"
 "make(code, bytes) (make(signed, bytes) for parents), `width` and `signed_width` bytes an item.\n"
-"Offsets are shifted by `shift`; `rare(level, start, end, open_end, title, index)` (unshifted\n"
-"offsets, open_end -1 outside containers) is asked for a heading inside a list or quote or\n"
-"whose title ends in one of '#', tab, space or '}', and gives its title or None to drop it.");
+"Offsets are shifted by `shift`; `rare(level, start, end, open_end, title, index, github)`\n"
+"(unshifted offsets, open_end -1 outside containers, github the text GitHub shows where it is\n"
+"not the title, else None) is asked for a heading inside a list or quote, whose title ends in\n"
+"one of '#', tab, space or '}', or whose GitHub text differs, and gives its title or None to\n"
+"drop it.");
 
 static PyObject *
 scan(PyObject *Py_UNUSED(module), PyObject *args)
@@ -477,16 +507,19 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
                 goto done;
             }
             room--;
-            PyObject *title = heading_title(&events);
+            PyObject *github;
+            PyObject *title = heading_title(&events, &github);
             if (title == NULL)
                 goto done;
             Py_ssize_t length = PyUnicode_GET_LENGTH(title);
             Py_UCS4 final = length ? PyUnicode_READ_CHAR(title, length - 1) : 0;
-            if (c.open.len || final == '#' || final == '\t' || final == ' ' || final == '}') {
+            if (c.open.len || final == '#' || final == '\t' || final == ' ' || final == '}' ||
+                github != NULL) {
                 long long open_end = c.open.len ? c.open.ends[c.open.len - 1] : -1;
                 PyObject *shown = PyObject_CallFunction(
-                    rare, "lLLLOn", level_value, (long long)start, (long long)end, open_end,
-                    title, c.levels.len);
+                    rare, "lLLLOnO", level_value, (long long)start, (long long)end, open_end,
+                    title, c.levels.len, github != NULL ? github : Py_None);
+                Py_XDECREF(github);
                 Py_SETREF(title, shown);
                 if (title == NULL)
                     goto done;
@@ -698,8 +731,9 @@ PyInit__scan(void)
     struct { PyObject **name; const char *text; } names[] = {
         {&key_start, "start"}, {&key_end, "end"}, {&tag_start, "Start"}, {&tag_end, "End"},
         {&tag_text, "Text"}, {&tag_code, "Code"}, {&tag_heading, "Heading"},
-        {&tag_link, "Link"}, {&tag_item, "Item"}, {&key_level, "level"}, {&soft_break, "SoftBreak"},
-        {&hard_break, "HardBreak"}, {&space, " "}, {&empty, ""},
+        {&tag_link, "Link"}, {&tag_item, "Item"}, {&tag_image, "Image"}, {&key_level, "level"},
+        {&soft_break, "SoftBreak"}, {&hard_break, "HardBreak"}, {&space, " "}, {&newline, "\n"},
+        {&empty, ""},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if ((*names[i].name = PyUnicode_InternFromString(names[i].text)) == NULL)

@@ -5,9 +5,10 @@ A fragment is looked for, in this order:
 
 1. an explicit id, `## Intro {#intro}` (MkDocs attr_list, VitePress, Docusaurus, Pandoc,
    kramdown, Hugo), on any heading;
-2. GitHub's anchor of a heading — the slug of its text as GitHub shows it, where an attribute
-   block is text (`#intro--intro-`) — counted over every heading, those inside lists and block
-   quotes too, as GitHub numbers repeats;
+2. GitHub's anchor of a heading — the slug of its text as GitHub renders it, where an attribute
+   block is text (`#intro--intro-`), the spaces beside inline HTML stay (`#setup-` for
+   `## Setup <!-- x -->`) and an image's alt text is left out — counted over every heading,
+   those inside lists and block quotes too, as GitHub numbers repeats;
 3. an HTML anchor, `<a id="x">`, `<a name="x">` or any element with `id="x"`, which names the
    innermost section holding it;
 4. the slug another generator would give a heading (Python-Markdown's toc as MkDocs uses it,
@@ -53,7 +54,8 @@ class Target(NamedTuple):
 def slug(title: str) -> str:
     """The anchor GitHub gives a heading with this text, before de-duplication."""
     kept = []
-    for char in title.strip().lower():
+    # Not stripped: the text GitHub slugs keeps the spaces beside inline HTML (`-usage`).
+    for char in title.lower():
         if char == " ":
             kept.append("-")
         elif char == "-" or char == "_":

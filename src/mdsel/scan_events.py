@@ -84,13 +84,24 @@ class RareHeadings:
         self.nested: list[NestedHeading] = []
 
     def __call__(
-        self, level: int, start: int, end: int, open_end: int, title: str, index: int
+        self,
+        level: int,
+        start: int,
+        end: int,
+        open_end: int,
+        title: str,
+        index: int,
+        github: str | None = None,
     ) -> str | None:
         """The title to show for heading number `index` (offsets unshifted; `open_end`: where
-        its innermost list or quote ends, -1 outside them), or None for a nested heading."""
+        its innermost list or quote ends, -1 outside them), or None for a nested heading.
+        `github`: the heading's text as GitHub shows it, where that is not `title`."""
         shift = self.shift
-        text, explicit = heading_text(title, self.data[start + shift : end + shift])
+        raw = self.data[start + shift : end + shift]
+        text, explicit = heading_text(title, raw)
         shown, ident = (text, None) if explicit is None else explicit
+        if github is not None:
+            text = heading_text(github, raw)[0]
         if open_end >= 0:
             title = shown.strip(" \t")  # as Headings.title: not the spaces by inline HTML
             self.nested.append(
@@ -99,7 +110,7 @@ class RareHeadings:
                 )
             )
             return None
-        if explicit is not None:
+        if explicit is not None or github is not None:
             self.texts[index] = text
             if ident is not None:
                 self.ids[index] = ident
@@ -192,22 +203,45 @@ def scan_events(
             end = span["end"]
             # The inline events up to the heading's End (the only End holding a dict
             # there), inlined: this runs once per heading, a million times in some files.
+            # GitHub's text, where it differs (github not None): no image's alt text, and a
+            # newline for a line break.
             title = ""
+            github = None
+            in_image = 0
             for inline, _span in events:
                 if "Text" in inline:
-                    title += inline["Text"]
-                elif "End" in inline and inline["End"].__class__ is dict:
-                    break
+                    piece = inline["Text"]
+                elif "End" in inline:
+                    if inline["End"].__class__ is dict:
+                        break
+                    if in_image and inline["End"] == "Image":
+                        in_image -= 1
+                    continue
+                elif "Start" in inline:
+                    if inline["Start"].__class__ is dict and "Image" in inline["Start"]:
+                        in_image += 1
+                    continue
                 elif "Code" in inline:
-                    title += inline["Code"]
+                    piece = inline["Code"]
                 elif inline == "SoftBreak" or inline == "HardBreak":
+                    github = (title if github is None else github) + "\n"
                     title += " "
+                    continue
+                else:
+                    continue
+                if in_image:
+                    if github is None:
+                        github = title
+                elif github is not None:
+                    github += piece
+                title += piece
             level = levels_of[tag["Heading"]["level"]]
-            if open_ends or (title and title[-1] in "#\t }"):
-                # Rare: inside a list or quote, or ending in a closing sequence pulldown-cmark
-                # kept or in an attribute block; one test keeps them off the usual path.
+            if open_ends or (title and title[-1] in "#\t }") or github is not None:
+                # Rare: inside a list or quote, ending in a closing sequence pulldown-cmark
+                # kept or in an attribute block, or shown otherwise on GitHub; one test keeps
+                # them off the usual path.
                 open_end = open_ends[-1] if open_ends else -1
-                shown = rare(level, start, end, open_end, title, len(levels))
+                shown = rare(level, start, end, open_end, title, len(levels), github)
                 if shown is None:
                     continue
                 title = shown

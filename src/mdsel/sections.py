@@ -136,9 +136,14 @@ class Headings(Sequence[Heading]):
         return self.titles[ends[index - 1] if index else 0 : ends[index]].strip(" \t")
 
     def github_text(self, index: int) -> str:
-        """The heading's text as GitHub shows it: an attribute block is text there."""
+        """The heading's text as GitHub shows it, from which its anchor is made: an attribute
+        block is text there, and so are the spaces beside inline HTML (`## Setup <!-- x -->`
+        is `setup-`); an image's alt text is not (the scan keeps those that differ)."""
         text = self.texts.get(index)
-        return self.title(index) if text is None else text
+        if text is None:
+            ends = self.title_ends
+            return self.titles[ends[index - 1] if index else 0 : ends[index]]
+        return text
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Headings):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import mdsel
-from mdsel.anchors import HEADING, NESTED, Target, anchors, closest, find, slug
+from mdsel.anchors import HEADING, NESTED, Target, anchors, closest, find, github_anchors, slug
 from tests.conftest import FIXTURES
 
 
@@ -38,6 +38,43 @@ def test_slug_follows_github(title: str, anchor: str) -> None:
 def test_markup_is_not_part_of_the_anchor() -> None:
     doc = document("# Using `mdsel` with *style* and [links](http://x)\n")
     assert anchors(doc) == ["using-mdsel-with-style-and-links"]
+
+
+def test_the_anchor_is_made_from_the_text_github_shows() -> None:
+    # GitHub slugs the heading's rendered text: the spaces beside inline HTML stay (a trailing
+    # `<!-- omit in toc -->` gives `setup-`), an image's alt text is not text, and a line
+    # break is a newline, which the slug drops.
+    doc = document(
+        "## Setup <!-- omit in toc -->\n\nold\n\n## Setup\n\nnew\n\n"
+        '## <a name="use"></a> Usage\n\n## ![logo](logo.png) Logo Setup\n\n'
+        "## hello ![img ![in](x)](i.png)\n\nTwo\nlines  \nbroken\n---\n\n"
+        "## ![x](y) Intro {#intro}\n"
+    )
+    assert anchors(doc) == [
+        "setup-", "setup", "-usage", "-logo-setup", "hello-", "twolinesbroken", "intro",
+    ]  # fmt: skip
+    assert github_anchors(doc)[(HEADING, 6)] == "-intro-intro"
+    # Shown titles keep the alt text and read a break as a space.
+    assert [doc.headings.title(i) for i in (3, 4, 5)] == [
+        "logo Logo Setup", "hello img in", "Two lines broken",
+    ]  # fmt: skip
+
+
+def test_the_link_to_a_repeated_heading_lands_where_github_does() -> None:
+    text = "## Setup <!-- omit in toc -->\n\nold\n\n## Setup\n\nnew\n"
+    sources = [mdsel.Source("doc", "doc.md", mdsel.parse_document(text.encode()))]
+    assert mdsel.select("#setup", sources).matches[0].content.endswith("new\n")
+    assert mdsel.select("#setup-", sources).matches[0].content.endswith("old\n")
+    image = "## ![logo](l.png) Setup\n\nimage\n\n## Logo Setup\n\ntext\n"
+    sources = [mdsel.Source("doc", "doc.md", mdsel.parse_document(image.encode()))]
+    assert mdsel.select("#logo-setup", sources).matches[0].content.endswith("text\n")
+    assert mdsel.select("#-setup", sources).matches[0].content.endswith("image\n")
+
+
+def test_a_nested_headings_anchor_leaves_its_images_out() -> None:
+    doc = document("- ## ![badge](b.svg) Listed\n")
+    assert find(doc, "-listed") == Target(NESTED, 0)
+    assert doc.nested[0].title == "badge Listed"
 
 
 def test_repeats_are_numbered_like_github() -> None:

@@ -79,6 +79,9 @@ PIECES = [
     "```\n# not a heading\n```\n", "    indented code\n", "| a | b |\n|---|---|\n| 1 | 2 |\n",
     "<div>\n# html\n</div>\n", "[link](x) and ![img](y)\n", "\n", "Title\\\nbreak\n",
     "## [ref]\n\n[ref]: /url\n", "***\n", "# a {.cls #id}\n", "- [x] task\n", "~~del~~\n",
+    # Headings GitHub shows otherwise: images (nested), inline HTML, line breaks.
+    "## ![a *b* ![c](d)](e) f\n", "# x <!-- y -->\n", '## <a name="z"></a> z\n',
+    "Two\nlines  \nbroken\n---\n", "- ## ![i](j) k {#k}\n", "## `c` ![d](e) {#f}\n",
 ]  # fmt: skip
 
 
