@@ -67,8 +67,9 @@ class Scan(NamedTuple):
     ids: dict[int, str]
     """Heading index → the id its attribute block gives (`## Intro {#intro}` → intro)."""
     texts: dict[int, str]
-    """Heading index → its text as GitHub shows it, attribute block and all, for headings
-    whose title is shown without one (GitHub's anchor comes from this text)."""
+    """Heading index → its text as GitHub shows it, for headings whose title differs from it:
+    an attribute block is text there, an image's alt text is not, and a line break is a newline
+    (GitHub's anchor comes from this text)."""
     nested: tuple[NestedHeading, ...]
     """Headings inside lists and blockquotes, in document order."""
 
@@ -84,6 +85,6 @@ class NestedHeading(NamedTuple):
     title: str
     """Shown title (without an attribute block)."""
     text: str
-    """Text as GitHub shows it (with the attribute block)."""
+    """Text as GitHub shows it (with the attribute block, without images' alt text)."""
     id: str | None
     """The id of its attribute block, if any."""

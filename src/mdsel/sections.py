@@ -87,7 +87,7 @@ class Headings(Sequence[Heading]):
         self.titles = scan.titles
         self.title_ends = scan.title_ends
         self.ids = scan.ids  # heading index → the id of its attribute block
-        self.texts = scan.texts  # heading index → its text with the attribute block
+        self.texts = scan.texts  # heading index → its GitHub text, where not its title
         self.starts = scan.heading_starts
         self.ends = scan.heading_ends
         self.section_ends, self.lasts, self.parents, self.depths = sections
