@@ -58,7 +58,7 @@ def _line_end(data: bytes, pos: int) -> int:
 
 # Patterns passed to `re` by their text, so compiled (and cached by `re`) when a title is first
 # read, not whenever a document is parsed.
-_YAML_TITLE = rb"(?m)^title[ \t]*:[ \t]*(.*?)[ \t]*\r?$"
+_YAML_TITLE = rb"(?m)^(?:title|\"title\"|'title')[ \t]*:[ \t]*(.*?)[ \t]*\r?$"
 _TOML_TITLE = rb"(?m)^title[ \t]*=[ \t]*(.*?)[ \t]*\r?$"
 _TOML_TABLE = rb"(?m)^[ \t]*\["
 _CONTINUED = rb"(?:\r?\n[ \t]+[^ \t\r\n#][^\r\n]*)+"
@@ -67,6 +67,8 @@ _INDENTED = rb"(?:\r?\n(?:[ \t]+[^\r\n]*|[ \t]*(?=\r?\n)))+"
 """Lines of a block scalar (`|`, `>-`…) below its key: indented, or blank between them."""
 _BLOCK_HEADER = rb"[|>](?:[1-9]?[+-]?|[+-][1-9])(?:[ \t]+#.*)?"
 _NULLS = ("null", "Null", "NULL", "~")
+_PROPERTIES = rb"(?:[&!][^ \t]*[ \t]+)+"
+"""An anchor (`&name`) or a tag (`!!str`) before a YAML value: not part of it."""
 
 
 def front_matter_title(block: bytes) -> str | None:
@@ -85,6 +87,9 @@ def front_matter_title(block: bytes) -> str | None:
         return None
     raw = found.group(1)
     if not toml:
+        properties = re.match(_PROPERTIES, raw)
+        if properties is not None:
+            raw = raw[properties.end() :]
         if re.fullmatch(_BLOCK_HEADER, raw):
             return _block_scalar(block, found.end())
         raw = _yaml_scalar(block, raw, found.end())
@@ -99,8 +104,8 @@ def front_matter_title(block: bytes) -> str | None:
                 value = str(json.loads(value))
             except ValueError:
                 value = value[1:-1]
-    elif value.startswith(("|", ">", "#", "[", "{", "&", "*")) or value in _NULLS:
-        return None  # a comment, a collection, an alias or null: no text
+    elif value.startswith(("|", ">", "#", "[", "{", "&", "!", "*")) or value in _NULLS:
+        return None  # a comment, a collection, an alias, a lone property or null: no text
     else:
         value = value.split(" #", 1)[0]  # a plain scalar ends at a comment
     value = " ".join(value.split())
