@@ -79,15 +79,20 @@ def select(
     sources: Sequence[Source],
     options: Options | None = None,
     named: int | None = None,
+    *,
+    alone: bool | None = None,
 ) -> SelectResult:
     """Resolve a selector request in the documents and cut what matched into shown matches;
-    `named`: how many documents the call named (default: these), for qualifying selectors."""
+    `named`: how many documents the call named (default: these), for qualifying selectors;
+    `alone`: whether the call named its one document and nothing else, no file that failed
+    or that a limit left out (default: `named` is 1). Only then does `readme-2::` or a link to
+    `guide.md` mean a call's one document whatever its namespace or folder."""
     # Imported here: selector parsing, resolution, suggestions and paging are not needed to
     # index, and `mdsel index` start-up time is part of its budget.
     from mdsel.matches import select_matches
 
     count = len(sources) if named is None else named
-    return select_matches(request, sources, options or DEFAULT_OPTIONS, count)
+    return select_matches(request, sources, options or DEFAULT_OPTIONS, count, alone)
 
 
 def run_command(
@@ -115,14 +120,17 @@ def run_command(
     sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd, read=read)
     all_file_problems = [*problems, *file_problems]
     named = len(paths)
+    # Problems and warnings from before reading name files the call asked for (and a limit left
+    # out): then it did not name its one document alone.
+    alone = named == 1 and not problems and not warnings
     if options.json:
         from mdsel import render_json
 
         if command == "index":
             return render_json.index(index(sources, named), all_file_problems, warnings, options)
-        result = select(selector or "", sources, options, named)
+        result = select(selector or "", sources, options, named, alone=alone)
         return render_json.select(result, all_file_problems, warnings)
     if command == "index":
         return render_text.index(index(sources, named), all_file_problems, warnings, options)
-    result = select(selector or "", sources, options, named)
+    result = select(selector or "", sources, options, named, alone=alone)
     return render_text.select(result, all_file_problems, warnings)

@@ -149,6 +149,17 @@ def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
     return []
 
 
+def may_be_at(link: str, path: str) -> bool:
+    """Whether the Markdown file a link names may be the document at `path`, from whatever page
+    the link was written in: the two agree on as many of their last components as both have,
+    in any letter case (`../b/guide.md` may be `guide.md` or `x/b/guide.md`, never
+    `a/guide.md`)."""
+    wanted = [part.casefold() for part in link_targets(link)[0].split("/")]
+    parts = [part.casefold() for part in _components(path)]
+    common = min(len(wanted), len(parts))
+    return common > 0 and wanted[-common:] == parts[-common:]
+
+
 def site_root(sources: Sequence[Source]) -> tuple[str, ...] | None:
     """The folder holding every document of the call (as components), where a link from the
     site's root is read; None when their paths are not comparable (some absolute, some not)."""

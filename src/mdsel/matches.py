@@ -33,15 +33,21 @@ thousands of missing items (`h3.0,1,2,…`)."""
 
 
 def select_matches(
-    request: str, sources: Sequence[Source], options: Options, named: int
+    request: str,
+    sources: Sequence[Source],
+    options: Options,
+    named: int,
+    alone: bool | None = None,
 ) -> SelectResult:
+    """`named`: the documents the call named, for qualifying selectors; `alone`: whether it
+    named its one document and nothing else (see resolve)."""
     try:
         selectors = parse_request(request)
     except SelectorSyntaxError as exc:
         return SelectResult((), (), (_syntax_problem(request, exc, sources),), named)
     if not sources:
         return SelectResult((), (), (), named)  # every file failed; their problems say why
-    found, problems = _resolve_all(selectors, sources)
+    found, problems = _resolve_all(selectors, sources, named == 1 if alone is None else alone)
     matches: list[Match] = []
     omitted: list[tuple[str, str]] = []
     budget = options.page_words
@@ -101,7 +107,7 @@ def _with_column(message: str, column: int) -> str:
 
 
 def _resolve_all(
-    selectors: Sequence[Selector], sources: Sequence[Source]
+    selectors: Sequence[Selector], sources: Sequence[Source], alone: bool
 ) -> tuple[list[tuple[Node, Selector]], list[Problem]]:
     """Every node the selectors match, with the selector that matched it, and the problems:
     misses (the first MAX_SUGGESTED_MISSES with suggestions) and toc=true on blocks."""
@@ -109,7 +115,7 @@ def _resolve_all(
     found: list[tuple[Node, Selector]] = []
     suggested = 0
     for selector in selectors:
-        resolution = resolve(selector, sources)
+        resolution = resolve(selector, sources, alone)
         for miss in resolution.misses:
             suggestions: tuple[Suggestion, ...] = ()
             if suggested < MAX_SUGGESTED_MISSES:

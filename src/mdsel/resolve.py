@@ -8,7 +8,6 @@ what exists before any loop, so `h2.0-999999999` costs as much as `h2.0-7`.
 
 from __future__ import annotations
 
-import os
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -16,7 +15,7 @@ from mdsel._record import NamedTuple
 from mdsel.address import LINES, locate, miss_reason
 from mdsel.columns import KINDS
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
-from mdsel.links import link_sources, shown_root, site_root
+from mdsel.links import link_sources, may_be_at, shown_root, site_root
 from mdsel.nodes import HEADING, ROOT, SECTION, Node, NodeRange, first_number
 from mdsel.reasons import none_reason, range_reason
 from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_segments
@@ -42,30 +41,42 @@ class Resolution(NamedTuple):
     misses: tuple[Miss, ...]
 
 
-def namespace_sources(namespace: str | None, sources: Sequence[Source]) -> list[int]:
-    """Indices of the sources a namespace names (all of them for None)."""
+def namespace_sources(
+    namespace: str | None, sources: Sequence[Source], alone: bool | None = None
+) -> list[int]:
+    """Indices of the sources a namespace names (all of them for None). `alone`: the call named
+    its one document and nothing else (default: it has one document)."""
     if namespace is None:
         return list(range(len(sources)))
     hits = [i for i, s in enumerate(sources) if s.namespace == namespace]
-    if not hits and len(sources) == 1:
-        # With one document, `readme-2` from a multi-file index still means `readme`.
+    if not hits and (len(sources) == 1 if alone is None else alone):
+        # With one document, `readme-2` from a multi-file index still means `readme`; not when
+        # the call named others that did not load (`readme-2` may be one of them).
         base, dash, suffix = namespace.rpartition("-")
         if dash and suffix.isdigit() and sources[0].namespace == base:
             hits = [0]
     return hits
 
 
-def resolve(selector: Selector, sources: Sequence[Source]) -> Resolution:
-    # A link to a Markdown file names the one document of a call by its file name (its path
-    # may be relative to another page); any other link, and any in a call of several
-    # documents, by its path.
-    if selector.link and (len(sources) > 1 or selector.namespace is None):
+def resolve(selector: Selector, sources: Sequence[Source], alone: bool | None = None) -> Resolution:
+    """`alone`: the call named its one document and nothing else, neither a file that failed
+    nor one a limit left out (default: it has one document)."""
+    alone = len(sources) == 1 if alone is None else alone and len(sources) == 1
+    # A link to a Markdown file names the one document of a call by as much of its path as
+    # both give (the link may be relative to another page, the path to the working folder);
+    # any other link, and any in a call of several documents, by its path.
+    if selector.link and (not alone or selector.namespace is None):
         return _resolve_link(selector, sources)
     if selector.link:
-        named = selector.link.rpartition("/")[2].casefold()
-        same = os.path.basename(sources[0].path).casefold() == named if sources else False
-        return _resolve_in(selector, sources, [0] if same else [])
-    return _resolve_in(selector, sources, namespace_sources(selector.namespace, sources))
+        if may_be_at(selector.link, sources[0].path):
+            return _resolve_in(selector, sources, [0])
+        reason = (
+            f"the call's one document, {shown_title(sources[0].path)}, is not at "
+            f"{shown_title(selector.link)}; name the document the link is to"
+        )
+        miss = Miss(NAMESPACE_NOT_FOUND, selector.source, reason, (0,), selector.segments[0])
+        return Resolution(selector, (), (miss,))
+    return _resolve_in(selector, sources, namespace_sources(selector.namespace, sources, alone))
 
 
 def _resolve_link(selector: Selector, sources: Sequence[Source]) -> Resolution:

@@ -216,16 +216,51 @@ def test_the_root_does_not_depend_on_how_folders_were_spelled(tmp_path: Path) ->
         assert "the link names 2 documents" in relative.problems[0].message
 
 
-def test_a_markdown_link_in_a_call_of_one_names_it_by_its_file_name(tmp_path: Path) -> None:
-    sources = sources_at(tmp_path, {"README.md": "# R\n\n## Install\n\nfirst readme\n"})
+def test_a_markdown_link_in_a_call_of_one_names_it_by_as_much_path_as_both_give(
+    tmp_path: Path,
+) -> None:
+    sources = sources_at(tmp_path, {"docs/README.md": "# R\n\n## Install\n\nfirst readme\n"})
     for link in ("README.md#install", "../docs/readme.md#install", "/README.md#install"):
         assert [m.content for m in mdsel.select(link, sources).matches] == [
             "## Install\n\nfirst readme\n"
         ], link
-    for link in ("readme-2.md#install", "README.markdown#install"):
+    # Another file's name, or the same name in another folder: not this document, wherever
+    # the link was written.
+    for link in ("readme-2.md#install", "README.markdown#install", "../other/README.md#install"):
         result = mdsel.select(link, sources)
-        assert not result.matches, link  # another file's name
+        assert not result.matches, link
         assert [p.type for p in result.problems] == ["NAMESPACE_NOT_FOUND"]
+    assert "is not at ../other/README.md" in mdsel.select(link, sources).problems[0].message
+
+
+def test_a_relative_path_is_compared_as_far_as_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "guide.md").write_text("# G\n\n## Setup\n\ntext\n")
+    monkeypatch.chdir(tmp_path)
+    sources, _ = mdsel.load(["guide.md"])
+    # Named from inside its folder: `b/guide.md` may well be it.
+    assert len(mdsel.select("b/guide.md#setup", sources).matches) == 1
+
+
+def test_a_call_that_named_others_is_not_a_call_of_one(tmp_path: Path) -> None:
+    for folder, word in (("a", "alpha"), ("b", "beta")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "guide.md").write_text(f"# G\n\n## Setup\n\n{word}\n")
+    (tmp_path / "b" / "README.md").write_bytes(b"\xff not UTF-8\n")
+    (tmp_path / "a" / "README.md").write_text("# R\n\n## Setup\n\nalpha readme\n")
+    a, b = (str(tmp_path / folder) for folder in "ab")
+    # b's README failed to load: `readme-2` was its namespace, never a's README's.
+    outcome = mdsel.run_command("select", "readme-2::h2.0", [f"{a}/README.md", f"{b}/README.md"])
+    assert outcome.stdout == "" and "NAMESPACE_NOT_FOUND" in outcome.stderr
+    # A limit left b/guide.md out: a link to it is not answered from a/guide.md.
+    outcome = mdsel.run_command(
+        "select", "b/guide.md#setup", [f"{a}/guide.md"], warnings=["left out 1: b/guide.md"]
+    )
+    assert outcome.stdout == "left out 1: b/guide.md\n" and outcome.exit_code == 1
+    # Named alone, the one document answers to `readme-2::` of an earlier call of several.
+    outcome = mdsel.run_command("select", "readme-2::h2.0", [f"{a}/README.md"])
+    assert outcome.stdout.endswith("alpha readme\n")
 
 
 @pytest.mark.parametrize(
