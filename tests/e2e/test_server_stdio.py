@@ -343,7 +343,10 @@ async def test_dash_never_reads_the_servers_own_stdin(docs: Path) -> None:
         again, _ = await call(session, "mdsel_index", {"files": ["guide.md"]})
     assert is_error
     assert text.splitlines()[-1].startswith("!- PROCESSING_ERROR: not a Markdown file name")
-    assert text.startswith(again)
+    # Two files named, as for mdsel: guide.md's outline, qualified.
+    first, *outline = again.splitlines()
+    assert text.startswith(f"guide guide.md {first}\n")
+    assert "guide::h2.0 Install" in text and "  h2.0 Install 5 10" in outline
 
 
 @pytest.mark.anyio
@@ -380,7 +383,8 @@ async def test_json_format_relays_the_envelope(docs: Path) -> None:
 
 BACKEND_CALLS: list[tuple[str, dict[str, Any]]] = [
     *[(name, arguments) for name, arguments, _ in CALLS],
-    ("mdsel_index", {"files": ["link.md", "guide.md", "nothing*.md"]}),
+    # (A refused file is counted as named by the embedded engine only: see the next test.)
+    ("mdsel_index", {"files": ["guide.md", "nothing*.md"]}),
     ("mdsel_select", {"selector": "h2.0", "files": ["notes.txt"]}),
     ("mdsel_select", {"selector": "h2.0,h9.9", "files": ["tree", "link.md"]}),
     ("mdsel_index", {"files": []}),
@@ -409,6 +413,23 @@ async def test_mdsel_bin_gives_the_same_results_as_the_embedded_engine(
         for (text, _), (name, _) in zip(answers["embedded"], BACKEND_CALLS, strict=True):
             if name in ("mdsel_index", "mdsel_select") and text.startswith("{"):
                 json.loads(text)
+
+
+@pytest.mark.anyio
+async def test_mdsel_bin_is_never_given_a_refused_file_so_it_numbers_without_it(
+    docs: Path,
+) -> None:
+    # link.md is refused (it resolves to a .txt file). The embedded engine counts it as named,
+    # as mdsel counts a file it cannot read; MDSEL_BIN never gets it (docs/server.md).
+    arguments = {"files": ["link.md", "guide.md"]}
+    answers = []
+    for extra in ({}, {"MDSEL_BIN": str(MDSEL)}):
+        async with connect(docs, env=extra) as session:
+            answers.append(await call(session, "mdsel_index", arguments))
+    (embedded, embedded_error), (external, external_error) = answers
+    assert embedded_error and external_error
+    assert embedded.startswith("guide guide.md 25 lines") and "guide::h2.0 Install" in embedded
+    assert external.startswith("25 lines") and "\n  h2.0 Install" in external
 
 
 # --- the parse cache ---------------------------------------------------------------------------

@@ -180,16 +180,13 @@ def glob_refusal(given: str, max_segments: int, cwd: str | None = None) -> Probl
     return _refused(given, "GLOB_TOO_LONG", reason)
 
 
-def partition(
+def refusals(
     paths: tuple[str, ...] | list[str], policy: Policy, cwd: str | None = None
-) -> tuple[tuple[str, ...], tuple[Problem, ...]]:
-    """Split expanded paths into those the server may read and the refusals for the rest."""
-    accepted: list[str] = []
-    refused: list[Problem] = []
+) -> dict[str, Problem]:
+    """The expanded paths the server may not read → why (those it may read are not in it)."""
+    refused: dict[str, Problem] = {}
     for path in paths:
         refusal = check(path, policy, cwd)
-        if refusal is None:
-            accepted.append(path)
-        else:
-            refused.append(refusal)
-    return tuple(accepted), tuple(refused)
+        if refusal is not None:
+            refused[path] = refusal
+    return refused

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from mdsel.results import Outcome
@@ -32,8 +32,10 @@ class Backend(Protocol):
         warnings: Sequence[str],
         cwd: str | None = None,
         cancel: threading.Event | None = None,
+        refused: Mapping[str, Problem] | None = None,
     ) -> Outcome:
-        """`cancel`, once set, stops the run as soon as it can (raising reader.Cancelled)."""
+        """`cancel`, once set, stops the run as soon as it can (raising reader.Cancelled).
+        `refused`: files of `paths` the read policy refused → why; never read."""
         ...
 
 

@@ -55,11 +55,20 @@ def relay(outcome: Outcome) -> ToolResult:
 class FileCheck:
     """The server's side of a call: files to hand to the backend, and what it says itself."""
 
-    accepted: tuple[str, ...]
+    paths: tuple[str, ...]
+    """Every file the arguments gave, in order, those the read policy refused included: they
+    keep their place in the numbering of namespaces, as when `mdsel` fails to read them."""
+    refused: dict[str, Problem]
+    """The files of `paths` the read policy refused → why; never read."""
     problems: tuple[Problem, ...]
-    """Files not handed over (no match, refused by the read policy), in argument order."""
+    """Arguments refused or giving no file (no match, missing), in argument order."""
     warnings: tuple[str, ...]
     """Ready-printed lines naming what the per-call caps left out."""
+
+    @property
+    def accepted(self) -> tuple[str, ...]:
+        """The files that may be read."""
+        return tuple(path for path in self.paths if path not in self.refused)
 
 
 def check_files(
@@ -91,17 +100,16 @@ def check_files(
     allowed = [given for given in files if refused_arguments[given] is None]
     checkpoint = None if cancel is None else functools.partial(stop_if_set, cancel)
     expansion = expand_paths(allowed, limits, cwd=cwd, checkpoint=checkpoint)
-    accepted, refusals = access.partition(expansion.paths, policy, cwd)
-    # Problems with the arguments themselves (refused, missing, no match) in argument order,
-    # then those with the files they expanded to, in file order.
+    refused = access.refusals(expansion.paths, policy, cwd)
+    # Problems with the arguments themselves (refused, missing, no match) in argument order;
+    # those with the files they expanded to come in file order, with what reading them says.
     position = {given: number for number, given in reversed(list(enumerate(files)))}
     early = [r for r in refused_arguments.values() if r is not None]
-    early_problems = sorted(
+    problems = sorted(
         [*early, *expansion.problems],
         key=lambda problem: position.get(problem.file or "", len(files)),
     )
-    problems = [*early_problems, *refusals]
-    return FileCheck(accepted, tuple(problems), expansion.warnings)
+    return FileCheck(expansion.paths, refused, tuple(problems), expansion.warnings)
 
 
 def run_request(
@@ -119,18 +127,18 @@ def run_request(
     check = check_files(request.files, settings, cwd, cancel)
     if not check.accepted:
         # Nothing may be read, so nothing is run: the engine's renderer only reports why.
-        outcome = report_only(
-            request.command, request.selector, check.problems, check.warnings, settings
-        )
+        problems = [*check.problems, *check.refused.values()]
+        outcome = report_only(request.command, request.selector, problems, check.warnings, settings)
     else:
         outcome = backend.run(
             request.command,
             request.selector,
-            check.accepted,
+            check.paths,
             check.problems,
             check.warnings,
             cwd,
             cancel=cancel,
+            refused=check.refused,
         )
     if settings.json:
         outcome = outcome._replace(stdout=cap_json_errors(outcome.stdout, settings.max_problems))

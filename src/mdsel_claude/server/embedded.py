@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from mdsel.results import Outcome
@@ -145,6 +145,7 @@ class EmbeddedBackend:
         warnings: Sequence[str],
         cwd: str | None = None,
         cancel: threading.Event | None = None,
+        refused: Mapping[str, Problem] | None = None,
     ) -> Outcome:
         import mdsel
 
@@ -165,6 +166,13 @@ class EmbeddedBackend:
         reader = CachedReader(
             policy, engine.max_total_bytes, cache, self.freshness, parse_now, cwd, cancelled
         )
+        read: Callable[[str], bytes | Problem] = reader
+        if refused:
+            # A refused file is handed over with its refusal, never read: it keeps its place in
+            # the numbering of namespaces, and its problem its place among the files'.
+            def read(path: str) -> bytes | Problem:
+                return refused[path] if path in refused else reader(path)
+
         return mdsel.run_command(
             command,
             selector,
@@ -174,7 +182,7 @@ class EmbeddedBackend:
             problems=problems,
             warnings=warnings,
             cwd=cwd,
-            read=reader,
+            read=read,
         )
 
 

@@ -8,7 +8,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mdsel.results import Outcome
@@ -180,6 +180,11 @@ class ExternalBackend:
         warnings: Sequence[str],
         cwd: str | None = None,
         cancel: threading.Event | None = None,
+        refused: Mapping[str, Problem] | None = None,
     ) -> Outcome:
-        outcome = self.execute(command, selector, paths, cwd, cancel)
-        return add_reports(outcome, problems, warnings, self.json)
+        # The executable is never given a refused file (it would read it): those are reported
+        # here, so the files after them are numbered without them (see docs/server.md).
+        refused = refused or {}
+        given = [path for path in paths if path not in refused]
+        outcome = self.execute(command, selector, given, cwd, cancel)
+        return add_reports(outcome, [*problems, *refused.values()], warnings, self.json)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.server.access import Policy, check, glob_refusal, partition, shown
+from mdsel_claude.server.access import Policy, check, glob_refusal, refusals, shown
 
 
 @pytest.fixture
@@ -143,11 +143,11 @@ def test_outside_roots_says_nothing_about_the_target(tmp_path: Path) -> None:
     assert (missing.code, missing.message) == (existing.code, existing.message)
 
 
-def test_partition_keeps_order_and_does_not_stop_at_a_refusal(docs: Path) -> None:
+def test_refusals_keep_order_and_do_not_stop_at_one(docs: Path) -> None:
     (docs / "b.md").write_text("# B\n")
-    accepted, refused = partition(["a.md", "notes.txt", "b.md", "nope.md"], Policy(), cwd=str(docs))
-    assert accepted == ("a.md", "b.md")
-    assert [refusal.file for refusal in refused] == ["notes.txt", "nope.md"]
+    refused = refusals(["a.md", "notes.txt", "b.md", "nope.md"], Policy(), cwd=str(docs))
+    assert list(refused) == ["notes.txt", "nope.md"]
+    assert [refusal.file for refusal in refused.values()] == ["notes.txt", "nope.md"]
 
 
 def test_a_glob_with_too_many_segments_is_refused_before_it_is_expanded(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ class Spy:
         warnings: Sequence[str],
         cwd: str | None = None,
         cancel: threading.Event | None = None,
+        refused: Mapping[str, Problem] | None = None,
     ) -> Outcome:
         self.calls.append((command, selector, tuple(paths), len(problems), len(warnings)))
         return self.outcome
@@ -142,12 +143,33 @@ def test_refusals_do_not_stop_the_other_files(docs: Path) -> None:
     result = run_tool("mdsel_index", arguments, Settings(), EmbeddedBackend(Settings()), str(docs))
     assert result.is_error
     body, *refusals = result.text.split("\n!")
-    assert body.startswith("11 lines 11 words; para 3\nh1.0 Guide 1 11\n")
+    # Four files named, so selectors are qualified, as mdsel qualifies them.
+    assert body.startswith("guide guide.md 11 lines 11 words; para 3\nguide::h1.0 Guide 1 11\n")
+    # Each refusal where mdsel would print its file's problem: in file order.
     assert [line.split(" ", 2)[:2] for line in refusals] == [
         ["link.md", "PROCESSING_ERROR:"],
         ["x.md", "PROCESSING_ERROR:"],
         ["notes.txt", "PROCESSING_ERROR:"],
     ]
+
+
+def test_a_refused_file_keeps_its_namespace_as_a_file_mdsel_cannot_read(docs: Path) -> None:
+    # d/a/README.md points nowhere: refused by the server, unreadable for mdsel. Either way it
+    # was named first, so `readme` is its namespace and d/b/README.md is `readme-2`.
+    (docs / "d" / "a").mkdir(parents=True)
+    (docs / "d" / "b").mkdir()
+    (docs / "d" / "a" / "README.md").symlink_to(docs / "d" / "nowhere.md")
+    (docs / "d" / "b" / "README.md").write_text("# Beta\n\nsmall text\n")
+    backend = EmbeddedBackend(Settings())
+    for selector in ("readme::h1.0", "readme-2::h1.0"):
+        arguments = {"selector": selector, "files": ["d/a/README.md", "d/b/README.md"]}
+        result = run_tool("mdsel_select", arguments, Settings(), backend, cwd=str(docs))
+        argv = ["select", selector, "d/a/README.md", "d/b/README.md"]
+        assert result.text == relay(cli(docs, *argv)).text, selector
+    miss = run_tool(
+        "mdsel_select", {"selector": "readme::h1.0", "files": ["d"]}, Settings(), backend, str(docs)
+    )
+    assert "small text" not in miss.text and "NAMESPACE_NOT_FOUND" in miss.text
 
 
 def test_roots_confine_and_nothing_runs_when_nothing_is_accepted(
@@ -212,11 +234,12 @@ class Growing:
         warnings: Sequence[str],
         cwd: str | None = None,
         cancel: threading.Event | None = None,
+        refused: Mapping[str, Problem] | None = None,
     ) -> Outcome:
         for path, data in self.grow.items():
             with path.open("ab") as handle:
                 handle.write(data)
-        return self.engine.run(command, selector, paths, problems, warnings, cwd, cancel)
+        return self.engine.run(command, selector, paths, problems, warnings, cwd, cancel, refused)
 
 
 def test_files_that_grow_after_expansion_stay_within_the_call_budget(tmp_path: Path) -> None:
