@@ -117,12 +117,15 @@ def reference(data: bytes, piece: tuple[str, int, int | None]) -> int:
     """Words in `piece` of `data`, the slow obvious way: the whole text sliced."""
     text = data.removeprefix(b"\xef\xbb\xbf").split(b"\0")[0]
     unit, start, stop = piece
+    # A negative start with a stop: the tail of a head (`head -n 100 | tail -n 50`).
+    cut = slice(start, None) if start < 0 and stop is not None else slice(start, stop)
+    head = slice(None, stop) if start < 0 else slice(None)
     if unit == "bytes":
-        return len(text[start:stop].split())
+        return len(text[head][cut].split())
     lines = text.split(b"\n")
     if lines and not lines[-1]:
         lines.pop()
-    return len(b"\n".join(lines[start:stop]).split())
+    return len(b"\n".join(lines[head][cut]).split())
 
 
 @settings(max_examples=400, deadline=None)
@@ -150,7 +153,8 @@ def test_parts_are_counted_as_sliced(
     text = data + "\n".join(lines_text).encode()
     path = tmp_path_factory.mktemp("part") / "doc.md"
     path.write_bytes(text)
-    stop = None if length is None or start < 0 else start + length
+    # With a negative start, `length` is the head's (the tail of a head); else the range's.
+    stop = None if length is None else length if start < 0 else start + length
     piece = (unit, start, stop)
     saved = files.CHUNK_BYTES
     files.CHUNK_BYTES = chunk

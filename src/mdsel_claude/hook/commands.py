@@ -160,7 +160,10 @@ def narrowed(stream: Stream, piece: Piece) -> Stream:
     if cut_start < 0:
         if cut_stop is not None or stop is None:
             return []
-        return [(path, (unit, max(start, stop + cut_start), stop))]  # `head -n 900 | tail`
+        if start == 0:  # `head -n 900 | tail -n 50`: the head may end sooner, so kept as such
+            return [(path, (unit, cut_start, stop))]
+        # A range's tail: exact when the file reaches the range's end, under-counted otherwise.
+        return [(path, (unit, max(start, stop + cut_start), stop))]
     if cut_stop is not None and cut_stop < 0:
         return []
     first = start + cut_start

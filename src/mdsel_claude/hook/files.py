@@ -43,7 +43,9 @@ _ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
 Piece = tuple[str, int, int | None]
 """A part of a file a command prints, as a Python slice of its lines or bytes: `(unit, start,
 stop)` with unit "lines" or "bytes"; `("lines", 0, None)` is the whole file, `("lines", -50,
-None)` its last 50 lines, `("bytes", 0, 4096)` its first 4 KiB."""
+None)` its last 50 lines, `("bytes", 0, 4096)` its first 4 KiB. A negative start with a stop is
+a tail of a head: `("lines", -50, 100)` is the last 50 of the first 100 lines (`head -n 100 |
+tail -n 50`), which a file of 40 lines shows whole."""
 
 WHOLE: Piece = ("lines", 0, None)
 
@@ -94,6 +96,8 @@ def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
         if stop is not None and stop < 0:
             stop = None  # `head -n -5`: all but a few lines, counted as all (over, never under)
         if start < 0:
+            if stop is not None:
+                return _tail_of_head_exceeds(fd, unit, -start, stop, threshold)
             return _tail_exceeds(fd, size, unit, -start, threshold)
         return _range_exceeds(fd, unit, start, stop, threshold)
     except OSError:
@@ -181,6 +185,32 @@ def _range_exceeds(fd: int, unit: str, start: int, stop: int | None, threshold: 
         if stop is not None and done >= stop:
             return False
     return False
+
+
+def _tail_of_head_exceeds(fd: int, unit: str, count: int, stop: int, threshold: int) -> bool:
+    """Words in the last `count` lines (or bytes) of the first `stop`: the head is read (up to
+    `MAX_BYTES`), as it may end before `stop` and then shows its own last lines."""
+    kept: list[bytes] = []
+    done = 0
+    for chunk in _chunks(fd):
+        if unit == "bytes":
+            taken = chunk[: stop - done]
+            done += len(taken)
+        else:
+            end, ended = _skip_lines(chunk, 0, stop - done)
+            taken = chunk[:end]
+            done += ended
+        kept.append(taken)
+        if done >= stop:
+            break
+    head = b"".join(kept)
+    if unit == "bytes":
+        shown = head[len(head) - count :] if count else b""
+    else:
+        body = head[:-1] if head.endswith(b"\n") else head
+        parts = body.rsplit(b"\n", count)
+        shown = b"\n".join(parts[1:]) if len(parts) > count else body
+    return len(shown.split(None, threshold)) > threshold
 
 
 def _tail_exceeds(fd: int, size: int, unit: str, count: int, threshold: int) -> bool:
