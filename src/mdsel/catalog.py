@@ -236,7 +236,7 @@ def _closing(what: str, docs: list[Entry], shown_root: str, root: str, by_file: 
     )
     return (
         f"[{shown_root}: {what}, to fit MDSEL_MAX_ANSWER_TOKENS. Go deeper: {deeper}; "
-        f"{select}; or --full / full=true for everything]"
+        f"{select}; or --full on the command line for everything]"
     )
 
 

@@ -87,7 +87,8 @@ def index(
 
         body = catalog(result.sources, budget, taken, options.max_headings) or [
             f"[{len(result.sources)} documents: MDSEL_MAX_ANSWER_TOKENS={options.answer_tokens} "
-            "is too small to list them; raise it, name fewer files, or use --full / full=true]"
+            "is too small to list them; raise it, name fewer files, or use --full on the "
+            "command line]"
         ]
     out.extend(body)
     stdout = "\n".join(out) + "\n" if out else ""
