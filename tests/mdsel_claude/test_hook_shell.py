@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mdsel_claude.hook.shell import MAX_COMMAND, printed_markdown
@@ -129,6 +129,9 @@ def reference(data: bytes, piece: tuple[str, int, int | None]) -> int:
 
 
 @settings(max_examples=400, deadline=None)
+@example(  # a tail longer than its head: the head whole
+    data=b"\x01", lines_text=["", "a"], unit="bytes", start=-4, length=3, chunk=1, threshold=1
+)
 @given(
     data=st.binary(max_size=300).map(lambda b: b.replace(b"\0", b"")),
     lines_text=st.lists(st.sampled_from(["", "a", "a b", " c  d ", "e\t"]), max_size=40),

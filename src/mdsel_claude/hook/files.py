@@ -205,7 +205,7 @@ def _tail_of_head_exceeds(fd: int, unit: str, count: int, stop: int, threshold: 
             break
     head = b"".join(kept)
     if unit == "bytes":
-        shown = head[len(head) - count :] if count else b""
+        shown = head[max(len(head) - count, 0) :]
     else:
         body = head[:-1] if head.endswith(b"\n") else head
         parts = body.rsplit(b"\n", count)
