@@ -42,7 +42,7 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     report.say("checks")
     _probe(me, servers, hooks, report)
     _judge_servers(servers, found, report)
-    _judge_hooks(hooks, report)
+    _judge_hooks(hooks, found, report)
     report.say("all good" if not report.failed else "problems found (see above)")
     print("\n".join(report.lines))
     return 1 if report.failed else 0
@@ -134,6 +134,12 @@ def _judge_servers(servers: list[tuple[Server, Verdict]], found: Survey, report:
         places = "; ".join(_where(s.scope, s.where) for s, _ in active)
         report.fail(f"{len(active)} mdsel servers are active, so the tools appear twice: {places}")
     for server, verdict in active:
+        off = found.switched_off.get(server.name)
+        if off is not None:
+            report.fail(
+                f"MCP server {server.name!r} is switched off ({off}), so Claude Code does not "
+                "start it: remove it there (or enable the server in /mcp)"
+            )
         if not verdict.args:
             report.fail(
                 f"Claude Code will start MCP server {server.name!r} from "
@@ -148,7 +154,9 @@ def _judge_servers(servers: list[tuple[Server, Verdict]], found: Survey, report:
         report.fail("no MCP server of this installation is registered: run `mdsel-claude install`")
 
 
-def _judge_hooks(hooks: list[tuple[Hook, Verdict]], report: Report) -> None:
+def _judge_hooks(hooks: list[tuple[Hook, Verdict]], found: Survey, report: Report) -> None:
+    if found.hooks_off is not None:
+        report.fail(f"disableAllHooks is set in {found.hooks_off}, so no hook runs, ours included")
     on_read = [(h, v) for h, v in hooks if fires_on_read(h.event, h.matcher)]
     for hook, verdict in hooks:
         if verdict.args and not fires_on_read(hook.event, hook.matcher):

@@ -61,6 +61,12 @@ class Survey:
     """Every file looked at that exists."""
     approval: dict[str, object] = field(default_factory=dict)
     """The merged approval keys, and `trusted` (the workspace trust)."""
+    switched_off: dict[str, str] = field(default_factory=dict)
+    """Server name → where Claude Code is told not to start it: `disabledMcpServers` of the
+    project (what /mcp's disable writes) or `deniedMcpServers` of a settings file."""
+    hooks_off: str | None = None
+    """The settings file whose `disableAllHooks: true` decides (the most local file that sets
+    the key): then no hook runs, ours included."""
     plugins: list[str] = field(default_factory=list)
     """Enabled plugins named mdsel-claude, as `name@marketplace`."""
 
@@ -126,9 +132,24 @@ def survey(directory: Path, environ: Mapping[str, str]) -> Survey:
         value = _read(path, found)
         _hooks(found, scope, str(path), value)
         settings.append(value or {})
+        _switches(found, str(path), value or {})
+    for name in _list(project_state.get("disabledMcpServers")):
+        if isinstance(name, str):
+            found.switched_off.setdefault(name, f"disabledMcpServers in {where}")
     _approval(found, [project_state, *settings], project_state)
     _plugins(found, config_dir, settings)
     return found
+
+
+def _switches(found: Survey, path: str, settings: JSONObject) -> None:
+    """What one settings file turns off: every hook, or servers by name."""
+    # Read user, then project, then local: the last file that sets the key decides.
+    if isinstance(settings.get("disableAllHooks"), bool):
+        found.hooks_off = path if settings["disableAllHooks"] else None
+    for denied in _list(settings.get("deniedMcpServers")):
+        name = _object(denied).get("serverName")
+        if isinstance(name, str):
+            found.switched_off.setdefault(name, f"deniedMcpServers in {path}")
 
 
 def _approval(found: Survey, sources: list[JSONObject], project_state: JSONObject) -> None:

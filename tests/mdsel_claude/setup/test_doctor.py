@@ -93,6 +93,47 @@ def test_a_project_server_pending_approval_is_a_problem(
     assert status == 1 and "project MCP server 'mdsel' is disabled" in out
 
 
+def test_a_server_switched_off_by_name_is_a_problem(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    state_file = home / ".claude.json"
+    state = json.loads(state_file.read_text())
+    # What /mcp's "disable" writes for the project.
+    state["projects"][str(Path.cwd())]["disabledMcpServers"] = ["mdsel"]
+    state_file.write_text(json.dumps(state))
+    status, out = doctor(capsys)
+    assert status == 1
+    assert "MCP server 'mdsel' is switched off (disabledMcpServers in " in out
+    state["projects"][str(Path.cwd())]["disabledMcpServers"] = []
+    state_file.write_text(json.dumps(state))
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"deniedMcpServers": [{"serverName": "mdsel"}]})
+    )
+    status, out = doctor(capsys)
+    assert status == 1 and "is switched off (deniedMcpServers in " in out
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"deniedMcpServers": [{"serverName": "other"}]})
+    )
+    assert doctor(capsys)[0] == 0
+
+
+def test_hooks_switched_off_are_a_problem_where_the_most_local_file_says_so(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    local = Path(".claude/settings.local.json")
+    settings = json.loads(local.read_text())
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text('{"disableAllHooks": true}')
+    status, out = doctor(capsys)
+    assert status == 1
+    assert f"disableAllHooks is set in {home / '.claude' / 'settings.json'}" in out
+    local.write_text(json.dumps({**settings, "disableAllHooks": False}))  # the local file wins
+    assert doctor(capsys)[0] == 0
+
+
 def test_doctor_nothing_installed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out = doctor(capsys)
     assert status == 1
