@@ -127,6 +127,8 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
     elif client.name == "gemini":  # its AfterTool hook, beside the server
         from mdsel_claude.setup import gemini_hook
 
+        if mine:
+            _gemini_blocked(places, report)
         gemini_hook.report_hooks(places, me, environ, report)
     elif client.name == "opencode":  # its plugin, in the configuration folders
         from mdsel_claude.setup import opencode_plugin
@@ -143,6 +145,26 @@ def _plugin_data(config_dir: Path) -> list[Path]:
     data = config_dir / "plugins" / "data"
     marks = data.glob("*/venv-*/ready")
     return sorted(p.parent for p in marks if p.parents[1].name.startswith(paths.PLUGIN_NAMES))
+
+
+def _gemini_blocked(places: list[tuple[str, Path]], report: Report) -> None:
+    """Gemini CLI starts no server its settings exclude (`mcp.excluded`) or leave out of an
+    allow list (`mcp.allowed`), whichever file says so."""
+    for _scope, path in places:
+        try:
+            settings = jsonfile.load(path)
+        except JsonFileError:
+            continue  # already reported with the server
+        mcp = settings.get("mcp") if isinstance(settings, dict) else None
+        if not isinstance(mcp, dict):
+            continue
+        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
+        if isinstance(excluded, list) and SERVER_KEY in excluded:
+            report.fail(f"{path} lists {SERVER_KEY!r} in mcp.excluded, so Gemini CLI blocks it")
+        elif isinstance(allowed, list) and SERVER_KEY not in allowed:
+            report.fail(
+                f"{path} has an mcp.allowed list without {SERVER_KEY!r}, so Gemini CLI blocks it"
+            )
 
 
 def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:

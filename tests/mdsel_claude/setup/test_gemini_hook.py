@@ -177,8 +177,18 @@ def test_doctor_reports_the_hook_and_runs_it(
         (lambda s: s.pop("hooks"), "no hook of this installation"),
         (lambda s: s["hooks"]["AfterTool"][0].update(matcher="write_file"), "does not run after"),
         (lambda s: s["hooks"].update(BeforeTool=s["hooks"].pop("AfterTool")), "does not run after"),
+        (lambda s: s.update(mcp={"excluded": ["mdsel"]}), "in mcp.excluded, so Gemini CLI"),
+        (lambda s: s.update(mcp={"allowed": ["other"]}), "mcp.allowed list without 'mdsel'"),
     ],
-    ids=["hooks-off", "hook-disabled", "hook-gone", "other-matcher", "other-event"],
+    ids=[
+        "hooks-off",
+        "hook-disabled",
+        "hook-gone",
+        "other-matcher",
+        "other-event",
+        "server-excluded",
+        "server-not-allowed",
+    ],
 )
 def test_doctor_fails_when_the_hook_would_not_run(
     home: Path, capsys: pytest.CaptureFixture[str], change: object, complaint: str
