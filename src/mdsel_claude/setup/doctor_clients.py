@@ -161,7 +161,7 @@ def _gemini_blocked(places: list[tuple[str, Path]], report: Report) -> None:
         excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
         if isinstance(excluded, list) and SERVER_KEY in excluded:
             report.fail(f"{path} lists {SERVER_KEY!r} in mcp.excluded, so Gemini CLI blocks it")
-        elif isinstance(allowed, list) and SERVER_KEY not in allowed:
+        elif isinstance(allowed, list) and allowed and SERVER_KEY not in allowed:
             report.fail(
                 f"{path} has an mcp.allowed list without {SERVER_KEY!r}, so Gemini CLI blocks it"
             )
