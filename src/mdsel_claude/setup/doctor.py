@@ -35,7 +35,7 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     for problem in found.problems:
         report.fail(problem)
     servers = [(s, ours.judge_server(s.value, me, environ)) for s in found.servers]
-    hooks = [(h, ours.judge_hook(h.command, me, environ)) for h in found.hooks]
+    hooks = [(h, _judge_hook(h, me, environ)) for h in found.hooks]
     report.say("found")
     _list(servers, hooks, found, report)
     _gone(servers, hooks, report)
@@ -46,6 +46,15 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     report.say("all good" if not report.failed else "problems found (see above)")
     print("\n".join(report.lines))
     return 1 if report.failed else 0
+
+
+def _judge_hook(hook: Hook, me: Installation, environ: Mapping[str, str]) -> Verdict:
+    """Ours only as install (or the plugin) writes it: a key added by hand (`async`, another
+    `type`) may change how Claude Code runs it, so doctor does not vouch for it."""
+    if hook.other_keys:
+        keys = ", ".join(hook.other_keys)
+        return Verdict(None, f"not a hook install writes (other keys or values: {keys})")
+    return ours.judge_hook(hook.command, me, environ)
 
 
 def _where(scope: str, where: str) -> str:

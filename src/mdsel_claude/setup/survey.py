@@ -47,6 +47,8 @@ class Hook:
     event: str
     matcher: object
     command: object
+    other_keys: tuple[str, ...] = ()
+    """Keys of the hook object beyond `type` and `command` (install writes those two only)."""
 
 
 @dataclass
@@ -101,7 +103,10 @@ def _hooks(survey: Survey, scope: str, where: str, settings: JSONObject | None) 
     for event, matcher, hook in entry_edits.matched_hooks_in(settings or {}):
         command = hook.get("command")
         if _mentions_us(command):
-            survey.hooks.append(Hook(scope, where, event, matcher, command))
+            other = tuple(sorted(key for key in hook if key not in ("type", "command")))
+            if hook.get("type") != "command":
+                other = ("type", *other)
+            survey.hooks.append(Hook(scope, where, event, matcher, command, other))
 
 
 def survey(directory: Path, environ: Mapping[str, str]) -> Survey:

@@ -134,6 +134,24 @@ def test_hooks_switched_off_are_a_problem_where_the_most_local_file_says_so(
     assert doctor(capsys)[0] == 0
 
 
+@pytest.mark.parametrize("added", [{"async": True}, {"timeout": 30}, {"type": "prompt"}])
+def test_our_hook_with_a_key_added_by_hand_is_not_vouched_for(
+    home: Path, capsys: pytest.CaptureFixture[str], added: dict[str, object]
+) -> None:
+    assert cli.main(["install"]) == 0
+    local = Path(".claude/settings.local.json")
+    settings = json.loads(local.read_text())
+    settings["hooks"]["PreToolUse"][0]["hooks"][0].update(added)
+    local.write_text(json.dumps(settings))
+    status, out = doctor(capsys)
+    assert status == 1
+    assert (
+        f"not ours, not run: not a hook install writes (other keys or values: {next(iter(added))}"
+        in out
+    )
+    assert "no Read hook of this installation is registered" in out
+
+
 def test_doctor_nothing_installed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out = doctor(capsys)
     assert status == 1
