@@ -217,7 +217,26 @@ def plan_uninstall(
     state = without_scope_dirs(where, steps, state)
     if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps) and not leftovers:
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
+    if where.scope in ("user", "local"):
+        steps += _recorded_elsewhere(state, where.mcp_config)
     return Plan(tuple(steps), state, state_file, tuple(leftovers))
+
+
+def _recorded_elsewhere(state: State, here: Path) -> list[Step]:
+    """Claude Code user files other than `here` that the record lists entries in: written with
+    another CLAUDE_CONFIG_DIR, which an uninstall without it does not reach."""
+    target = str(jsonfile.write_target(here))
+    others = sorted(
+        path for path in state.files if os.path.basename(path) == ".claude.json" and path != target
+    )
+    if not others:
+        return []
+    return [
+        Note(
+            f"the install record also lists entries in {', '.join(others)} (installed with "
+            "another CLAUDE_CONFIG_DIR): uninstall with it set, or `mdsel-claude uninstall --all`"
+        )
+    ]
 
 
 def _at(where: Locations) -> str:

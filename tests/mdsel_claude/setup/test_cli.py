@@ -249,6 +249,25 @@ def test_user_scope(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not (home / "elsewhere").exists()
 
 
+def test_an_install_under_another_claude_config_dir_is_named_by_an_uninstall_without_it(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / "elsewhere"))
+    assert cli.main(["install", "--scope", "user"]) == 0
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    capsys.readouterr()
+    assert cli.main(["uninstall", "--scope", "user"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing of mdsel-claude is installed in user scope" in out
+    assert (
+        f"the install record also lists entries in {home / 'elsewhere' / '.claude.json'} "
+        "(installed with another CLAUDE_CONFIG_DIR)" in out
+    )
+    assert (home / "elsewhere" / ".claude.json").exists()  # not this call's to remove
+    assert cli.main(["uninstall", "--all"]) == 0
+    assert not (home / "elsewhere").exists()
+
+
 def test_uninstall_with_nothing_installed(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     Path(".mcp.json").write_text('{"mcpServers": {"other": {"command": "x"}}}')
     assert cli.main(["uninstall", "--scope", "project"]) == 0
