@@ -22,7 +22,6 @@ Runs under whatever `python3` is on PATH: standard library only.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -32,9 +31,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from mdsel_claude.dir_lock import exclusive
 
 if TYPE_CHECKING:
     from typing import BinaryIO
@@ -95,22 +96,6 @@ def env_python(env_dir: Path) -> Path:
     return env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
-@contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """One provisioning at a time per data directory (two sessions may start together)."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: the rename below still keeps a half install invisible
-        yield
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
 def _run(argv: Sequence[str], what: str, env: Mapping[str, str] | None = None) -> None:
     # pip's output goes to stderr, which Claude Code keeps in the server's log; stdout is the
     # MCP channel and must stay clean. It is also read here, to say why pip failed.
@@ -160,7 +145,9 @@ def provision(environ: Mapping[str, str]) -> Path:
     if (env_dir / READY).is_file():
         return env_python(env_dir)
     base.mkdir(parents=True, exist_ok=True)
-    with _locked(base):
+    # One provisioning at a time per data directory (two sessions may start together); without
+    # flock (not POSIX) the rename below still keeps a half install invisible.
+    with exclusive(base):
         if (env_dir / READY).is_file():  # another start finished it while we waited
             return env_python(env_dir)
         sys.stderr.write(f"mdsel-claude: first start, installing dependencies into {env_dir}\n")

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel.settings import ConfigError, read_min_words
+from mdsel_claude.dir_lock import exclusive
 from mdsel_claude.setup import (
     arguments,
     clients,
@@ -41,7 +42,7 @@ from mdsel_claude.setup.paths import (
     portable_executable,
 )
 from mdsel_claude.setup.planner import plan_install, plan_uninstall
-from mdsel_claude.setup.runner import carry_out, exclusive, failure, left_over, lock_dir
+from mdsel_claude.setup.runner import carry_out, failure, left_over, lock_dir
 
 
 def _min_words_default(environ: Mapping[str, str]) -> int:

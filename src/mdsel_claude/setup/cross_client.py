@@ -10,12 +10,13 @@ import os
 import sys
 from pathlib import Path
 
+from mdsel_claude.dir_lock import exclusive
 from mdsel_claude.setup import ledger, sweep
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.paths import SetupError, locations
 from mdsel_claude.setup.planner import plan_uninstall
-from mdsel_claude.setup.runner import carry_out, exclusive, failure, left_over, lock_dir
+from mdsel_claude.setup.runner import carry_out, failure, left_over, lock_dir
 
 
 def skill_command(command: str, scope: str, dry_run: bool) -> int:

@@ -6,33 +6,14 @@ steps instead of taking them; a failure is one line on stderr, with exit status 
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.steps import Plan, apply, describe
-
-
-@contextlib.contextmanager
-def exclusive(directory: Path) -> Iterator[None]:
-    """Hold an exclusive lock on `directory` (flock on the directory itself: no lock file is
-    left behind); where flock is unavailable, run unlocked."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX
-        yield
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def lock_dir() -> Path:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, cross_client, entries, paths, runner, skill
+from mdsel_claude import dir_lock
+from mdsel_claude.setup import cli, cross_client, entries, paths, skill
 
 COPIES = (".claude/skills/mdsel/SKILL.md", ".agents/skills/mdsel/SKILL.md")
 
@@ -236,7 +237,7 @@ def test_each_command_waits_for_the_one_running(
 ) -> None:
     assert cli.main(["install", "--client", "gemini"]) == 0
     status: list[int] = []
-    with runner.exclusive(home):  # another command, running
+    with dir_lock.exclusive(home):  # another command, running
         before = snapshot(tmp_path)
         thread = threading.Thread(target=lambda: status.append(command()))
         thread.start()
