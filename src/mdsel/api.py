@@ -92,6 +92,7 @@ def select(
     from mdsel.matches import select_matches
 
     count = len(sources) if named is None else named
+    alone = count == 1 if alone is None else alone
     return select_matches(request, sources, options or DEFAULT_OPTIONS, count, alone)
 
 

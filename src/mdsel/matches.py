@@ -37,7 +37,7 @@ def select_matches(
     sources: Sequence[Source],
     options: Options,
     named: int,
-    alone: bool | None = None,
+    alone: bool,
 ) -> SelectResult:
     """`named`: the documents the call named, for qualifying selectors; `alone`: whether it
     named its one document and nothing else (see resolve)."""
@@ -47,7 +47,7 @@ def select_matches(
         return SelectResult((), (), (_syntax_problem(request, exc, sources),), named)
     if not sources:
         return SelectResult((), (), (), named)  # every file failed; their problems say why
-    found, problems = _resolve_all(selectors, sources, named == 1 if alone is None else alone)
+    found, problems = _resolve_all(selectors, sources, alone)
     matches: list[Match] = []
     omitted: list[tuple[str, str]] = []
     budget = options.page_words

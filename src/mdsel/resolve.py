@@ -41,15 +41,13 @@ class Resolution(NamedTuple):
     misses: tuple[Miss, ...]
 
 
-def namespace_sources(
-    namespace: str | None, sources: Sequence[Source], alone: bool | None = None
-) -> list[int]:
+def namespace_sources(namespace: str | None, sources: Sequence[Source], alone: bool) -> list[int]:
     """Indices of the sources a namespace names (all of them for None). `alone`: the call named
-    its one document and nothing else (default: it has one document)."""
+    its one document and nothing else."""
     if namespace is None:
         return list(range(len(sources)))
     hits = [i for i, s in enumerate(sources) if s.namespace == namespace]
-    if not hits and (len(sources) == 1 if alone is None else alone):
+    if not hits and alone:
         # With one document, `readme-2` from a multi-file index still means `readme`; not when
         # the call named others that did not load (`readme-2` may be one of them).
         base, dash, suffix = namespace.rpartition("-")

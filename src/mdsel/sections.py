@@ -130,20 +130,21 @@ class Headings(Sequence[Heading]):
 
     def title(self, index: int) -> str:
         """Heading `index`'s title. Spaces at its ends are dropped: the parser keeps those
-        between inline HTML and the text (`## <a name="x"></a> Usage`), which GitHub and the
-        site generators drop from the heading's text as well."""
-        ends = self.title_ends
-        return self.titles[ends[index - 1] if index else 0 : ends[index]].strip(" \t")
+        between inline HTML and the text (`## <a name="x"></a> Usage`), which no reader sees
+        (its GitHub anchor, from github_text, keeps them)."""
+        return self._inline_text(index).strip(" \t")
 
     def github_text(self, index: int) -> str:
         """The heading's text as GitHub shows it, from which its anchor is made: an attribute
         block is text there, and so are the spaces beside inline HTML (`## Setup <!-- x -->`
         is `setup-`); an image's alt text is not (the scan keeps those that differ)."""
         text = self.texts.get(index)
-        if text is None:
-            ends = self.title_ends
-            return self.titles[ends[index - 1] if index else 0 : ends[index]]
-        return text
+        return self._inline_text(index) if text is None else text
+
+    def _inline_text(self, index: int) -> str:
+        """Heading `index`'s inline text as the scan kept it."""
+        ends = self.title_ends
+        return self.titles[ends[index - 1] if index else 0 : ends[index]]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Headings):

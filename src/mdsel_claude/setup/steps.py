@@ -191,8 +191,8 @@ def _apply_steps(steps: Sequence[Step], out: list[str], undo: list[Callable[[], 
                 out.append(f"{step.path} was already gone")
                 continue
             except OSError as exc:
-                empty = exc.errno not in (errno.ENOTEMPTY, errno.EEXIST)
-                out.append(f"kept {step.path} ({exc.strerror or exc if empty else 'not empty'})")
+                full = exc.errno in (errno.ENOTEMPTY, errno.EEXIST)
+                out.append(f"kept {step.path} ({'not empty' if full else exc.strerror or exc})")
                 continue
             undo.append(step.path.mkdir)
         out.append(describe(step, done=True))
