@@ -217,10 +217,11 @@ names_init(Names *names, PyObject *dict)
     }
 }
 
-/* names[name], borrowed; NULL when absent (with an error set only if a look-up failed). The
- * dict is not changed during a scan (it is the caller's constant), so the pairs stay true. */
+/* names[name], borrowed; NULL when absent (with an error set only if a look-up failed, and
+ * *looked_up set to 1 whenever one ran). The dict is not changed during a scan (it is the
+ * caller's constant), so the pairs stay true. */
 static inline PyObject *
-names_get(const Names *names, PyObject *name)
+names_get(const Names *names, PyObject *name, int *looked_up)
 {
     if (names->count >= 0 && PyUnicode_CheckExact(name) && PyUnicode_CHECK_INTERNED(name)) {
         for (Py_ssize_t i = 0; i < names->count; i++)
@@ -228,23 +229,37 @@ names_get(const Names *names, PyObject *name)
                 return names->values[i];
         return NULL;
     }
+    *looked_up = 1;
     return PyDict_GetItemWithError(names->dict, name);
 }
 
-/* The parser's events, with the caller's checkpoint called at the first of each run of `every`. */
+/* The parser's events, with the caller's checkpoint called at the first of each run of `every`.
+ * `next` is the iterator type's own slot, called directly (PyIter_Next's wrapper would look up
+ * the slot and the thread's error state on every event). */
 typedef struct {
     PyObject *iterator, *checkpoint;
+    iternextfunc next;
     long every, left;
 } Events;
+
+#if defined(__GNUC__)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UNLIKELY(x) (x)
+#endif
 
 /* The next (event, range) pair: a new reference, or NULL at the end (no error set) or on error. */
 static PyObject *
 next_pair(Events *events)
 {
-    PyObject *pair = PyIter_Next(events->iterator);
-    if (pair == NULL)
+    PyObject *pair = events->next(events->iterator);
+    if (pair == NULL) {
+        /* The end, or an error; a StopIteration set by the slot is the end too. */
+        if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_StopIteration))
+            PyErr_Clear();
         return NULL;
-    if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+    }
+    if (UNLIKELY(!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2)) {
         Py_DECREF(pair);
         PyErr_SetString(PyExc_TypeError, "the parser gave an event that is not a pair");
         return NULL;
@@ -432,10 +447,11 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
     }
     Names code_names;
     names_init(&code_names, codes);
-    Events events = {NULL, checkpoint, every > 0 ? every : 1, 1};
+    Events events = {NULL, checkpoint, NULL, every > 0 ? every : 1, 1};
     events.iterator = PyObject_GetIter(iterable);
     if (events.iterator == NULL)
         return NULL;
+    events.next = Py_TYPE(events.iterator)->tp_iternext; /* PyObject_GetIter checked it is one */
     Columns c;
     memset(&c, 0, sizeof c);
     c.kinds.width = c.levels.width = 1;
@@ -450,11 +466,22 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
         goto done;
     while ((pair = next_pair(&events)) != NULL) {
         PyObject *event = PyTuple_GET_ITEM(pair, 0), *range = PyTuple_GET_ITEM(pair, 1);
-        PyObject *tag = PyDict_CheckExact(event) ? item_of(event, tag_start) : NULL;
+        /* Whether a look-up that may set an error ran: most events are one-key dicts of the
+         * parser's interned names, read in place, and never need the (thread-state) check. */
+        int looked_up = 0;
+        PyObject *tag = NULL, *only, *value;
+        if (PyDict_CheckExact(event)) {
+            if (only_item(event, &only, &value))
+                tag = same_name(only, tag_start) ? value : NULL;
+            else {
+                tag = PyDict_GetItemWithError(event, tag_start);
+                looked_up = 1;
+            }
+        }
         PyObject *code = NULL, *heading = NULL;
         if (tag != NULL && PyUnicode_CheckExact(tag)) {
-            code = names_get(&code_names, tag);
-            if (code == NULL && !PyErr_Occurred() && same_name(tag, tag_item)) {
+            code = names_get(&code_names, tag, &looked_up);
+            if (code == NULL && !(looked_up && PyErr_Occurred()) && same_name(tag, tag_item)) {
                 /* As scan_python: the item's list (the innermost open container once those
                  * ended are closed) is cut at its last item's end after the loop. */
                 int64_t start, end;
@@ -467,13 +494,14 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
                 continue;
             }
         } else if (tag != NULL && PyDict_CheckExact(tag)) {
-            PyObject *name, *value;
+            PyObject *name;
             if (only_item(tag, &name, &value)) {
                 if (same_name(name, tag_heading))
                     heading = value;
                 else if (!same_name(name, tag_link))
-                    code = names_get(&code_names, name);
+                    code = names_get(&code_names, name, &looked_up);
             } else {
+                looked_up = 1;
                 heading = PyDict_GetItemWithError(tag, tag_heading);
                 if (heading == NULL && !PyErr_Occurred() &&
                     PyDict_GetItemWithError(tag, tag_link) == NULL && !PyErr_Occurred()) {
@@ -483,7 +511,7 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
                 }
             }
         }
-        if (PyErr_Occurred())
+        if (looked_up && PyErr_Occurred())
             goto fail_pair;
         if (heading != NULL) {
             int64_t start, end;

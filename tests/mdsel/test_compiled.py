@@ -10,7 +10,7 @@ import subprocess
 import sys
 import sysconfig
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -180,6 +180,45 @@ def test_counts_refuse_starts_out_of_order_outside_or_of_another_type() -> None:
 def test_events_of_the_wrong_shape_are_an_error_not_a_crash(events: list[object]) -> None:
     assert compiled.native is not None
     with pytest.raises((TypeError, KeyError, ValueError)):
+        compiled.native.scan(
+            events, {"Paragraph": 0}, {"H1": 1}, None, 10, 100, _never, _never, array, "I", 4,
+            "i", 4, 0,
+        )  # fmt: skip
+
+
+class _Unequal:
+    """A dict key that hashes as `name` and fails any comparison: a look-up of that name that
+    meets it raises, which the scan must pass on however its fast paths skip the error check."""
+
+    def __init__(self, name: str = "Start") -> None:
+        self.name = name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("not comparable")
+
+
+def _failing_events() -> Iterator[object]:
+    yield ({"Start": "Paragraph"}, {"start": 0, "end": 1})
+    raise ValueError("the parser failed")
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        [({_Unequal(): "Paragraph"}, {"start": 0, "end": 1})],
+        [({_Unequal(): "Paragraph", "End": "x"}, {"start": 0, "end": 1})],
+        [({"Start": {_Unequal("Heading"): 1}}, {"start": 0, "end": 1})],
+        [({"Start": {"Paragraph": 1, _Unequal("Link"): 2}}, {"start": 0, "end": 1})],
+        _failing_events(),
+    ],
+    ids=["key", "keys", "tag key", "tag keys", "iterator"],
+)
+def test_errors_raised_while_reading_events_pass_through(events: Iterable[object]) -> None:
+    assert compiled.native is not None
+    with pytest.raises(ValueError, match=r"not comparable|the parser failed"):
         compiled.native.scan(
             events, {"Paragraph": 0}, {"H1": 1}, None, 10, 100, _never, _never, array, "I", 4,
             "i", 4, 0,
