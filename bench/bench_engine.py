@@ -6,7 +6,9 @@
 - cold index (read + parse + tree + text render) per document size, over the floor: a bare loop
   over every event of `pyromark.events_with_range` on the same text (decoding included: the
   parser needs a str); the same with the Python scan an install without a C compiler runs
-  (mdsel.compiled), paired with the floor separately; markdown-it-py's parse time for reference;
+  (mdsel.compiled), paired with the floor separately; the same with the bytes already in memory
+  (no file read); markdown-it-py's parse time for reference. Each figure is the median over
+  PROCESSES fresh processes (a process's memory layout alone moves the 10 KB ratio by a tenth);
 - the same for 10 MiB of one-line h1/h2/h3 headings, interleaved (the section loop's worst
   mix of levels), in CPU time;
 - linearity: time at 10x the size over time at 1x;
@@ -115,6 +117,12 @@ def cold(path: Path) -> None:
     render_text.index(mdsel.index(sources), [], [], mdsel.Options())
 
 
+def cold_from_memory(path: Path, data: bytes) -> None:
+    """cold() with the file's bytes already in memory: parse and render, no file read."""
+    sources, _ = mdsel.load([str(path)], read=lambda _path: data)
+    render_text.index(mdsel.index(sources), [], [], mdsel.Options())
+
+
 @contextmanager
 def pure_python() -> Iterator[None]:
     """The Python scan and counts, as an install without a C compiler runs (mdsel.compiled)."""
@@ -131,7 +139,44 @@ def cold_pure(path: Path) -> None:
         cold(path)
 
 
+PROCESSES = 5
+"""Fresh processes the cold index is measured in: at 10 KB a process's memory layout alone moves
+the ratio by a tenth, so each figure is the median over several."""
+
+
 def cold_index(workdir: Path) -> list[dict[str, Any]]:
+    """cold_index_here() in PROCESSES fresh processes, one after another: per size, the median
+    of each figure, and the lowest and highest ratio."""
+    runs: list[list[dict[str, Any]]] = []
+    for _ in range(PROCESSES):
+        done = subprocess.run(
+            [sys.executable, __file__, "--cold-rows", str(workdir)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        runs.append(json.loads(done.stdout))
+    rows = []
+    for measured in zip(*runs, strict=True):
+        row = {key: statistics.median(r[key] for r in measured) for key in NUMERIC}
+        ratios = [r["ratio"] for r in measured]
+        row.update(
+            bytes=measured[0]["bytes"], compiled=measured[0]["compiled"],
+            ratio_low=min(ratios), ratio_high=max(ratios), processes=len(measured),
+        )  # fmt: skip
+        rows.append(row)
+    return rows
+
+
+NUMERIC = (
+    "floor_ms", "index_ms", "ratio", "memory_ratio", "markdown_it_ms", "pure_floor_ms",
+    "pure_index_ms", "pure_ratio",
+)  # fmt: skip
+"""The figures of a cold_index row that are medians over the processes."""
+
+
+def cold_index_here(workdir: Path) -> list[dict[str, Any]]:
+    """Per size, in this process: the cold index and the floor paired; the same with the
+    document's bytes already in memory (what the file read adds is the difference); the same
+    with the Python scan; markdown-it-py's parse."""
     from markdown_it import MarkdownIt
 
     rows = []
@@ -147,6 +192,9 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
         def ours(path: Path = path) -> None:
             cold(path)
 
+        def in_memory(path: Path = path, data: bytes = data) -> None:
+            cold_from_memory(path, data)
+
         def pure(path: Path = path) -> None:
             cold_pure(path)
 
@@ -154,6 +202,7 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
             floor()
             ours()
             base, mine = paired(floor, ours, repeat)
+            memory_base, memory = paired(floor, in_memory, repeat)
             pure_base, pure_mine = (
                 paired(floor, pure, repeat) if mdsel.compiled.COMPILED else (base, mine)
             )
@@ -162,7 +211,8 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
         mdit = median_time(lambda: parser.parse(text), max(3, repeat // 10))  # noqa: B023
         rows.append(
             {"bytes": len(data), "floor_ms": base * 1e3, "index_ms": mine * 1e3,
-             "ratio": mine / base, "markdown_it_ms": mdit * 1e3,
+             "ratio": mine / base, "memory_ratio": memory / memory_base,
+             "markdown_it_ms": mdit * 1e3,
              "compiled": mdsel.compiled.COMPILED, "pure_floor_ms": pure_base * 1e3,
              "pure_index_ms": pure_mine * 1e3, "pure_ratio": pure_mine / pure_base}
         )  # fmt: skip
@@ -337,7 +387,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--skip-pathological", action="store_true")
+    parser.add_argument("--cold-rows", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cold_rows:  # one of cold_index's processes
+        print(json.dumps(cold_index_here(Path(args.cold_rows))))
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         rows = cold_index(workdir)
@@ -357,12 +411,15 @@ def main() -> int:
     print(f"machine: {results['machine']}")
     print("\ncold index (read + parse + render) over the bare event loop")
     print(f"(compiled scan: {rows[0]['compiled']}; 'pure': the Python scan, paired separately)")
-    print(f"{'bytes':>10} {'floor ms':>9} {'index ms':>9} {'ratio':>6} {'pure':>6} "
-          f"{'markdown-it ms':>15}")  # fmt: skip
+    print(f"(medians over {PROCESSES} processes; 'low-high': the ratio's range over them; "
+          "'in memory': without the file read)")  # fmt: skip
+    print(f"{'bytes':>10} {'floor ms':>9} {'index ms':>9} {'ratio':>6} {'low-high':>10} "
+          f"{'in memory':>9} {'pure':>6} {'markdown-it ms':>15}")  # fmt: skip
     for r in rows:
         print(
             f"{r['bytes']:>10.0f} {r['floor_ms']:>9.2f} {r['index_ms']:>9.2f} "
-            f"{r['ratio']:>6.2f} {r['pure_ratio']:>6.2f} {r['markdown_it_ms']:>15.1f}"
+            f"{r['ratio']:>6.2f} {r['ratio_low']:>4.2f}-{r['ratio_high']:<4.2f} "
+            f"{r['memory_ratio']:>9.2f} {r['pure_ratio']:>6.2f} {r['markdown_it_ms']:>15.1f}"
         )
     lv = results["heading_levels"]
     print(
