@@ -199,3 +199,30 @@ def test_doctor_then_uninstall(opencode_cli: str, project: Path) -> None:
     assert not plugin.exists()
     shown = run_opencode(opencode_cli, project, "read", filePath=str(project / "guide.md"))
     assert "Use mdsel_index" not in shown.tool_result()
+
+
+def test_a_user_jsonc_overrides_our_entry_in_opencode_and_doctor_says_so(
+    opencode_cli: str, project: Path
+) -> None:
+    """OpenCode reads `opencode.jsonc` after `opencode.json` and merges key by key: a hand-kept
+    `mcp.mdsel.enabled: false` there turns our server off (as `opencode debug config` shows),
+    which doctor must not call all good."""
+    install(project)
+    jsonc = project.parent / "home" / ".config" / "opencode" / "opencode.jsonc"
+    jsonc.write_text('// by hand\n{"mcp": {"mdsel": {"enabled": false,},},}\n', encoding="utf-8")
+    done = subprocess.run(
+        [opencode_cli, "debug", "config"],
+        cwd=project,
+        env=environment(project),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    server = json.loads(done.stdout)["mcp"]["mdsel"]
+    assert server["enabled"] is False
+    assert server["command"][1:] == ["serve"]  # the rest of our entry, merged under it
+    doctor = setup(project, "doctor", "--client", "opencode")
+    assert doctor.returncode == 1, doctor.stdout
+    assert f"{jsonc} also sets mcp.mdsel" in doctor.stdout

@@ -159,11 +159,12 @@ def _client_main(args: argparse.Namespace) -> int:
                     hook = gemini_hook.hook_entry(executable, words, args.mode)
                     plan = clients.plan_install(client, path, executable, state_file, hook)
                 elif client.name == "opencode":  # the server and its plugin
-                    from mdsel_claude.setup import opencode_plugin
+                    from mdsel_claude.setup import opencode_plugin, opencode_shadows
 
                     words = args.min_words
                     words = _min_words_default(os.environ) if words is None else words
                     plan = clients.plan_install(client, path, executable, state_file)
+                    plan = opencode_shadows.with_notes(plan, scope, path, installing=True)
                     command = opencode_plugin.hook_command(executable, words, args.mode)
                     where = opencode_plugin.plugin_file(scope, path, Path.cwd())
                     plan = opencode_plugin.plan_install(plan, where, command)
@@ -172,8 +173,9 @@ def _client_main(args: argparse.Namespace) -> int:
             else:
                 plan = clients.plan_uninstall(client, path, state_file)
                 if client.name == "opencode":  # and its plugin
-                    from mdsel_claude.setup import opencode_plugin
+                    from mdsel_claude.setup import opencode_plugin, opencode_shadows
 
+                    plan = opencode_shadows.with_notes(plan, scope, path, installing=False)
                     where = opencode_plugin.plugin_file(scope, path, Path.cwd())
                     plan = opencode_plugin.plan_uninstall(plan, where)
             carry_out(plan, args.dry_run)

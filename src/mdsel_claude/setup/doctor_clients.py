@@ -133,11 +133,31 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
     elif client.name == "opencode":  # its plugin, in the configuration folders
         from mdsel_claude.setup import opencode_plugin
 
+        _opencode_overrides(places, mine, paths.project_root(project_dir), report)
+
         plugins = [(s, opencode_plugin.plugin_file(s, p, project_dir)) for s, p in places]
         opencode_plugin.report(plugins, me, environ, report)
     else:
         report.say(f"  ({client.title} runs no hook that could remind the agent: the tools only)")
     return _finish(report)
+
+
+def _opencode_overrides(
+    places: list[tuple[str, Path]], mine: list[str], project: Path, report: Report
+) -> None:
+    """OpenCode reads other files after ours (`opencode.jsonc`, the project's `.opencode/`):
+    an `mcp.mdsel` there overrides our entry."""
+    from mdsel_claude.setup import opencode_shadows
+
+    for scope, path in places:
+        if scope not in mine:
+            continue
+        files = opencode_shadows.later_files(scope, path, project if scope == "user" else None)
+        for file, problem in opencode_shadows.overriding(files):
+            if problem is None:
+                report.fail(opencode_shadows.overrides_message(file, path))
+            else:
+                report.say(f"  {opencode_shadows.unreadable_message(file, problem)}")
 
 
 def _plugin_data(config_dir: Path) -> list[Path]:

@@ -1,0 +1,76 @@
+"""OpenCode's configuration files read after the one install writes our server in.
+
+OpenCode merges its files in order, later keys winning, object by object: an `mcp.mdsel` in a
+later file replaces our entry, whole or key by key (`{"enabled": false}` alone turns it off).
+The order, as OpenCode 1.18's own `opencode debug config` shows it: in a folder,
+`opencode.jsonc` after `opencode.json`; the project's files after the user's; and the project's
+`.opencode/opencode.json` and `.opencode/opencode.jsonc` last. Install writes `opencode.json`
+(strict JSON, edited in place); the others are only read here (JSONC, see `jsonc`), so install
+and doctor can say when one of them overrides ours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from mdsel_claude.setup import jsonc
+from mdsel_claude.setup.entries import SERVER_KEY
+from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.steps import Note, Plan, Step
+
+PROJECT_LATER = ("opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc")
+"""The project's files read after its `opencode.json`, in order, from the project root."""
+
+
+def later_files(scope: str, config_file: Path, project: Path | None = None) -> list[Path]:
+    """The files OpenCode reads after `config_file` (our `opencode.json` for `scope`), in
+    order. For the user's file, `project` (a project root) adds that project's files after
+    `opencode.json`, which a check of the project's own file covers."""
+    if scope == "user":
+        later = [config_file.with_name("opencode.jsonc")]
+        return later + ([project / name for name in PROJECT_LATER] if project else [])
+    return [config_file.parent / name for name in PROJECT_LATER]
+
+
+def overriding(files: list[Path]) -> Iterator[tuple[Path, str | None]]:
+    """(file, None) for each of `files` that sets `mcp.mdsel`, and (file, problem) for each
+    that cannot be read, so that no one can tell."""
+    for file in files:
+        try:
+            settings = jsonc.load(file)
+        except JsonFileError as error:
+            yield file, error.problem
+            continue
+        servers = settings.get("mcp") if settings is not None else None
+        if isinstance(servers, dict) and SERVER_KEY in servers:
+            yield file, None
+
+
+def overrides_message(file: Path, config_file: Path) -> str:
+    return (
+        f"{file} also sets mcp.{SERVER_KEY}, and OpenCode reads it after {config_file}: what "
+        f"it sets there overrides our entry; remove {SERVER_KEY!r} from its mcp object"
+    )
+
+
+def unreadable_message(file: Path, problem: str) -> str:
+    return (
+        f"{file}: {problem}; whether it sets mcp.{SERVER_KEY} (which would override our entry) "
+        "could not be checked"
+    )
+
+
+def with_notes(plan: Plan, scope: str, config_file: Path, installing: bool) -> Plan:
+    """`plan` (install or uninstall of our entry in `config_file`) with a note for each later
+    file that sets `mcp.mdsel` or cannot be read: it would override what install writes, and
+    uninstall leaves it alone (install did not write it)."""
+    notes: list[Step] = []
+    for file, problem in overriding(later_files(scope, config_file)):
+        if problem is not None:
+            notes.append(Note(unreadable_message(file, problem)))
+        elif installing:
+            notes.append(Note(overrides_message(file, config_file)))
+        else:
+            notes.append(Note(f"left alone in {file}: mcp.{SERVER_KEY} — install did not write it"))
+    return Plan((*plan.steps, *notes), plan.state, plan.state_file) if notes else plan

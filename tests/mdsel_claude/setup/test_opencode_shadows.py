@@ -1,0 +1,131 @@
+"""OpenCode's files read after ours: an `mcp.mdsel` there overrides our entry, so install says
+so, doctor fails on it, and uninstall leaves it alone (install did not write it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mdsel_claude.setup import cli, opencode_shadows
+
+DISABLING = """// kept by hand
+{
+  "mcp": {
+    "mdsel": {"enabled": false,}, /* turned off */
+  },
+}
+"""
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    capsys.readouterr()
+    status = cli.main(list(argv))
+    got = capsys.readouterr()
+    return status, got.out + got.err
+
+
+@pytest.fixture
+def config(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """OpenCode's user folder: `~/.config/opencode` (no XDG_CONFIG_HOME)."""
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    return home / ".config" / "opencode"
+
+
+def test_the_order_opencode_reads_its_files_in() -> None:
+    user, project = Path("/h/.config/opencode/opencode.json"), Path("/p")
+    assert opencode_shadows.later_files("user", user) == [user.with_name("opencode.jsonc")]
+    assert opencode_shadows.later_files("user", user, project) == [
+        user.with_name("opencode.jsonc"),
+        project / "opencode.jsonc",
+        project / ".opencode" / "opencode.json",
+        project / ".opencode" / "opencode.jsonc",
+    ]
+    assert opencode_shadows.later_files("project", project / "opencode.json") == [
+        project / "opencode.jsonc",
+        project / ".opencode" / "opencode.json",
+        project / ".opencode" / "opencode.jsonc",
+    ]
+
+
+def test_a_user_jsonc_that_turns_ours_off_is_named_by_install_and_doctor(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config.mkdir(parents=True)
+    jsonc = config / "opencode.jsonc"
+    jsonc.write_text(DISABLING, encoding="utf-8")
+    status, out = run(capsys, "install", "--client", "opencode")
+    assert status == 0
+    assert (
+        f"{jsonc} also sets mcp.mdsel, and OpenCode reads it after {config / 'opencode.json'}"
+        in out
+    )
+    assert json.loads((config / "opencode.json").read_text())["mcp"]["mdsel"]["enabled"] is True
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert status == 1, out
+    assert f"{jsonc} also sets mcp.mdsel" in out and "overrides our entry" in out
+    status, out = run(capsys, "uninstall", "--client", "opencode")
+    assert status == 0
+    assert f"left alone in {jsonc}: mcp.mdsel — install did not write it" in out
+    assert jsonc.read_text(encoding="utf-8") == DISABLING
+
+
+def test_a_jsonc_without_our_server_changes_nothing(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config.mkdir(parents=True)
+    (config / "opencode.jsonc").write_text('{"mcp": {"other": {}}, // theirs\n}', "utf-8")
+    status, out = run(capsys, "install", "--client", "opencode")
+    assert status == 0 and "also sets mcp.mdsel" not in out
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert status == 0, out
+    assert "opencode.jsonc" not in out
+
+
+@pytest.mark.parametrize("later", ["opencode.jsonc", ".opencode/opencode.json"])
+def test_doctor_fails_on_a_project_file_over_a_user_install(
+    config: Path, later: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (Path.cwd() / ".git").mkdir()
+    assert run(capsys, "install", "--client", "opencode")[0] == 0
+    file = Path.cwd() / later
+    file.parent.mkdir(exist_ok=True)
+    file.write_text('{"mcp": {"mdsel": {"type": "remote", "url": "http://x"}}}', "utf-8")
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert status == 1, out
+    assert (
+        f"{file} also sets mcp.mdsel, and OpenCode reads it after {config / 'opencode.json'}" in out
+    )
+
+
+def test_a_project_install_is_overridden_by_the_projects_dot_opencode(
+    on_path: str, config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (Path.cwd() / ".git").mkdir()
+    later = Path.cwd() / ".opencode" / "opencode.jsonc"
+    later.parent.mkdir()
+    later.write_text(DISABLING, encoding="utf-8")
+    status, out = run(capsys, "install", "--client", "opencode", "--scope", "project")
+    assert status == 0
+    assert f"{later} also sets mcp.mdsel" in out
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert status == 1, out
+    assert (
+        f"{later} also sets mcp.mdsel, and OpenCode reads it after {Path.cwd() / 'opencode.json'}"
+        in out
+    )
+
+
+def test_an_unreadable_later_file_is_named_without_failing(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config.mkdir(parents=True)
+    jsonc = config / "opencode.jsonc"
+    jsonc.write_text('{"mcp": {} /* never closed', encoding="utf-8")
+    status, out = run(capsys, "install", "--client", "opencode")
+    assert status == 0
+    assert f"{jsonc}: a /* comment on line 1 is never closed; whether it sets mcp.mdsel" in out
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert status == 0, out
+    assert "could not be checked" in out
