@@ -97,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     _warn_if_passing(executable)
                 if not args.allow_duplicate:
                     guards.refuse_duplicates(where.scope, Path.cwd(), os.environ)
-                plan = plan_install(where, executable, min_words, args.event, state_file, args.mode)
+                plan = plan_install(
+                    where, executable, min_words, args.event, state_file, args.mode,
+                    args.allow_duplicate,
+                )  # fmt: skip
             else:
                 plan = plan_uninstall(where, state_file, os.environ)
                 leftovers = plan.leftovers

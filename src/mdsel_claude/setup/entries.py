@@ -107,6 +107,20 @@ def program_of(value: object, hook: bool) -> str:
     return words[0] if words else ""
 
 
+def runs_our_hook(value: object) -> bool:
+    """True for a hook object whose command runs `mdsel-claude hook`, from any folder, inside
+    the portable guard or not: a second one in a file would remind the agent twice."""
+    command = value.get("command") if isinstance(value, dict) else None
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(unguarded(command))
+    except ValueError:
+        return False
+    program = words[0].replace("\\", "/").rpartition("/")[2] if words else ""
+    return program.removesuffix(".exe") == EXECUTABLE_NAME and words[1:2] == ["hook"]
+
+
 def _digits(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude.setup.entries import HOOK_MATCHER, SERVER_KEY, KeyPath, Ours
+from mdsel_claude.setup.entries import HOOK_MATCHER, SERVER_KEY, KeyPath, Ours, runs_our_hook
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
 
 
@@ -176,13 +176,41 @@ def remove_hooks(settings: JSONObject, path: Path, ours: Ours) -> JSONObject:
     return result
 
 
-def add_hook(settings: JSONObject, event: str, entry: JSONObject, path: Path, ours: Ours) -> Added:
+def refuse_second_reminder(settings: JSONObject, path: Path, otherwise: str = "") -> None:
+    """JsonFileError when `settings` (ours already taken out) still runs `mdsel-claude hook`:
+    a hook install wrote and someone changed since (a `timeout` added, say), or one written by
+    hand. Adding ours beside it would remind the agent twice, and taking it over would lose
+    the change; the user decides which one stays."""
+    for event, _, hook in matched_hooks_in(settings):
+        if runs_our_hook(hook):
+            added = sorted(set(hook) - {"type", "command"})
+            change = f"with {', '.join(added)} added" if added else "in another form"
+            raise JsonFileError(
+                path,
+                f"its {event} hook {hook.get('command')!r} runs mdsel-claude's hook, {change} "
+                "since install wrote it (or written by hand); install adds none beside it, which "
+                "would remind the agent twice: remove that hook, or undo the change, and run "
+                f"install again{otherwise}",
+            )
+
+
+def add_hook(
+    settings: JSONObject,
+    event: str,
+    entry: JSONObject,
+    path: Path,
+    ours: Ours,
+    allow_second: bool = False,
+) -> Added:
     """`settings` with our hook as its own `Read` matcher group at the end of `event`'s list.
 
     Any hook of ours already present (under any event) is removed first, so running install
-    again replaces it instead of adding a second one.
+    again replaces it instead of adding a second one; any other hook that runs ours is refused
+    (see `refuse_second_reminder`) unless `allow_second` (`--allow-duplicate`).
     """
     result = remove_hooks(settings, path, ours)
+    if not allow_second:
+        refuse_second_reminder(result, path, "; or pass --allow-duplicate to add ours beside it")
     created: list[KeyPath] = []
     hooks = _object_at(result, "hooks", path, '"hooks"')
     if hooks is None:

@@ -59,8 +59,10 @@ def plan_install(
     event: str,
     state_file: Path,
     mode: str = "reminder",
+    allow_duplicate: bool = False,
 ) -> Plan:
-    """Work out an install: our server and hook in `where`, replacing earlier ones of ours."""
+    """Work out an install: our server and hook in `where`, replacing earlier ones of ours
+    (another hook in that file that runs ours is refused, unless `allow_duplicate`)."""
     refuse_own_checkout(where)
     state = ledger.load(state_file)
     steps, state = with_scope_dirs(where, state)
@@ -82,7 +84,7 @@ def plan_install(
         entry_edits.remove_hooks(before or {}, where.settings, mine), old.keys
     )
     hook = entries.hook_entry(executable, min_words, mode)
-    added = entry_edits.add_hook(cleared, event, hook, where.settings, mine)
+    added = entry_edits.add_hook(cleared, event, hook, where.settings, mine, allow_duplicate)
     keys = tuple(dict.fromkeys(kept + added.created))
     wrote = (Written(("hooks", event), hook, hook=True),)
     state = state.with_file(where.settings, Created(old.file or before is None, keys, wrote))

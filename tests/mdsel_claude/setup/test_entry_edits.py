@@ -360,14 +360,37 @@ def test_a_shared_group_keeps_the_other_hooks_and_its_own_keys() -> None:
     ],
 )
 def test_a_lookalike_hook_is_never_removed(lookalike: JSONObject) -> None:
+    """Nor is ours added beside it (it runs our hook: the reminder would come twice), unless
+    asked to (`--allow-duplicate`)."""
     value: JSONObject = {
         "hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [lookalike]}, {"hooks": [HOOK]}]}
     }
     for ours in (exactly(HOOK), lambda hook: entries.is_install_form(hook, EXE)):
         after = remove_hooks(value, PATH, ours)
         assert after == {"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [lookalike]}]}}
-        readded = add_hook(value, "PostToolUse", HOOK, PATH, ours)
+        with pytest.raises(JsonFileError, match="remind the agent twice") as refused:
+            add_hook(value, "PostToolUse", HOOK, PATH, ours)
+        assert f"its PreToolUse hook {lookalike['command']!r} runs mdsel-claude's hook" in str(
+            refused.value
+        )
+        readded = add_hook(value, "PostToolUse", HOOK, PATH, ours, allow_second=True)
         assert [hook for _, hook in hooks_in(readded.value)] == [lookalike, HOOK]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo mdsel-claude hook",
+        "mdsel-claude-hook --min-words 200",
+        "/bin/mdsel-claude serve",
+        "mdsel-claude 'unclosed",
+    ],
+)
+def test_a_hook_that_only_mentions_ours_is_no_second_reminder(command: str) -> None:
+    theirs = {"type": "command", "command": command}
+    value: JSONObject = {"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [theirs]}]}}
+    readded = add_hook(value, "PreToolUse", HOOK, PATH, exactly(HOOK))
+    assert [hook for _, hook in hooks_in(readded.value)] == [theirs, HOOK]
 
 
 # -- prune -----------------------------------------------------------------------------------

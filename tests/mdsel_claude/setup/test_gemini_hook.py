@@ -116,11 +116,19 @@ def test_project_scope_hook_is_guarded_and_portable(
 
 
 def test_a_lookalike_hook_is_left_alone(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hook of the user's that runs ours: install adds none beside it (the reminder would come
+    twice) and changes nothing; one that only mentions us stays beside ours."""
     exe = paths.find_executable()
     mine = {"type": "command", "command": f"{exe} hook --client gemini --min-words 9 | tee log"}
     users = {"hooks": {"AfterTool": [{"matcher": "read_file", "hooks": [mine]}]}}
     path = settings_file(home)
     path.parent.mkdir()
+    path.write_text(json.dumps(users))
+    status, _, err = run(capsys, "install", "--client", "gemini")
+    assert status == 1 and "would remind the agent twice" in err and "untouched" in err
+    assert json.loads(path.read_text()) == users
+    mentions = {"type": "command", "command": "echo mdsel-claude hook"}
+    users = {"hooks": {"AfterTool": [{"matcher": "read_file", "hooks": [mentions]}]}}
     path.write_text(json.dumps(users))
     assert run(capsys, "install", "--client", "gemini")[0] == 0
     assert json.loads(path.read_text())["hooks"]["AfterTool"][0] == users["hooks"]["AfterTool"][0]

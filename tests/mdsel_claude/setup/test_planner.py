@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mdsel_claude.setup import cli, entries, paths, planner, steps
+from mdsel_claude.setup import cli, entries, entry_edits, paths, planner, steps
 from mdsel_claude.setup.entries import HOOK_EVENTS
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
@@ -143,9 +143,13 @@ class Project:
     def read(self, path: Path) -> JSONObject | None:
         return json.loads(path.read_text()) if path.exists() else None
 
-    def install(self, min_words: int = 200, event: str = "PreToolUse") -> list[str]:
+    def install(
+        self, min_words: int = 200, event: str = "PreToolUse", allow_duplicate: bool = True
+    ) -> list[str]:
         out: list[str] = []
-        plan = planner.plan_install(self.where, EXE, min_words, event, self.state)
+        plan = planner.plan_install(
+            self.where, EXE, min_words, event, self.state, allow_duplicate=allow_duplicate
+        )
         steps.apply(plan, out)
         return out
 
@@ -224,6 +228,12 @@ def test_install_keeps_everything_else_and_uninstall_restores(
         project.write(project.settings, user_settings)
         original = (project.bytes_of(project.mcp), project.bytes_of(project.settings))
 
+        # A hook of theirs that runs ours: install adds no second one unless asked to.
+        theirs = entry_edits.matched_hooks_in(user_settings or {})
+        if any(entries.runs_our_hook(hook) for _, _, hook in theirs):
+            with pytest.raises(JsonFileError, match="remind the agent twice"):
+                project.install(min_words, events[0], allow_duplicate=False)
+            assert (project.bytes_of(project.mcp), project.bytes_of(project.settings)) == original
         for event in events:  # install again, possibly switching event: never a duplicate
             project.install(min_words, event)
         after_mcp = project.read(project.mcp)
@@ -363,7 +373,10 @@ def test_lookalikes_are_reported_and_never_removed(tmp_path: Path) -> None:
     with pytest.raises(JsonFileError, match="install did not write it"):
         project.install()
     project.mcp.unlink()
-    out = project.install()
+    with pytest.raises(JsonFileError, match=r"/opt/tools/mdsel-claude hook .* twice"):
+        project.install(allow_duplicate=False)
+    assert project.settings.read_bytes() == original[1] and not project.mcp.exists()
+    out = project.install()  # --allow-duplicate
     assert any("left alone in" in line and "/old/bin/mdsel-claude" in line for line in out)
     project.uninstall()
     assert project.settings.read_bytes() == original[1] and not project.mcp.exists()
