@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
+from mdsel_claude.setup import entry_edits
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath, runs_our_hook
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
 from mdsel_claude.setup.ledger import Created
 
@@ -149,6 +150,22 @@ def remove_hooks(
                 del inner[i]
 
 
+def _refuse_second_reminder(hooks: Any, ours: Ours, path: Path, written: JSONObject) -> None:
+    """As for Claude Code (`entry_edits.refuse_second_reminder`): a hook that runs
+    `mdsel-claude hook` but is not ours (changed by hand, or hand-written) is named, and no
+    second one is added beside it."""
+    for event in list(hooks or ()):
+        groups = hooks[event] if event != STATE else None
+        for group in groups if isinstance(groups, MutableSequence) else ():
+            inner = group.get(HOOKS) if isinstance(group, MutableMapping) else None
+            for hook in inner if isinstance(inner, MutableSequence) else ():
+                value = unwrapped(hook)
+                if not ours(value) and runs_our_hook(value):
+                    entry_edits.refuse_second_reminder(
+                        {HOOKS: {event: [{HOOKS: [value]}]}}, path, written
+                    )
+
+
 def _find(groups: Any, ours: Ours) -> tuple[int, int] | None:
     """The first hook of ours in an event's list: (group index, hook index)."""
     for g, group in enumerate(groups or ()):
@@ -187,6 +204,7 @@ def add_hook(
         hooks = doc[HOOKS]
     groups = _groups_at(hooks, event, path)
     place = _find(groups, ours)
+    _refuse_second_reminder(hooks, ours, path, hook)
     remove_hooks(doc, ours, path, None if place is None else (event, *place))
     if place is not None:
         # Rewritten key by key, not replaced: the table keeps its place in the text.

@@ -176,22 +176,30 @@ def remove_hooks(settings: JSONObject, path: Path, ours: Ours) -> JSONObject:
     return result
 
 
-def refuse_second_reminder(settings: JSONObject, path: Path, otherwise: str = "") -> None:
+def refuse_second_reminder(
+    settings: JSONObject, path: Path, written: JSONObject, otherwise: str = ""
+) -> None:
     """JsonFileError when `settings` (ours already taken out) still runs `mdsel-claude hook`:
     a hook install wrote and someone changed since (a `timeout` added, say), or one written by
-    hand. Adding ours beside it would remind the agent twice, and taking it over would lose
-    the change; the user decides which one stays."""
+    hand. Adding ours (`written`) beside it would remind the agent twice, and taking it over
+    would lose the change; the user decides which one stays."""
     for event, _, hook in matched_hooks_in(settings):
         if runs_our_hook(hook):
-            added = sorted(set(hook) - {"type", "command"})
-            change = f"with {', '.join(added)} added" if added else "in another form"
             raise JsonFileError(
                 path,
-                f"its {event} hook {hook.get('command')!r} runs mdsel-claude's hook, {change} "
-                "since install wrote it (or written by hand); install adds none beside it, which "
-                "would remind the agent twice: remove that hook, or undo the change, and run "
-                f"install again{otherwise}",
+                f"its {event} hook {hook.get('command')!r} runs mdsel-claude's hook, "
+                f"{_changes(hook, written)} (changed by hand, or written so); install adds "
+                "none beside it, which would remind the agent twice: remove that hook, or undo "
+                f"the change, and run install again{otherwise}",
             )
+
+
+def _changes(hook: JSONObject, written: JSONObject) -> str:
+    """How `hook` differs from the hook install writes, in words (`timeout added`)."""
+    parts = [f"{key} added" for key in hook if key not in written]
+    parts += [f"{key} changed" for key in written if key in hook and hook[key] != written[key]]
+    parts += [f"{key} removed" for key in written if key not in hook]
+    return "with " + ", ".join(parts) if parts else "in another form"
 
 
 def add_hook(
@@ -210,7 +218,8 @@ def add_hook(
     """
     result = remove_hooks(settings, path, ours)
     if not allow_second:
-        refuse_second_reminder(result, path, "; or pass --allow-duplicate to add ours beside it")
+        otherwise = "; or pass --allow-duplicate to add ours beside it"
+        refuse_second_reminder(result, path, entry, otherwise)
     created: list[KeyPath] = []
     hooks = _object_at(result, "hooks", path, '"hooks"')
     if hooks is None:

@@ -90,7 +90,7 @@ def add_hook(
         return created.wrote(value, True) or (parsed is not None and parsed[0] == executable)
 
     result = entry_edits.remove_hooks(settings, path, mine)
-    entry_edits.refuse_second_reminder(result, path)
+    entry_edits.refuse_second_reminder(result, path, entry)
     made: list[KeyPath] = []
     hooks = result.get("hooks")
     if hooks is None:

@@ -98,7 +98,9 @@ def test_outline_mode_is_refused(home: Path, capsys: pytest.CaptureFixture[str])
     assert not config_of(home).exists()
 
 
-def test_a_lookalike_hook_is_left_alone(home: Path) -> None:
+def test_a_lookalike_hook_is_left_alone(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another program's hook that runs mdsel-claude's: not ours to replace, and a second one
+    beside it would remind twice, so install refuses and changes nothing."""
     config = config_of(home)
     config.parent.mkdir()
     text = (
@@ -109,12 +111,25 @@ def test_a_lookalike_hook_is_left_alone(home: Path) -> None:
     config.write_text(text)
     assert cli.main(["uninstall", "--client", "codex"]) == 0
     assert config.read_text() == text
-    assert cli.main(["install", "--client", "codex"]) == 0
-    hooks = load(config)["hooks"]
-    assert isinstance(hooks, dict)
-    assert len(hooks["PreToolUse"]) == 2  # not ours to replace: another program
-    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    capsys.readouterr()
+    assert cli.main(["install", "--client", "codex"]) == 1
+    err = capsys.readouterr().err
+    assert "'/elsewhere/mdsel-claude hook --client codex --min-words 9'" in err
+    assert "with command changed" in err and "remind the agent twice" in err
     assert config.read_text() == text
+
+
+def test_our_hook_changed_by_hand_is_named_not_doubled(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = config_of(home)
+    assert cli.main(["install", "--client", "codex"]) == 0
+    changed = config.read_text().replace("timeout = 30", "timeout = 60")
+    config.write_text(changed)
+    capsys.readouterr()
+    assert cli.main(["install", "--client", "codex"]) == 1
+    assert "with timeout changed" in capsys.readouterr().err
+    assert config.read_text() == changed
 
 
 @pytest.mark.parametrize(

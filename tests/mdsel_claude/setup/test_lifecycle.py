@@ -242,6 +242,26 @@ def test_install_refuses_a_second_scope(
     assert run(capsys, "install", "--scope", second)[0] == 0
 
 
+def test_install_again_refuses_beside_our_hook_changed_by_hand(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A `timeout` added to our hook makes it the user's: install neither drops the change
+    nor adds a second hook (the reminder twice) unless --allow-duplicate says so."""
+    assert cli.main(["install"]) == 0
+    settings = Path(".claude", "settings.local.json")
+    value = json.loads(settings.read_text())
+    value["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = 30
+    settings.write_text(json.dumps(value))
+    before = settings.read_bytes()
+    status, _, err = run(capsys, "install")
+    assert status == 1
+    assert "runs mdsel-claude's hook, with timeout added" in err and "--allow-duplicate" in err
+    assert settings.read_bytes() == before
+    assert run(capsys, "install", "--allow-duplicate")[0] == 0
+    hooks = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+    assert [group["hooks"][0].get("timeout") for group in hooks] == [30, None]
+
+
 def test_install_refuses_beside_the_enabled_plugin(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
