@@ -61,6 +61,28 @@ def test_codex_home_is_honoured(home: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert not (home / "codex-elsewhere").exists()
 
 
+def test_uninstall_names_an_install_under_another_codex_home(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    elsewhere = home / "codex-elsewhere" / "config.toml"
+    monkeypatch.setenv("CODEX_HOME", str(elsewhere.parent))
+    assert cli.main(["install", "--client", "codex"]) == 0
+    monkeypatch.delenv("CODEX_HOME")
+    capsys.readouterr()
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing of mdsel-claude is installed for Codex CLI" in out
+    assert f"the install record lists Codex CLI entries in {elsewhere} (installed with " in out
+    assert elsewhere.is_file()  # named, not touched
+    monkeypatch.setenv("CODEX_HOME", str(elsewhere.parent))
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert not elsewhere.exists()
+    monkeypatch.delenv("CODEX_HOME")
+    capsys.readouterr()
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert "the install record lists" not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
