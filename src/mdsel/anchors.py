@@ -4,7 +4,7 @@ or the site generator would take a reader.
 A fragment is looked for, in this order:
 
 1. an explicit id, `## Intro {#intro}` (MkDocs attr_list, VitePress, Docusaurus, Pandoc,
-   kramdown, Hugo), on any heading;
+   kramdown, Hugo), on any heading; an id given twice names the first (as a browser does);
 2. GitHub's anchor of a heading — the slug of its text as GitHub renders it, where an attribute
    block is text (`#intro--intro-`), the spaces beside inline HTML stay (`#setup-` for
    `## Setup <!-- x -->`) and an image's alt text is left out — counted over every heading,
@@ -111,21 +111,30 @@ def github_anchors(document: Document) -> dict[tuple[str, int], str]:
 def anchors(document: Document, found: dict[tuple[str, int], str] | None = None) -> list[str]:
     """anchors[k] = the anchor that selects document.headings[k]: its explicit id, or GitHub's
     anchor, numbered on (`intro-1`) when that already answers for another heading (an explicit
-    id given twice, or a GitHub anchor that another heading's id takes)."""
-    ids = document.headings.ids
+    id an earlier heading has too, in a list or quote or not, or a GitHub anchor that another
+    heading's id takes)."""
+    ids, nested = document.headings.ids, document.nested
     found = github_anchors(document) if found is None else found
     github = set(found.values())
-    explicit = set(ids.values()) | {h.id for h in document.nested if h.id}
+    explicit = set(ids.values()) | {h.id for h in nested if h.id}
+    claimed: set[str] = set()  # explicit ids of the headings so far: a browser takes the first
     assigned: set[str] = set()
     result = []
-    for k in range(len(document.headings)):
-        ident = ids.get(k)
-        anchor = found[(HEADING, k)] if ident is None else ident
-        if anchor in assigned or (ident is None and anchor in explicit):
+    for kind, index in found:  # every heading, in document order
+        if kind == NESTED:
+            if nested[index].id:
+                claimed.add(nested[index].id)
+            continue
+        ident = ids.get(index)
+        anchor = found[(HEADING, index)] if ident is None else ident
+        taken = anchor in claimed if ident is not None else anchor in explicit
+        if taken or anchor in assigned:
             number = 1
             while any(f"{anchor}-{number}" in names for names in (assigned, explicit, github)):
                 number += 1
             anchor = f"{anchor}-{number}"
+        if ident is not None:
+            claimed.add(ident)
         assigned.add(anchor)
         result.append(anchor)
     return result
@@ -138,17 +147,22 @@ def find(document: Document, fragment: str) -> Target | None:
     the index lists, HTML ids; then GitHub's anchors in any letter case, then other generators.
     """
     headings, nested = document.headings, document.nested
-    for index, ident in headings.ids.items():
-        if ident == fragment:
-            return Target(HEADING, index)
-    for index, heading in enumerate(nested):
-        if heading.id == fragment:
-            return Target(NESTED, index)
+    # An id given twice names the first heading that has it, as a browser takes the first.
+    named = [
+        (headings.starts[i], i, HEADING) for i, ident in headings.ids.items() if ident == fragment
+    ]
+    named += [
+        (heading.start, i, NESTED) for i, heading in enumerate(nested) if heading.id == fragment
+    ]
+    if named:
+        _start, index, kind = min(named)
+        return Target(kind, index)
     github = github_anchors(document)
     for (kind, index), anchor in github.items():
         if anchor == fragment:
             return Target(kind, index)
-    if headings.ids:  # a heading whose GitHub anchor an explicit id took: as the index lists it
+    if headings.ids or any(heading.id for heading in nested):
+        # A heading whose GitHub anchor or id another heading's id took: as the index lists it.
         for index, anchor in enumerate(anchors(document, github)):
             if anchor == fragment:
                 return Target(HEADING, index)

@@ -4,6 +4,8 @@ to a missed one."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mdsel
 from mdsel.anchors import HEADING, NESTED, Target, anchors, closest, find, github_anchors, slug
@@ -342,3 +344,61 @@ def test_an_id_given_twice_and_a_shadowed_slug_are_numbered_on_in_the_index() ->
     # An exact HTML id beats a heading whose GitHub anchor matches only in lower case.
     html = find(doc, "Usage")
     assert html is not None and html.kind == "html"
+
+
+def test_an_id_a_heading_in_a_list_takes_numbers_the_top_level_heading_on() -> None:
+    """`- ## Item {#setup}` takes `#setup`: the top-level `## Setup` is then `#setup-1` in the
+    index, and that anchor selects it (not `## Setup – 1`, whose GitHub anchor is `setup--1`)."""
+    doc = document("# Doc\n\n## Setup\n\nbody\n\n## Setup – 1\n\nother\n\n- ## Item {#setup}\n")
+    assert anchors(doc) == ["doc", "setup-1", "setup--1"]
+    assert find(doc, "setup") == Target(NESTED, 0)
+    assert find(doc, "setup-1") == Target(HEADING, 1)
+
+
+def test_an_id_given_twice_names_the_first_heading_in_document_order() -> None:
+    doc = document("# Doc\n\n- ## In list {#x}\n\nbody\n\n## Section {#x}\n\n## Later {#x}\n")
+    assert find(doc, "x") == Target(NESTED, 0)
+    assert anchors(doc) == ["doc", "x-1", "x-2"]
+    assert [find(doc, anchor) for anchor in anchors(doc)[1:]] == [
+        Target(HEADING, 1),
+        Target(HEADING, 2),
+    ]
+
+
+TITLES = [
+    "Intro",
+    "Intro 1",
+    "Intro-1",
+    "Intro – 1",
+    "intro",
+    "Setup",
+    "A",
+    "a-1",
+    "INTRO",
+    "Intro `1`",
+]
+IDS = ["intro", "intro-1", "setup", "a-1", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["", "- ", "> "]),
+            st.sampled_from(TITLES),
+            st.sampled_from([None, *IDS]),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_every_anchor_the_index_lists_selects_its_heading(
+    headings: list[tuple[str, str, str | None]],
+) -> None:
+    text = "# Doc\n\n" + "".join(
+        f"{container}## {title}{f' {{#{ident}}}' if ident else ''}\n\nbody\n\n"
+        for container, title, ident in headings
+    )
+    doc = document(text)
+    for index, anchor in enumerate(anchors(doc)):
+        assert find(doc, anchor) == Target(HEADING, index), (anchor, text)
