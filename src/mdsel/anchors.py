@@ -122,8 +122,9 @@ def anchors(document: Document, found: dict[tuple[str, int], str] | None = None)
     result = []
     for kind, index in found:  # every heading, in document order
         if kind == NESTED:
-            if nested[index].id:
-                claimed.add(nested[index].id)
+            nested_id = nested[index].id
+            if nested_id:
+                claimed.add(nested_id)
             continue
         ident = ids.get(index)
         anchor = found[(HEADING, index)] if ident is None else ident

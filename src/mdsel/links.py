@@ -126,12 +126,13 @@ def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
     for folded in (False, True):
         if matched:
             break
-        wanted = [tuple(part.casefold() for part in t) for t in targets] if folded else targets
-        best: dict[tuple[str, ...], tuple[int, int]] = {}  # folder → (target's rank, source)
+        wanted = [tuple(map(_case, t)) for t in targets] if folded else targets
+        # folder → (target's rank, the sources matching it there)
+        best: dict[tuple[str, ...], tuple[int, list[int]]] = {}
         for index, parts in enumerate(paths):
             if not parts:
                 continue
-            compared = tuple(part.casefold() for part in parts) if folded else parts
+            compared = tuple(map(_case, parts)) if folded else parts
             for rank, target in enumerate(wanted):
                 if len(compared) >= len(target) and compared[-len(target) :] == target:
                     matched = True
@@ -139,14 +140,22 @@ def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
                     if from_root and (root is None or root[: len(folder)] != folder):
                         break  # not at the site's root: below the folder of the call
                     if folder not in best or rank < best[folder][0]:
-                        best[folder] = (rank, index)
+                        best[folder] = (rank, [index])
+                    elif rank == best[folder][0]:  # `Setup.md` and `setup.md`, both in any case
+                        best[folder][1].append(index)
                     break
         # One document per folder it may be in: for a relative link, the folders of the pages
         # it may come from; from the root, the call's folder and those above it (which is the
         # site's root the call does not say), so several are named, never one guessed.
         if best:
-            return sorted(index for _rank, index in best.values())
+            return sorted(index for _rank, indices in best.values() for index in indices)
     return []
+
+
+def _case(part: str) -> str:
+    """A path component in lower case, to compare names in any letter case: lower() and not
+    casefold(), which also equates names no file system does (`straße.md` with `strasse.md`)."""
+    return part.lower()
 
 
 def may_be_at(link: str, path: str) -> bool:
@@ -154,8 +163,8 @@ def may_be_at(link: str, path: str) -> bool:
     the link was written in: the two agree on as many of their last components as both have,
     in any letter case (`../b/guide.md` may be `guide.md` or `x/b/guide.md`, never
     `a/guide.md`)."""
-    wanted = [part.casefold() for part in link_targets(link)[0].split("/")]
-    parts = [part.casefold() for part in _components(path)]
+    wanted = [_case(part) for part in link_targets(link)[0].split("/")]
+    parts = [_case(part) for part in _components(path)]
     common = min(len(wanted), len(parts))
     return common > 0 and wanted[-common:] == parts[-common:]
 

@@ -134,6 +134,25 @@ def test_a_page_is_its_source_before_a_folder_of_that_name(tmp_path: Path) -> No
     assert named("/guide/nothing") == []
 
 
+def test_names_in_another_case_are_compared_in_lower_case_and_both_named(tmp_path: Path) -> None:
+    """Any letter case, not Unicode case folding (which equates `ß` with `ss`); two files that
+    differ only in case and both match in another case are both named, never one picked."""
+    sources = sources_at(
+        tmp_path,
+        {"docs/straße.md": "# S\n", "docs/sp/Setup.md": "# A\n", "docs/sp/setup.md": "# B\n"},
+    )
+    paths = [s.path.removeprefix(str(tmp_path) + "/") for s in sources]
+
+    def named(link: str) -> list[str]:
+        return sorted(paths[i] for i in link_sources(link, sources))
+
+    assert named("strasse.md") == [] and named("/strasse") == []
+    assert named("STRASSE.md") == [] and named("STRAßE.md") == ["docs/straße.md"]
+    assert named("sp/Setup.md") == ["docs/sp/Setup.md"]  # the same case first
+    assert named("sp/SETUP.md") == ["docs/sp/Setup.md", "docs/sp/setup.md"]
+    assert named("/sp/SETUP") == ["docs/sp/Setup.md", "docs/sp/setup.md"]
+
+
 def test_a_link_from_the_root_is_read_from_the_folder_of_the_call(tmp_path: Path) -> None:
     sources = sources_at(
         tmp_path,
