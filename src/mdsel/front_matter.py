@@ -86,13 +86,15 @@ def front_matter_title(block: bytes) -> str | None:
     if found is None:
         return None
     raw = found.group(1)
-    if not toml:
-        properties = re.match(_PROPERTIES, raw)
-        if properties is not None:
-            raw = raw[properties.end() :]
-        if re.fullmatch(_BLOCK_HEADER, raw):
-            return _block_scalar(block, found.end())
-        raw = _yaml_scalar(block, raw, found.end())
+    if toml:
+        title = _toml_string(block, raw, found.end())
+        return (" ".join(title.split()) or None) if title is not None else None
+    properties = re.match(_PROPERTIES, raw)
+    if properties is not None:
+        raw = raw[properties.end() :]
+    if re.fullmatch(_BLOCK_HEADER, raw):
+        return _block_scalar(block, found.end())
+    raw = _yaml_scalar(block, raw, found.end())
     value = raw.decode("utf-8", "replace")
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         if value[0] == "'":
@@ -138,6 +140,46 @@ def _yaml_scalar(block: bytes, raw: bytes, end: int) -> bytes:
     if continued is not None:
         raw += b" " + b" ".join(line.strip() for line in continued.group().splitlines() if line)
     return raw
+
+
+_TOML_MULTILINE = (b'"' * 3, b"'" * 3)
+_LINE_ENDING_BACKSLASH = re.compile(r"\\[ \t]*\r?\n\s*")
+
+
+def _toml_string(block: bytes, raw: bytes, end: int) -> str | None:
+    """A TOML title's string, whatever follows it on its line (a `# comment`): basic (`"…"`,
+    JSON's escapes nearly enough), literal (`'…'`, no escapes), or either multi-line form
+    (three quotes each side, possibly on later lines); None for any other value (a number, an
+    array), which is no title. `raw`: the rest of the key's line; `end`: where it ends."""
+    for delimiter in _TOML_MULTILINE:
+        if raw.startswith(delimiter):
+            rest = raw[3:] + block[end:]  # a multi-line string may close on a later line
+            close = rest.find(delimiter)
+            if close < 0:
+                return None
+            text = rest[:close].decode("utf-8", "replace")
+            if delimiter == _TOML_MULTILINE[0]:
+                text = _basic(_LINE_ENDING_BACKSLASH.sub("", text))
+            return text
+    quote = raw[:1]
+    if quote == b"'":
+        close = raw.find(b"'", 1)
+        return raw[1:close].decode("utf-8", "replace") if close > 0 else None
+    if quote == b'"':
+        close = _closing(raw, quote, 1)
+        return _basic(raw[1:close].decode("utf-8", "replace")) if close > 0 else None
+    return None
+
+
+def _basic(text: str) -> str:
+    """A basic string's text with its escapes read (JSON's, nearly enough); as written where
+    they are not JSON's."""
+    import json
+
+    try:
+        return str(json.loads(f'"{text}"'))
+    except ValueError:
+        return text
 
 
 def _closing(text: bytes, quote: bytes, start: int) -> int:

@@ -211,6 +211,16 @@ def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> Non
         (b"---\n'title': Single quoted key\n---\n", "Single quoted key"),
         (b'+++\ntitle = "TOML title"\n[params]\ntitle = "x"\n+++\n', "TOML title"),
         (b'+++\n[params]\ntitle = "x"\n+++\n', None),
+        # TOML strings: a comment after one dropped, each quoting read as TOML reads it.
+        (b'+++\ntitle = "toml title" # comment\n+++\n', "toml title"),
+        (b"+++\ntitle = 'lit' # c\n+++\n", "lit"),
+        (b"+++\ntitle = 'C:\\dir' # a literal string has no escapes\n+++\n", "C:\\dir"),
+        (b'+++\ntitle = "a \\u00e9 \\"q\\""\n+++\n', 'a \u00e9 "q"'),
+        (b'+++\ntitle = """triple""" # x\n+++\n', "triple"),
+        (b"+++\ntitle = '''one\n  two'''\n+++\n", "one two"),
+        (b'+++\ntitle = """\nline one \\\n  two"""\n+++\n', "line one two"),
+        (b"+++\ntitle = 2024\n+++\n", None),
+        (b'+++\ntitle = "never closed\n+++\n', None),
     ],
 )
 def test_front_matter_title(block: bytes, title: str | None) -> None:
