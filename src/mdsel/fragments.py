@@ -32,3 +32,22 @@ def _is_utf8_escapes(text: str) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+_RESERVED = frozenset("%,/?#&")
+"""What ends an anchor in a selector (`#a,b`, `#a/code.0`, `#a?head=3`, `#a#b`), starts an entity
+(`&`) or an escape (`%`): written percent-encoded in an anchor that holds one."""
+
+
+def written_fragment(name: str) -> str:
+    """The fragment to write after `#` to name `name` (an id as the page has it): as it is,
+    but for what a selector reads otherwise — `%,/?#&`, spaces and control characters —
+    percent-encoded, so that decoded_fragment gives `name` back (`q?x` → `q%3Fx`)."""
+    if not any(char in _RESERVED or char.isspace() or not char.isprintable() for char in name):
+        return name
+    return "".join(
+        "".join(f"%{byte:02X}" for byte in char.encode("utf-8"))
+        if char in _RESERVED or char.isspace() or not char.isprintable()
+        else char
+        for char in name
+    )

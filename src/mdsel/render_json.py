@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from mdsel.anchors import anchors
 from mdsel.children import children_counts, preview_cut
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
+from mdsel.fragments import written_fragment
 from mdsel.names import heading_selector
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
 from mdsel.tree import Document
@@ -107,7 +108,7 @@ def document_index(
                 "type": f"heading:h{heading.level}",
                 "depth": heading.level,
                 "text": heading.title,
-                "anchor": heading_anchors[index],
+                "anchor": written_fragment(heading_anchors[index]),
                 "content_preview": text,
                 "truncated": cut,
                 "children_count": counts[index],

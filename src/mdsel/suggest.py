@@ -122,12 +122,13 @@ def _last_lines(sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
 
 def _closest_anchors(anchor: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:
     from mdsel.anchors import closest
+    from mdsel.fragments import written_fragment
 
     result: list[Suggestion] = []
     for doc in docs:
         source = sources[doc]
         for name, title in closest(source.document, anchor):
-            result.append(Suggestion(f"#{name}", title, source.namespace))
+            result.append(Suggestion(f"#{written_fragment(name)}", title, source.namespace))
     return result
 
 
