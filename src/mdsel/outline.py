@@ -75,7 +75,8 @@ def outline(
             example = i
         lines.append(heading_line(document, i, depths[i] - base, prefix, hidden))
     if rest.total:
-        lines.append(f"… +{rest.total} more: {prefix}{ranges(document, rest)}")
+        inside = f" (+{rest.inside} inside them)" if rest.inside else ""
+        lines.append(f"… +{rest.total} more: {prefix}{ranges(document, rest)}{inside}")
     if example < 0:
         example = rest.first if rest.total else first
     lines.append(
@@ -115,6 +116,8 @@ class Rest(NamedTuple):
     last: int
     depth: int
     total: int
+    inside: int = 0
+    """Headings deeper than `depth` inside the left-out ones, left out with them."""
 
 
 def _at_most(depth: int) -> bytes:
@@ -163,8 +166,12 @@ def _within_budget(
         shown.append(first + found)
         found = mask.find(1, found + 1)
     left = span.find(next_depth, cut)
-    count = span.count(next_depth, cut) if left >= 0 else 0
-    return shown, Rest(first + left, last, next_depth, count)
+    if left < 0:
+        return shown, Rest(first + left, last, next_depth, 0)
+    # Every deeper heading from the first left out on is inside one left out: a heading of
+    # `next_depth` before it would end the section of any shown one.
+    deeper = span[left:].translate(_at_most(next_depth)).count(0)
+    return shown, Rest(first + left, last, next_depth, span.count(next_depth, cut), deeper)
 
 
 _MAX_DEPTH = 5

@@ -299,7 +299,7 @@ def test_outline_budget_collapses_depths(tmp_path: Path) -> None:
         f"  h2.{12 + j} S3.{j} {33 + 2 * j} 2" for j in range(4)
     ]
     top = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout.splitlines()
-    assert "… +6 more: h1.4-9" in top
+    assert "… +6 more: h1.4-9 (+24 inside them)" in top
     full = cli("index", str(path), "--full", env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout
     assert full.count("\n") == 1 + 50  # the header, then all 50 headings
 
