@@ -114,6 +114,9 @@ def _resolve_all(
     problems: list[Problem] = []
     found: list[tuple[Node, Selector]] = []
     suggested = 0
+    # A node two selectors both name (`h2.2,#usage`) is shown once, as one selector's own
+    # list is (`h2.2,3,2`); a selector alone needs no look-up per node.
+    seen: set[tuple[Node, object]] | None = set() if len(selectors) > 1 else None
     for selector in selectors:
         resolution = resolve(selector, sources, alone)
         for miss in resolution.misses:
@@ -134,8 +137,13 @@ def _resolve_all(
         if selector.params.toc and not_headings:
             problems.append(_toc_problem(selector, sources, not_headings))
         for node in resolution.nodes:
-            if not (selector.params.toc and node.kind not in (HEADING, SECTION, ROOT)):
-                found.append((node, selector))
+            if selector.params.toc and node.kind not in (HEADING, SECTION, ROOT):
+                continue
+            if seen is not None:
+                if (node, selector.params) in seen:
+                    continue
+                seen.add((node, selector.params))
+            found.append((node, selector))
     return found, problems
 
 

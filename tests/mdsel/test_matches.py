@@ -24,3 +24,18 @@ def test_many_small_matches_fit_the_answer_budget_with_their_headers(
     out = render_text.select(result, [], [])
     assert len(out.stdout.encode()) <= 25_000
     assert result.omitted and out.stdout.splitlines()[-1].startswith("[+")
+
+
+@pytest.mark.parametrize(
+    ("request_", "shown"),
+    [
+        ("h2.1,h2.1", ["h2.1"]),
+        ("h2.1,#two", ["h2.1"]),
+        ("h2.0,h2.1,h2.0", ["h2.0", "h2.1"]),
+        ("h2.1,h2.1?head=1", ["h2.1", "h2.1"]),  # other params: another view of it
+    ],
+)
+def test_a_node_two_selectors_name_is_shown_once(request_: str, shown: list[str]) -> None:
+    document = mdsel.parse_document(b"# T\n\n## One\n\na\n\n## Two\n\nb\n")
+    result = mdsel.select(request_, [mdsel.Source("doc", "doc.md", document)])
+    assert [match.selector for match in result.matches] == shown
