@@ -81,19 +81,22 @@ def select(
     named: int | None = None,
     *,
     alone: bool | None = None,
+    left_out: Sequence[str] = (),
 ) -> SelectResult:
     """Resolve a selector request in the documents and cut what matched into shown matches;
     `named`: how many documents the call named (default: these), for qualifying selectors;
     `alone`: whether the call named its one document and nothing else, no file that failed
     or that a limit left out (default: `named` is 1). Only then does `readme-2::` or a link to
-    `guide.md` mean a call's one document whatever its namespace or folder."""
+    `guide.md` mean a call's one document whatever its namespace or folder. `left_out`: files
+    the call named that a limit left out (never read): a link that may name one of them is a
+    miss, not an answer from another document."""
     # Imported here: selector parsing, resolution, suggestions and paging are not needed to
     # index, and `mdsel index` start-up time is part of its budget.
     from mdsel.matches import select_matches
 
     count = len(sources) if named is None else named
     alone = count == 1 if alone is None else alone
-    return select_matches(request, sources, options or DEFAULT_OPTIONS, count, alone)
+    return select_matches(request, sources, options or DEFAULT_OPTIONS, count, alone, left_out)
 
 
 def run_command(
@@ -108,12 +111,14 @@ def run_command(
     warnings: Sequence[str] = (),
     cwd: str | None = None,
     read: Callable[[str], bytes | Problem] | None = None,
+    left_out: Sequence[str] = (),
 ) -> Outcome:
     """Exactly what `mdsel index|select` prints for these (already expanded) paths.
 
     `problems` and `warnings` found before reading (path expansion, a caller's read policy) are
     reported in their usual places; relative paths are read against `cwd` (default: the
-    process's) and shown as given; `read` is as for `load`.
+    process's) and shown as given; `read` is as for `load`; `left_out` as for `select` (the
+    files path expansion's limits left out, files.Expansion.left_out).
     """
     from mdsel import render_text
 
@@ -129,9 +134,9 @@ def run_command(
 
         if command == "index":
             return render_json.index(index(sources, named), all_file_problems, warnings, options)
-        result = select(selector or "", sources, options, named, alone=alone)
+        result = select(selector or "", sources, options, named, alone=alone, left_out=left_out)
         return render_json.select(result, all_file_problems, warnings)
     if command == "index":
         return render_text.index(index(sources, named), all_file_problems, warnings, options)
-    result = select(selector or "", sources, options, named, alone=alone)
+    result = select(selector or "", sources, options, named, alone=alone, left_out=left_out)
     return render_text.select(result, all_file_problems, warnings)

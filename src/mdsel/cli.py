@@ -109,6 +109,7 @@ def run(argv: Sequence[str], environ: Mapping[str, str], cwd: str | None = None)
         problems=expansion.problems,
         warnings=expansion.warnings,
         cwd=cwd,
+        left_out=expansion.left_out,
     )
 
 

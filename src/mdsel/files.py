@@ -49,6 +49,9 @@ class Expansion(NamedTuple):
     """Paths that gave no file (missing, no match, no Markdown below), in argument order."""
     warnings: tuple[str, ...]
     """Ready-to-print lines naming what the limits left out."""
+    left_out: tuple[str, ...] = ()
+    """The files MDSEL_MAX_FILES and MDSEL_MAX_TOTAL_BYTES left out, never read: a link the
+    call's files answer may name one of them too (see resolve)."""
 
 
 DEFAULT_LIMITS = FileLimits()
@@ -82,7 +85,7 @@ def expand_paths(
         else:
             found.extend(files)
             contributing += bool(files)
-    kept, warnings = _within_limits(
+    kept, warnings, left_out = _within_limits(
         _unique(found, base) if contributing > 1 else found, limits, base
     )
     if lister.exhausted:
@@ -98,7 +101,7 @@ def expand_paths(
             f"warning: directories more than {limits.max_depth} levels below "
             f"{_names(list(lister.too_deep))} were not searched (MDSEL_MAX_DEPTH)",
         )
-    return Expansion(tuple(kept), tuple(problems), tuple(warnings))
+    return Expansion(tuple(kept), tuple(problems), tuple(warnings), tuple(left_out))
 
 
 def _unique(found: list[str], base: str) -> list[str]:
@@ -151,10 +154,14 @@ def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:
     return Problem(FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern", file=given)
 
 
-def _within_limits(unique: list[str], limits: FileLimits, base: str) -> tuple[list[str], list[str]]:
-    """The files kept under MDSEL_MAX_FILES and MDSEL_MAX_TOTAL_BYTES, and warnings naming the
-    rest. A file over MDSEL_MAX_BYTES is kept without counting: reading it reports it."""
+def _within_limits(
+    unique: list[str], limits: FileLimits, base: str
+) -> tuple[list[str], list[str], list[str]]:
+    """The files kept under MDSEL_MAX_FILES and MDSEL_MAX_TOTAL_BYTES, warnings naming the
+    rest, and the rest. A file over MDSEL_MAX_BYTES is kept without counting: reading it
+    reports it."""
     warnings: list[str] = []
+    left_out: list[str] = []
     if len(unique) > limits.max_files:
         left_out = unique[limits.max_files :]
         unique = unique[: limits.max_files]
@@ -186,7 +193,7 @@ def _within_limits(unique: list[str], limits: FileLimits, base: str) -> tuple[li
             f"warning: {len(skipped)} files left out to stay under {limits.max_total_bytes} bytes "
             f"per call (MDSEL_MAX_TOTAL_BYTES): {_names(skipped)}"
         )
-    return kept, warnings
+    return kept, warnings, [*left_out, *skipped]
 
 
 def _by_directory(paths: list[str], limit: int = 20) -> str:

@@ -115,13 +115,18 @@ def link_targets(link: str) -> list[str]:
 
 
 def link_sources(link: str, sources: Sequence[Source]) -> list[int]:
-    """Indices of the sources `link` names (see the module's rules); compared by whole
+    """Indices of the sources `link` names (see link_paths)."""
+    return link_paths(link, [source.path for source in sources])
+
+
+def link_paths(link: str, named: Sequence[str]) -> list[int]:
+    """Indices of the document paths `link` names (see the module's rules); compared by whole
     components, in the same letter case first, then in any (only when no document matched in
     the same case: one matched but refused is not replaced by another name)."""
-    paths = [_components(source.path) for source in sources]
+    paths = [_components(path) for path in named]
     targets = [tuple(target.split("/")) for target in link_targets(link)]
     from_root = link.startswith("/")
-    root = site_root(sources) if from_root else None
+    root = root_of(named) if from_root else None
     matched = False
     for folded in (False, True):
         if matched:
@@ -170,9 +175,14 @@ def may_be_at(link: str, path: str) -> bool:
 
 
 def site_root(sources: Sequence[Source]) -> tuple[str, ...] | None:
-    """The folder holding every document of the call (as components), where a link from the
-    site's root is read; None when their paths are not comparable (some absolute, some not)."""
-    folders = [parts[:-1] for parts in map(_components, (s.path for s in sources)) if parts]
+    """The folder holding every document of the call (see root_of)."""
+    return root_of([source.path for source in sources])
+
+
+def root_of(named: Sequence[str]) -> tuple[str, ...] | None:
+    """The folder holding every document path of the call (as components), where a link from
+    the site's root is read; None when they are not comparable (some absolute, some not)."""
+    folders = [parts[:-1] for parts in map(_components, named) if parts]
     if not folders or len({parts[:1] == ("/",) for parts in folders}) > 1:
         return None
     common = folders[0]

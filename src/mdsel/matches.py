@@ -38,6 +38,7 @@ def select_matches(
     options: Options,
     named: int,
     alone: bool,
+    left_out: Sequence[str] = (),
 ) -> SelectResult:
     """`named`: the documents the call named, for qualifying selectors; `alone`: whether it
     named its one document and nothing else (see resolve)."""
@@ -47,7 +48,7 @@ def select_matches(
         return SelectResult((), (), (_syntax_problem(request, exc, sources),), named)
     if not sources:
         return SelectResult((), (), (), named)  # every file failed; their problems say why
-    found, problems = _resolve_all(selectors, sources, alone)
+    found, problems = _resolve_all(selectors, sources, alone, left_out)
     matches: list[Match] = []
     omitted: list[tuple[str, str]] = []
     budget = options.page_words
@@ -107,7 +108,10 @@ def _with_column(message: str, column: int) -> str:
 
 
 def _resolve_all(
-    selectors: Sequence[Selector], sources: Sequence[Source], alone: bool
+    selectors: Sequence[Selector],
+    sources: Sequence[Source],
+    alone: bool,
+    left_out: Sequence[str] = (),
 ) -> tuple[list[tuple[Node, Selector]], list[Problem]]:
     """Every node the selectors match, with the selector that matched it, and the problems:
     misses (the first MAX_SUGGESTED_MISSES with suggestions) and toc=true on blocks."""
@@ -118,7 +122,7 @@ def _resolve_all(
     # list is (`h2.2,3,2`); a selector alone needs no look-up per node.
     seen: set[tuple[Node, object]] | None = set() if len(selectors) > 1 else None
     for selector in selectors:
-        resolution = resolve(selector, sources, alone)
+        resolution = resolve(selector, sources, alone, left_out)
         for miss in resolution.misses:
             suggestions: tuple[Suggestion, ...] = ()
             if suggested < MAX_SUGGESTED_MISSES:

@@ -15,7 +15,7 @@ from mdsel._record import NamedTuple
 from mdsel.address import LINES, locate, miss_reason
 from mdsel.columns import KINDS
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
-from mdsel.links import link_sources, may_be_at, shown_root, site_root
+from mdsel.links import link_paths, may_be_at, shown_root, site_root
 from mdsel.nodes import HEADING, ROOT, SECTION, Node, NodeRange, first_number
 from mdsel.reasons import none_reason, range_reason
 from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_segments
@@ -56,15 +56,21 @@ def namespace_sources(namespace: str | None, sources: Sequence[Source], alone: b
     return hits
 
 
-def resolve(selector: Selector, sources: Sequence[Source], alone: bool | None = None) -> Resolution:
+def resolve(
+    selector: Selector,
+    sources: Sequence[Source],
+    alone: bool | None = None,
+    left_out: Sequence[str] = (),
+) -> Resolution:
     """`alone`: the call named its one document and nothing else, neither a file that failed
-    nor one a limit left out (default: it has one document)."""
+    nor one a limit left out (default: it has one document); `left_out`: the files a limit
+    left out, which a link may name too."""
     alone = len(sources) == 1 if alone is None else alone and len(sources) == 1
     # A link to a Markdown file names the one document of a call by as much of its path as
     # both give (the link may be relative to another page, the path to the working folder);
     # any other link, and any in a call of several documents, by its path.
     if selector.link and (not alone or selector.namespace is None):
-        return _resolve_link(selector, sources)
+        return _resolve_link(selector, sources, left_out)
     if selector.link:
         if may_be_at(selector.link, sources[0].path):
             return _resolve_in(selector, sources, [0])
@@ -77,10 +83,24 @@ def resolve(selector: Selector, sources: Sequence[Source], alone: bool | None = 
     return _resolve_in(selector, sources, namespace_sources(selector.namespace, sources, alone))
 
 
-def _resolve_link(selector: Selector, sources: Sequence[Source]) -> Resolution:
-    """A link names one document by its path; one that names none, or several, is a miss that
-    says which documents there are, never an answer from another document."""
-    docs = link_sources(selector.link, sources)
+def _resolve_link(
+    selector: Selector, sources: Sequence[Source], left_out: Sequence[str] = ()
+) -> Resolution:
+    """A link names one document by its path; one that names none, or several, or one a limit
+    left out, is a miss that says which documents there are, never an answer from another
+    document."""
+    named = [source.path for source in sources]
+    docs = link_paths(selector.link, [*named, *left_out])
+    unread = [left_out[d - len(named)] for d in docs if d >= len(named)]
+    if unread:
+        shown = ", ".join(shown_title(path) for path in unread[:5])
+        also = " also" if len(unread) < len(docs) else ""
+        reason = (
+            f"the link{also} names {shown}, which the call's limits left out (see the warning): "
+            "name a subdirectory, or raise MDSEL_MAX_FILES or MDSEL_MAX_TOTAL_BYTES"
+        )
+        miss = Miss(NAMESPACE_NOT_FOUND, selector.source, reason, (), selector.segments[0])
+        return Resolution(selector, (), (miss,))
     if len(docs) == 1:
         return _resolve_in(selector, sources, docs)
     if docs:

@@ -215,7 +215,7 @@ class _Stdin:
 def test_dash_is_standard_input_even_beside_a_file_called_dash(tmp_path: Path) -> None:
     (tmp_path / "-").write_text("# a file called dash\n")
     expansion = expand_paths(["-", "-"], cwd=str(tmp_path))
-    assert expansion == (("-",), (), ())
+    assert expansion == (("-",), (), (), ())
     assert namespaces(["README.md", "-", "stdin.md"]) == ["readme", "stdin", "stdin-2"]
     assert expand_paths(["./-"], cwd=str(tmp_path)).paths == ("./-",)
 

@@ -282,6 +282,27 @@ def test_a_call_that_named_others_is_not_a_call_of_one(tmp_path: Path) -> None:
     assert outcome.stdout.endswith("alpha readme\n")
 
 
+def test_a_link_to_a_file_a_limit_left_out_is_no_answer_from_another(tmp_path: Path) -> None:
+    """In a call of several, a relative link that the files left out also name (or name
+    alone) is a miss naming them, never an answer from the files read."""
+    for folder, word in (("docs/guide", "en"), ("docs/zh/guide", "zh")):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "api.md").write_text(f"# API\n\n## Options\n\n{word}\n")
+    (tmp_path / "docs" / "index.md").write_text("# Home\n")
+    from mdsel.cli import run
+
+    env = {"MDSEL_MAX_FILES": "2"}  # docs/guide/api.md and docs/index.md are read
+    for link, also in (("api.md#options", " also"), ("zh/guide/api.md#options", "")):
+        outcome = run(["select", link, "docs"], env, str(tmp_path))
+        assert outcome.exit_code == 1 and "\nen\n" not in outcome.stdout
+        assert f"the link{also} names docs/zh/guide/api.md, which the call's limits left out" in (
+            outcome.stderr
+        )
+    # From the site's root (docs/, all the call named), /guide/api is the English page alone.
+    outcome = run(["select", "/guide/api#options", "docs"], env, str(tmp_path))
+    assert outcome.exit_code == 0 and outcome.stdout.endswith("\nen\n")
+
+
 @pytest.mark.parametrize(
     "selector", ["//guide/features#x", "\\\\guide\\features#x", "https://vite.dev/guide/features#x"]
 )

@@ -33,9 +33,11 @@ class Backend(Protocol):
         cwd: str | None = None,
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
+        left_out: Sequence[str] = (),
     ) -> Outcome:
         """`cancel`, once set, stops the run as soon as it can (raising reader.Cancelled).
-        `refused`: files of `paths` the read policy refused → why; never read."""
+        `refused`: files of `paths` the read policy refused → why; never read. `left_out`:
+        files the per-call caps left out, never read, which a link may name too."""
         ...
 
 

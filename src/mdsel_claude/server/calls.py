@@ -64,6 +64,8 @@ class FileCheck:
     """Arguments refused or giving no file (no match, missing), in argument order."""
     warnings: tuple[str, ...]
     """Ready-printed lines naming what the per-call caps left out."""
+    left_out: tuple[str, ...] = ()
+    """The files the per-call caps left out (never read), which a link may name too."""
 
     @property
     def accepted(self) -> tuple[str, ...]:
@@ -109,7 +111,9 @@ def check_files(
         [*early, *expansion.problems],
         key=lambda problem: position.get(problem.file or "", len(files)),
     )
-    return FileCheck(expansion.paths, refused, tuple(problems), expansion.warnings)
+    return FileCheck(
+        expansion.paths, refused, tuple(problems), expansion.warnings, expansion.left_out
+    )
 
 
 def run_request(
@@ -139,6 +143,7 @@ def run_request(
             cwd,
             cancel=cancel,
             refused=check.refused,
+            left_out=check.left_out,
         )
     if settings.json:
         outcome = outcome._replace(stdout=cap_json_errors(outcome.stdout, settings.max_problems))

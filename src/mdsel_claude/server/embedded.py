@@ -146,6 +146,7 @@ class EmbeddedBackend:
         cwd: str | None = None,
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
+        left_out: Sequence[str] = (),
     ) -> Outcome:
         import mdsel
 
@@ -183,6 +184,7 @@ class EmbeddedBackend:
             warnings=warnings,
             cwd=cwd,
             read=read,
+            left_out=left_out,
         )
 
 

@@ -181,9 +181,11 @@ class ExternalBackend:
         cwd: str | None = None,
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
+        left_out: Sequence[str] = (),
     ) -> Outcome:
         # The executable is never given a refused file (it would read it): those are reported
-        # here, so the files after them are numbered without them (see docs/server.md).
+        # here, so the files after them are numbered without them (see docs/server.md). Nor
+        # does it hear of files the caps left out: it has its own limits.
         refused = refused or {}
         given = [path for path in paths if path not in refused]
         outcome = self.execute(command, selector, given, cwd, cancel)

@@ -38,6 +38,7 @@ class Spy:
         cwd: str | None = None,
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
+        left_out: Sequence[str] = (),
     ) -> Outcome:
         self.calls.append((command, selector, tuple(paths), len(problems), len(warnings)))
         return self.outcome
@@ -202,6 +203,21 @@ def test_caps_warn_on_stdout_and_the_result_is_not_an_error(docs: Path) -> None:
     assert result.text.endswith("\nh1.0 One 1 2\n")
 
 
+def test_a_link_to_a_file_the_caps_left_out_is_a_miss_as_in_the_cli(tmp_path: Path) -> None:
+    for folder, word in (("a", "alpha"), ("b", "beta")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "guide.md").write_text(f"# G\n\n## Setup\n\n{word}\n")
+    settings = Settings(engine=EngineSettings(max_files=1))
+    arguments = {"selector": "guide.md#setup", "files": ["a", "b"]}
+    result = run_tool("mdsel_select", arguments, settings, EmbeddedBackend(settings), str(tmp_path))
+    assert result.is_error and "alpha" not in result.text
+    assert "the link also names b/guide.md, which the call's limits left out" in result.text
+    expected = cli_run(
+        ["select", "guide.md#setup", "a", "b"], {"MDSEL_MAX_FILES": "1"}, str(tmp_path)
+    )
+    assert result == relay(expected)
+
+
 def test_json_mode_keeps_one_valid_envelope_with_the_refusals(docs: Path) -> None:
     settings = Settings(json=True)
     arguments = {"selector": "h2.0", "files": ["guide.md", "notes.txt"]}
@@ -235,11 +251,14 @@ class Growing:
         cwd: str | None = None,
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
+        left_out: Sequence[str] = (),
     ) -> Outcome:
         for path, data in self.grow.items():
             with path.open("ab") as handle:
                 handle.write(data)
-        return self.engine.run(command, selector, paths, problems, warnings, cwd, cancel, refused)
+        return self.engine.run(
+            command, selector, paths, problems, warnings, cwd, cancel, refused, left_out
+        )
 
 
 def test_files_that_grow_after_expansion_stay_within_the_call_budget(tmp_path: Path) -> None:
