@@ -117,8 +117,10 @@ def runs_our_hook(value: object) -> bool:
         words = shlex.split(unguarded(command))
     except ValueError:
         return False
-    program = words[0].replace("\\", "/").rpartition("/")[2] if words else ""
-    return program.removesuffix(".exe") == EXECUTABLE_NAME and words[1:2] == ["hook"]
+    program = words[0].replace("\\", "/").rpartition("/")[2].removesuffix(".exe") if words else ""
+    if program.startswith("python") and words[1:3] == ["-m", "mdsel_claude"]:
+        return words[3:4] == ["hook"]  # the package run as a module
+    return program == EXECUTABLE_NAME and words[1:2] == ["hook"]
 
 
 def _digits(text: str) -> int | None:

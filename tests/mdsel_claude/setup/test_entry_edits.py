@@ -357,6 +357,7 @@ def test_a_shared_group_keeps_the_other_hooks_and_its_own_keys() -> None:
         {"type": "command", "command": "mdsel-claude hook --min-words 200"},
         entries.hook_entry("/old/bin/mdsel-claude", 200),
         {"command": HOOK["command"]},
+        {"type": "command", "command": "/venv/bin/python3 -m mdsel_claude hook --min-words 5"},
     ],
 )
 def test_a_lookalike_hook_is_never_removed(lookalike: JSONObject) -> None:
