@@ -225,10 +225,15 @@ def write_atomic(path: Path, value: JSONObject) -> None:
     A new file gets the usual permissions for the umask; an existing one keeps its mode bits
     (and its owner where we may set it). Parent directories must exist.
     """
-    target = write_target(path)
-    old = read_bytes(target)
-    data = render(None if old is None else _text(old, path), value, path).encode("utf-8")
-    write_bytes_atomic(path, data)
+    write_bytes_atomic(path, rendered(path, value)[1].encode("utf-8"))
+
+
+def rendered(path: Path, value: JSONObject) -> tuple[str | None, str]:
+    """The text of the file at `path` now (None: no file) and the text `write_atomic` would
+    give it for `value`: what `--dry-run` shows as the change."""
+    old = read_bytes(write_target(path))
+    text = None if old is None else _text(old, path)
+    return text, render(text, value, path)
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:

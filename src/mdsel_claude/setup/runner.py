@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.jsonfile import JsonFileError
-from mdsel_claude.setup.steps import Plan, apply, describe
+from mdsel_claude.setup.steps import Plan, apply, change, describe
 
 
 def lock_dir() -> Path:
@@ -27,6 +27,8 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
     if dry_run:
         for step in plan.steps:
             print(describe(step, done=False))
+            for line in change(step):
+                print(line)
         return
     out: list[str] = []
     try:

@@ -105,6 +105,26 @@ def describe(step: Step, done: bool) -> str:
     return text if done else f"would {text}"
 
 
+def change(step: Step) -> list[str]:
+    """The lines a settings file's edit would change, as a unified diff of its text (all of it
+    for a new file): what `--dry-run` shows under the step's line. A whole file of ours made
+    anew (a skill, a plugin) is only named."""
+    if isinstance(step, WriteFile):
+        old, new = jsonfile.rendered(step.path, step.value)
+    elif isinstance(step, WriteText) and not step.created:
+        data = jsonfile.read_bytes(jsonfile.write_target(step.path))
+        old, new = (None if data is None else data.decode("utf-8", "replace")), step.text
+    else:
+        return []
+    from difflib import unified_diff
+
+    before = "/dev/null" if old is None else str(step.path)
+    lines = unified_diff(
+        (old or "").splitlines(), new.splitlines(), before, str(step.path), n=2, lineterm=""
+    )
+    return [f"    {line}" for line in lines]
+
+
 class CannotWrite(OSError):
     """A file the plan must write cannot be written; found before anything is written."""
 

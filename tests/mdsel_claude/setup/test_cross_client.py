@@ -67,7 +67,7 @@ def test_skill_dry_runs_change_no_byte(
     assert cross_client.skill_command("install", "user", dry_run=True) == 0
     out = capsys.readouterr().out
     assert snapshot(tmp_path) == before
-    assert out and all(line.startswith("would ") for line in out.splitlines())
+    assert out and all(line.startswith("would ") for line in out.splitlines())  # named only
     assert "next start" not in out
 
     assert cross_client.skill_command("install", "user", dry_run=False) == 0

@@ -72,9 +72,14 @@ def test_dry_run_prints_each_step_and_changes_no_byte(
     before = snapshot(tmp_path)
     runner.carry_out(plan, dry_run=True)
     assert snapshot(tmp_path) == before  # the record is not written either
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if not line.startswith("    ")]
     assert lines == [describe(step, done=False) for step in plan.steps]
     assert lines[0] == "a note" and all(line.startswith("would ") for line in lines[1:])
+    # Under a settings file's line, the change itself: a unified diff of its text.
+    diff = out[out.index(lines[1]) + 1 : out.index(lines[2])]
+    assert diff[:2] == [f"    --- {tmp_path / 'kept.json'}", f"    +++ {tmp_path / 'kept.json'}"]
+    assert '    +  "b": 2' in diff and not any(line.startswith('    -  "a"') for line in diff)
 
 
 def test_carried_out_the_steps_are_taken_and_said_done(
