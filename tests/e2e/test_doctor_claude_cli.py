@@ -54,3 +54,36 @@ def test_doctor_reads_what_claude_wrote_in_each_scope(sandbox: Sandbox) -> None:
     for scope in ("user", "local", "project"):
         assert f"MCP server 'mdsel' {scope} scope (" in doctor.stdout
     assert doctor.stdout.count("is registered twice") == 2, doctor.stdout
+
+
+ALLOWLISTS = [
+    None,
+    [],
+    [{"serverName": "other"}],
+    [{"serverName": "mdsel"}],
+    [{"serverName": "mdsel"}, {"serverCommand": ["x"]}],
+    [{"serverCommand": ["EXE", "serve"]}],
+    [{"serverUrl": "https://*"}],
+]
+
+
+def test_doctor_reads_allowed_mcp_servers_as_claude_code_does(sandbox: Sandbox) -> None:
+    """For each allowlist, doctor fails exactly when `claude mcp list` leaves our server out."""
+    exe = installed(sandbox)
+    assert sandbox.run("mdsel-claude", "install", "--scope", "user").returncode == 0
+    settings = sandbox.home / ".claude" / "settings.json"
+    value = json.loads(settings.read_text()) if settings.exists() else {}
+    for allowlist in ALLOWLISTS:
+        if allowlist is None:
+            value.pop("allowedMcpServers", None)
+        else:
+            text = json.dumps(allowlist).replace('"EXE"', json.dumps(exe))
+            value["allowedMcpServers"] = json.loads(text)
+        settings.write_text(json.dumps(value))
+        started = bool(server_lines(sandbox.run("claude", "mcp", "list").stdout, "mdsel"))
+        doctor = sandbox.run("mdsel-claude", "doctor")
+        refused = (
+            "Claude Code does not start MCP server 'mdsel': allowedMcpServers" in doctor.stdout
+        )
+        assert refused == (not started), (allowlist, doctor.stdout)
+        assert (doctor.returncode == 0) == started, (allowlist, doctor.stdout)

@@ -149,6 +149,9 @@ def _judge_servers(servers: list[tuple[Server, Verdict]], found: Survey, report:
                 f"MCP server {server.name!r} is switched off ({off}), so Claude Code does not "
                 "start it: remove it there (or enable the server in /mcp)"
             )
+        refused = survey.allowlist_refusal(found, server.name, server.value)
+        if refused is not None:
+            report.fail(f"Claude Code does not start MCP server {server.name!r}: {refused}")
         if not verdict.args:
             report.fail(
                 f"Claude Code will start MCP server {server.name!r} from "

@@ -19,6 +19,7 @@ Only reading happens here: every file goes through `jsonfile`'s bounded reads.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -66,6 +67,11 @@ class Survey:
     switched_off: dict[str, str] = field(default_factory=dict)
     """Server name → where Claude Code is told not to start it: `disabledMcpServers` of the
     project (what /mcp's disable writes) or `deniedMcpServers` of a settings file."""
+    allowed: list[JSONObject] | None = None
+    """`allowedMcpServers` of every settings file that has one, merged; None when none has
+    one (every server may start)."""
+    allowed_in: list[str] = field(default_factory=list)
+    """The settings files that have an `allowedMcpServers` list."""
     hooks_off: str | None = None
     """The settings file whose `disableAllHooks: true` decides (the most local file that sets
     the key): then no hook runs, ours included."""
@@ -138,6 +144,7 @@ def survey(directory: Path, environ: Mapping[str, str]) -> Survey:
         _hooks(found, scope, str(path), value)
         settings.append(value or {})
         _switches(found, str(path), value or {})
+        _allowlist(found, str(path), value or {})
     for name in _list(project_state.get("disabledMcpServers")):
         if isinstance(name, str):
             found.switched_off.setdefault(name, f"disabledMcpServers in {where}")
@@ -155,6 +162,45 @@ def _switches(found: Survey, path: str, settings: JSONObject) -> None:
         name = _object(denied).get("serverName")
         if isinstance(name, str):
             found.switched_off.setdefault(name, f"deniedMcpServers in {path}")
+
+
+def _allowlist(found: Survey, path: str, settings: JSONObject) -> None:
+    """Claude Code merges `allowedMcpServers` from every settings file into one list."""
+    entries = settings.get("allowedMcpServers")
+    if isinstance(entries, list):
+        merged = found.allowed if found.allowed is not None else []
+        merged += [entry for entry in entries if isinstance(entry, dict)]
+        found.allowed = merged
+        found.allowed_in.append(path)
+
+
+def allowlist_refusal(found: Survey, name: str, value: object) -> str | None:
+    """Why Claude Code's merged allowlist keeps a stdio server from starting, and what would
+    let it in; or None.
+
+    As Claude Code 2.1 applies it (checked with `claude mcp list`): no list lets every server
+    start and an empty one none; where the list has any `serverCommand` entry, a stdio server
+    must match one exactly (program and arguments), else its `serverName` entry lets it in; a
+    `serverUrl` entry never admits a stdio server."""
+    if found.allowed is None:
+        return None
+    commands = [entry["serverCommand"] for entry in found.allowed if "serverCommand" in entry]
+    server = _object(value)
+    argv = [server.get("command"), *_list(server.get("args"))]
+    by_command = f'{{"serverCommand": {json.dumps(argv)}}}'
+    if commands:
+        if argv in commands:
+            return None
+        rule = (
+            "no serverCommand entry is its command, and where the list has one a name alone "
+            f"does not let a server in; add {by_command}"
+        )
+    elif any(entry.get("serverName") == name for entry in found.allowed):
+        return None
+    else:
+        rule = f"it names no serverName {name!r}" if found.allowed else "it is empty"
+        rule += f'; add {{"serverName": "{name}"}} (or {by_command})'
+    return f"allowedMcpServers in {', '.join(found.allowed_in)}: {rule}"
 
 
 def _approval(found: Survey, sources: list[JSONObject], project_state: JSONObject) -> None:

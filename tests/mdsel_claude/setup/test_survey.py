@@ -121,3 +121,29 @@ def test_in_the_home_directory_the_user_settings_are_read_once(home: Path) -> No
     assert [(h.scope, h.where) for h in found.hooks] == [
         ("user", str(home / ".claude" / "settings.json"))
     ]
+
+
+@pytest.mark.parametrize(
+    ("allowlists", "starts"),
+    [
+        ([None, None], True),
+        ([[], None], False),  # an empty list: no server starts
+        ([[{"serverName": "other"}], None], False),
+        ([[{"serverName": "other"}], [{"serverName": "mdsel"}]], True),  # merged over files
+        ([[{"serverName": "mdsel"}, {"serverCommand": ["x"]}], None], False),
+        ([[{"serverCommand": ["/bin/mdsel-claude", "serve"]}], None], True),
+        ([[{"serverCommand": ["/bin/mdsel-claude"]}], None], False),  # exactly, arguments too
+        ([[{"serverUrl": "https://*"}], None], False),
+    ],
+)
+def test_allowed_mcp_servers_are_merged_and_judged(
+    tmp_path: Path, allowlists: list[object], starts: bool
+) -> None:
+    found = survey.Survey(tmp_path)
+    for number, entries_ in enumerate(allowlists):
+        survey._allowlist(found, f"settings{number}.json", {"allowedMcpServers": entries_})
+    server = {"type": "stdio", "command": "/bin/mdsel-claude", "args": ["serve"]}
+    refusal = survey.allowlist_refusal(found, "mdsel", server)
+    assert (refusal is None) == starts, refusal
+    if refusal is not None:
+        assert refusal.startswith("allowedMcpServers in settings0.json")
