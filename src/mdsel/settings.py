@@ -44,8 +44,8 @@ DEFAULT_MAX_BLOCKS = 4_000_000
 that a generated one is refused in seconds rather than indexed for a minute."""
 
 MAX_DIGITS = 18
-"""Longest number read: every value fits a 64-bit integer, and `int()` of a few thousand digits
-is slow (past 4300 it is refused)."""
+"""Longest number read as written: every value fits a 64-bit integer, and `int()` of a few
+thousand digits is slow (past 4300 it is refused); a longer one is read as 10**18 - 1."""
 
 
 class ConfigError(ValueError):
@@ -90,11 +90,14 @@ def raw_value(environ: Mapping[str, str], name: str) -> str | None:
 
 
 def parse_count(text: str) -> int | None:
-    """A whole number >= 0 written in ASCII digits (whitespace around it ignored), else None."""
+    """A whole number >= 0 written in ASCII digits (whitespace around it ignored), else None.
+    One of more than MAX_DIGITS digits is read as the largest of MAX_DIGITS (more than any
+    count or size here reaches), never converted digit by digit."""
     digits = text.strip()
-    if digits.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS:
-        return int(digits)
-    return None
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= MAX_DIGITS else 10**MAX_DIGITS - 1
 
 
 def read_positive(environ: Mapping[str, str], name: str, default: int) -> int:

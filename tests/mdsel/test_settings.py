@@ -38,8 +38,10 @@ def test_values_are_read_into_their_fields() -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("0", 0), (" 12 ", 12), ("007", 7), ("9" * 18, 10**18 - 1)]
-    + [(t, None) for t in ("", "-1", "+1", "1_0", "1.0", "\u0663", "9" * 19, "1 2")],
+    [("0", 0), (" 12 ", 12), ("007", 7), ("9" * 18, 10**18 - 1), ("0" * 30 + "5", 5)]
+    # More digits than any limit needs: the largest of 18 digits, read without int().
+    + [("9" * 19, 10**18 - 1), ("1" + "0" * 5000, 10**18 - 1)]
+    + [(t, None) for t in ("", "-1", "+1", "1_0", "1.0", "\u0663", "1 2")],
 )
 def test_parse_count(text: str, expected: int | None) -> None:
     assert parse_count(text) == expected

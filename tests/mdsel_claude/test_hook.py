@@ -207,7 +207,14 @@ def test_environment_threshold(
     assert run_hook(payload, "--min-words", "9") == (0, PRE, "")
 
 
-@pytest.mark.parametrize("value", ["-1", "abc", " ", "1.5", "1e3", "٣", "9" * 40])
+def test_a_threshold_of_many_digits_is_read_as_the_largest(
+    run_hook: RunHook, files: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MDSEL_MIN_WORDS", "9" * 40)  # a whole number: no file reaches it
+    assert run_hook(read(str(files / "big.md"))) == (0, "", "")
+
+
+@pytest.mark.parametrize("value", ["-1", "abc", " ", "1.5", "1e3", "٣", "9 9"])
 def test_invalid_threshold_falls_back_to_200(
     run_hook: RunHook, files: Path, monkeypatch: pytest.MonkeyPatch, value: str
 ) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from mdsel_claude.hook.files import WHOLE, Piece
+from mdsel_claude.hook.files import REVERSED, WHOLE, Piece
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ Stream = list[tuple[str, Piece]]
 """What flows down a pipeline: parts of files, in order."""
 
 PRINTERS = frozenset({"cat", "tac", "nl", "less", "more", "most", "bat", "batcat"})
-"""Commands that show the whole of each file given (or of their input)."""
+"""Commands that show the whole of each file given (or of their input); `tac` last line first."""
 
 VALUED = {
     "nl": frozenset("bdfhilnsvw"),
@@ -40,6 +40,8 @@ def shows(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str
     if name in PRINTERS:
         operands = operands_of(argv, VALUED.get(name, frozenset()))
         named = files([o for o in operands if o != "-"])
+        if name == "tac":
+            return [(path, REVERSED) for path in named] if named else _reversed(stream)
         piece = _bat_range(argv) if name in ("bat", "batcat") else WHOLE
         return [(path, piece) for path in named] if named else narrowed(stream, piece)
     if name == "tee":
@@ -81,6 +83,33 @@ def _count(text: str) -> int | None:
     return int(text) if text.isdigit() and len(text) <= MAX_COUNT_DIGITS else None
 
 
+_MULTIPLIERS = {
+    "b": 512,
+    **{p: 1024**n for n, p in enumerate("KMGTPE", start=1)},
+    **{p.lower(): 1024**n for n, p in enumerate("KMGTPE", start=1)},
+    **{f"{p}B": 1000**n for n, p in enumerate("KMGTPE", start=1)},
+    **{f"{p}iB": 1024**n for n, p in enumerate("KMGTPE", start=1)},
+    "kB": 1000,
+}
+"""The suffixes GNU head and tail take on a count of lines or bytes (`-n 2K`, `-c 4kB`)."""
+
+
+def _scaled(text: str) -> int | None:
+    """A count with its multiplier suffix, as GNU head and tail read it; None if not one."""
+    digits = text.rstrip("bBkKmMgGtTpPeEi")
+    scale = _MULTIPLIERS.get(text[len(digits) :], 0) if digits != text else 1
+    count = _count(digits)
+    return None if count is None or not scale else count * scale
+
+
+def _reversed(stream: Stream) -> Stream:
+    """`… | tac`: whole files' lines, last first (the last file's first); a part of a file
+    turned round is not followed (silence)."""
+    if not all(piece == WHOLE for _, piece in stream):
+        return []
+    return [(path, REVERSED) for path, _ in reversed(stream)]
+
+
 def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
     """`head -n 40`, `head -40`, `-c 4K`, `--lines=40`, `head -n -5`, `tail -n +100`: the part
     each file (or the input) is cut to, and the file operands; None for a count not understood."""
@@ -109,15 +138,9 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
         i += 1
     operands = [o for o in operands if o != "-"]
     sign = value[:1] if value[:1] in "+-" else ""
-    digits = value[len(sign) :]
-    scale = 1
-    if unit == "bytes" and digits[-1:].lower() in ("k", "m"):
-        scale = 1024 if digits[-1].lower() == "k" else 1024 * 1024
-        digits = digits[:-1]
-    count = _count(digits)
+    count = _scaled(value[len(sign) :])
     if count is None:
         return None, operands
-    count *= scale
     if name == "head":
         if sign == "-":  # all but the last `count`
             return ((unit, 0, -count) if count else (unit, 0, None)), operands
@@ -154,6 +177,12 @@ def narrowed(stream: Stream, piece: Piece) -> Stream:
     path, current = stream[-1] if cut_start < 0 else stream[0]
     if current == WHOLE:
         return [(path, piece)]
+    if current == REVERSED:  # `tac f | head -n 5` shows f's last 5 lines, `| tail` its first
+        if cut_unit == "lines" and cut_start == 0 and cut_stop is not None and cut_stop >= 0:
+            return [(path, ("lines", -cut_stop, None))] if cut_stop else []
+        if cut_unit == "lines" and cut_start < 0 and cut_stop is None:
+            return [(path, ("lines", 0, -cut_start))]
+        return []
     unit, start, stop = current
     if unit != cut_unit or start < 0 or (stop is not None and stop < 0):
         return []  # lines of bytes, a cut of a tail: not knowable from the text alone
@@ -177,7 +206,7 @@ def _sed(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str]
     """`sed -n '1,400p' FILE` (and `-n -e '10,20p;30p'`): those lines; `sed 's/a/b/' FILE`
     (substitutions only, no -n): the whole file; in place (`-i`, `-Ei`), by a script file
     (`-f`), by pattern, or with commands that drop lines (`10q`, `5,$d`): nothing known."""
-    quiet = False
+    quiet = separate = False
     scripts: list[str] = []
     operands: list[str] = []
     i = 1
@@ -185,6 +214,8 @@ def _sed(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str]
         arg = argv[i]
         if arg in ("-n", "--quiet", "--silent"):
             quiet = True
+        elif arg in ("-s", "--separate"):
+            separate = True
         elif arg in ("-e", "--expression"):
             scripts.append(argv[i + 1] if i + 1 < len(argv) else "")
             i += 1
@@ -197,6 +228,7 @@ def _sed(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str]
             if "i" in cluster or "f" in cluster:
                 return []  # `-i`, `-Ei.bak`, `-nf x.sed`: in place, or a script file
             quiet = quiet or "n" in cluster
+            separate = separate or "s" in cluster
             if "e" in arg[1:]:
                 rest = arg[1:].partition("e")[2]
                 scripts.append(rest if rest else (argv[i + 1] if i + 1 < len(argv) else ""))
@@ -211,6 +243,10 @@ def _sed(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str]
     pieces = _sed_lines(script) if quiet else ([WHOLE] if _edits_only(script) else None)
     if pieces is None:
         return []
+    if named and len(named) > 1 and not separate and pieces != [WHOLE]:
+        # Line numbers run on across the files (without -s): counted in the first file only,
+        # whose lines they are as far as it goes (under-counted, never over).
+        return [(named[0], piece) for piece in pieces]
     if named:
         return [(path, piece) for path in named for piece in pieces]
     return [part for piece in pieces for part in narrowed(stream, piece)]

@@ -48,6 +48,8 @@ a tail of a head: `("lines", -50, 100)` is the last 50 of the first 100 lines (`
 tail -n 50`), which a file of 40 lines shows whole."""
 
 WHOLE: Piece = ("lines", 0, None)
+REVERSED: Piece = ("reversed lines", 0, None)
+"""A whole file, last line first (`tac`): the same words as WHOLE; a cut of it is another."""
 
 
 def absolute_path(path: object, cwd: object) -> str | None:
@@ -82,7 +84,7 @@ def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
     """
     if not is_markdown_file_name(path):
         return False
-    if piece == WHOLE:
+    if piece in (WHOLE, REVERSED):
         return exceeds_word_threshold(path, threshold)
     opened = open_regular(path)
     if opened is None:
@@ -93,8 +95,14 @@ def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
         if (size + 1) // 2 <= threshold:
             return False
         unit, start, stop = piece
+        from_start = start >= 0 or (stop is not None and stop >= 0)
+        if unit == "bytes" and from_start and os.pread(fd, len(_BOM), 0) == _BOM:
+            # `head -c 6` counts a BOM's bytes; the text read here starts after it.
+            start = max(start - len(_BOM), 0) if start >= 0 else start
+            stop = max(stop - len(_BOM), 0) if stop is not None and stop >= 0 else stop
         if stop is not None and stop < 0:
-            stop = None  # `head -n -5`: all but a few lines, counted as all (over, never under)
+            # `head -n -5`: all but the last lines (a range with a negative end: not known).
+            return start == 0 and _all_but_last_exceeds(fd, unit, -stop, threshold)
         if start < 0:
             if stop is not None:
                 return _tail_of_head_exceeds(fd, unit, -start, stop, threshold)
@@ -213,18 +221,33 @@ def _tail_of_head_exceeds(fd: int, unit: str, count: int, stop: int, threshold: 
     return len(shown.split(None, threshold)) > threshold
 
 
+def _all_but_last_exceeds(fd: int, unit: str, count: int, threshold: int) -> bool:
+    """Words in all but the last `count` lines (or bytes): the text is read whole, up to
+    `MAX_BYTES` (past that, or a NUL, the text read is cut the same: under-counted)."""
+    text = b"".join(_chunks(fd))
+    if unit == "bytes":
+        kept = text[: max(len(text) - count, 0)]
+    else:
+        lines = text.count(b"\n") + (not text.endswith(b"\n") and bool(text))  # as head counts
+        keep = lines - count
+        rest = text.split(b"\n", keep)[-1] if keep > 0 else text  # what follows the kept lines
+        kept = text[: len(text) - len(rest)]
+    return len(kept.split(None, threshold)) > threshold
+
+
 def _tail_exceeds(fd: int, size: int, unit: str, count: int, threshold: int) -> bool:
     """Words in the last `count` lines (or bytes), read from the end back, `MAX_BYTES` at most."""
     if os.read(fd, CHUNK_BYTES).find(b"\0") >= 0:
         return False
+    bom = os.pread(fd, len(_BOM), 0) == _BOM
     window = min(count if unit == "bytes" else CHUNK_BYTES, size, MAX_BYTES)
     while True:
         os.lseek(fd, size - window, os.SEEK_SET)
         data = os.read(fd, window)
         if b"\0" in data:
             return False
-        if window == size and data.startswith(_BOM):  # the file's own start: not a word
-            data = data[len(_BOM) :]
+        if bom and size - window < len(_BOM):  # the file's own start: its BOM is no word
+            data = data[len(_BOM) - (size - window) :]
         if unit == "bytes":
             break
         body = data[:-1] if data.endswith(b"\n") else data

@@ -47,6 +47,10 @@ MAX_DEPTH = 2
 _OPERATORS = frozenset({"|", "|&", "&&", "||", ";", "&", "\n", "(", ")", ";;", "{", "}"})
 _REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<-", "<<<", "<>", "<&"})
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+_STILL_SHOWN = frozenset(
+    {"/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1", "/proc/self/fd/2"}
+)
+"""Redirection targets that are the shell tool's own output."""
 _KEYWORDS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!"})
 """Words before a command that leave what it prints alone (`if cat x.md; then …`)."""
 _PREFIXES = {
@@ -113,8 +117,16 @@ def _shown(command: str, cwd: str | None, depth: int, globs: _Globs) -> Iterator
     while i <= len(words):
         token = words[i] if i < len(words) else "\n"
         i += 1
-        if token == "(" and pipeline[-1][-1:] and pipeline[-1][-1].endswith("$"):
+        last = pipeline[-1][-1] if pipeline[-1] else ""
+        if token == "(" and last.endswith("$"):
             i = _closing(words, i)  # `$(…)`, `$((…))`: its output is not shown
+            continue
+        if token == "(" and last == "<":
+            # `<(…)`: a process substitution is a file name to the command (its output goes
+            # there, not to the screen), as bash passes `/dev/fd/63`. What `>(…)` prints does
+            # reach the screen: it is read as a subshell.
+            i = _closing(words, i)
+            pipeline[-1][-1] = "/dev/fd/63"
             continue
         if token in ("|", "|&"):
             pipeline.append([])
@@ -122,13 +134,26 @@ def _shown(command: str, cwd: str | None, depth: int, globs: _Globs) -> Iterator
         if token not in _OPERATORS:
             pipeline[-1].append(token)
             continue
-        cwd, shown = _run_pipeline(pipeline, cwd, depth, globs)
+        if _stdout_taken_away(pipeline):
+            return  # `exec >/dev/null`: nothing after it reaches the screen
+        moved, shown = _run_pipeline(pipeline, cwd, depth, globs)
+        if token != "&":  # `cd docs &` moves a background job's directory, not this shell's
+            cwd = moved
         yield from shown
         pipeline = [[]]
         if token == "(":
             outer.append(cwd)
         elif token == ")" and outer:
             cwd = outer.pop()
+
+
+def _stdout_taken_away(pipeline: list[list[str]]) -> bool:
+    """Whether the pipeline is `exec` with a redirection that takes stdout off the screen."""
+    words = pipeline[0] if len(pipeline) == 1 else []
+    if words[:1] != ["exec"]:
+        return False
+    argv, _stdin, to_screen = _redirections(words, None)
+    return argv == ["exec"] and not to_screen
 
 
 def _closing(tokens: list[str], i: int) -> int:
@@ -180,6 +205,8 @@ def _redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | N
             fd = argv.pop() if argv and argv[-1].isdigit() and len(argv[-1]) == 1 else ""
             if word == "<" and fd in ("", "0"):
                 stdin = _file(target, cwd)
+            elif target in _STILL_SHOWN:
+                pass  # `> /dev/stdout`, `> /dev/stderr`: agents' shell tools return both
             elif fd in ("", "1") and (
                 word in (">", ">>", ">|", "&>", "&>>") or (word == ">&" and target not in "12")
             ):
@@ -198,6 +225,8 @@ def _without_prefixes(argv: list[str]) -> list[str]:
         name = os.path.basename(head)
         if head in _KEYWORDS or ("=" in head and head.partition("=")[0].isidentifier()):
             argv = argv[1:]
+        elif name == "command" and any(arg in ("-v", "-V") for arg in argv[1:2]):
+            return []  # `command -v cat`: says where a command is, runs nothing
         elif name in _PREFIXES:
             valued = _PREFIXES[name]
             argv = argv[1:]

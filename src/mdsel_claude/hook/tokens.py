@@ -41,6 +41,13 @@ def _code(text: str) -> str:
         elif c == "#" and (i == 0 or text[i - 1] in WORD_END):
             end = text.find("\n", i)
             i = n if end < 0 else end
+        elif text.startswith("$((", i) or (
+            text.startswith("((", i) and (i == 0 or text[i - 1] in WORD_END)
+        ):
+            # Arithmetic: `$((1<<2))`, `(( n <<= 1 ))` shift; no here-document starts there.
+            end = _arithmetic_end(text, i + text.index("((", i) - i + 2)
+            out.append(text[i:end])
+            i = end
         elif text.startswith("<<", i) and not text.startswith("<<<", i):
             word, tabs, end = _heredoc_word(text, i + 2)
             if word:
@@ -55,6 +62,16 @@ def _code(text: str) -> str:
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def _arithmetic_end(text: str, i: int) -> int:
+    """Where the arithmetic whose `((` ends at `i` ends: past the `))` that closes it (or the
+    text's end)."""
+    depth = 2
+    while i < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    return i
 
 
 def _heredoc_word(text: str, i: int) -> tuple[str, bool, int]:
