@@ -12,6 +12,10 @@ import sys
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem, missing_reason
 from mdsel.names import STDIN
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -69,7 +73,26 @@ def _read_up_to(fd: int, count: int) -> bytes:
     whose making costs more than reading a small file; a read may return less than asked."""
     chunks: list[bytes] = []
     while count > 0:
-        chunk = os.read(fd, count)
+        chunk = os.read(fd, min(count, _CHUNK))  # a limit may be far above memory
+        if not chunk:
+            break
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)
+
+
+_CHUNK = 1 << 20
+"""Bytes asked for in one read past the first: MDSEL_MAX_BYTES may be set far above memory."""
+
+
+def _read_stream(stream: BinaryIO, count: int) -> bytes | None:
+    """Up to `count` bytes of `stream`, in reads of `_CHUNK` at most; None if it is closed
+    (a stream in non-blocking mode with nothing yet)."""
+    chunks: list[bytes] = []
+    while count > 0:
+        chunk = stream.read(min(count, _CHUNK))
+        if chunk is None:
+            return None if not chunks else b"".join(chunks)
         if not chunk:
             break
         chunks.append(chunk)
@@ -81,7 +104,7 @@ def _read_stdin(max_bytes: int) -> bytes:
     """Standard input to its end, refused past `max_bytes` (read one byte more to tell)."""
     stream = sys.stdin.buffer if sys.stdin is not None else None
     try:
-        data = stream.read(max_bytes + 1) if stream is not None else None
+        data = _read_stream(stream, max_bytes + 1) if stream is not None else None
     except OSError as exc:
         raise FileReadError(os_problem(STDIN, exc)) from None
     if data is None:

@@ -60,3 +60,22 @@ def test_a_missing_path_under_tilde_says_that_tilde_is_not_expanded(tmp_path: Pa
     assert "`~` is not expanded" in out.stderr and "FILE_NOT_FOUND" in out.stderr
     plain = run(["index", "no-such-notes.md"], {}, str(tmp_path))
     assert "`~`" not in plain.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs /proc")
+def test_a_limit_far_above_memory_reads_in_bounded_steps() -> None:
+    """MDSEL_MAX_BYTES of 18 digits: a file whose size says 0 but holds text (as /proc's do)
+    is read on to its end, never by asking for the limit's bytes at once."""
+    data = read_bytes("/proc/self/status", 10**18 - 1)
+    assert data.startswith(b"Name:")
+
+
+def test_standard_input_under_a_limit_far_above_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    class Stdin:
+        buffer = io.BytesIO(b"# T\n\nhello\n")
+
+    monkeypatch.setattr(sys, "stdin", Stdin())
+    assert read_bytes("-", 10**18 - 1) == b"# T\n\nhello\n"
