@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from mdsel_claude.hook.files import REVERSED, WHOLE, Piece
+from mdsel_claude.hook.files import REVERSED, WHOLE, Piece, line_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,7 +86,8 @@ def _count(text: str) -> int | None:
 _MULTIPLIERS = {
     "b": 512,
     **{p: 1024**n for n, p in enumerate("KMGTPE", start=1)},
-    **{p.lower(): 1024**n for n, p in enumerate("KMGTPE", start=1)},
+    "k": 1024,
+    "m": 1024**2,  # of the lower-case letters, GNU takes b, k and m only
     **{f"{p}B": 1000**n for n, p in enumerate("KMGTPE", start=1)},
     **{f"{p}iB": 1024**n for n, p in enumerate("KMGTPE", start=1)},
     "kB": 1000,
@@ -244,12 +245,29 @@ def _sed(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str]
     if pieces is None:
         return []
     if named and len(named) > 1 and not separate and pieces != [WHOLE]:
-        # Line numbers run on across the files (without -s): counted in the first file only,
-        # whose lines they are as far as it goes (under-counted, never over).
-        return [(named[0], piece) for piece in pieces]
+        return _across(named, pieces)
     if named:
         return [(path, piece) for path in named for piece in pieces]
     return [part for piece in pieces for part in narrowed(stream, piece)]
+
+
+def _across(named: list[str], pieces: list[Piece]) -> Stream:
+    """Line ranges numbered across the files one after another, as sed numbers them without
+    -s: each file's part of each range (the files' lines are counted; past a file that cannot
+    be counted, the rest are left out: under-counted, never over)."""
+    shown: Stream = []
+    before = 0
+    for path in named:
+        for unit, start, stop in pieces:
+            if stop is not None and stop <= before:
+                continue  # the range ended in an earlier file
+            local_stop = None if stop is None else stop - before
+            shown.append((path, (unit, max(start - before, 0), local_stop)))
+        lines = line_count(path)
+        if lines is None:
+            break
+        before += lines
+    return shown
 
 
 def _commands(script: str) -> list[str]:

@@ -281,6 +281,26 @@ def open_regular(path: str) -> tuple[int, int] | None:
     return None
 
 
+def line_count(path: str) -> int | None:
+    """Lines of the regular file at `path` as sed counts them (a last line without its line
+    ending counts); None when it is not one, cannot be read, or is over `MAX_BYTES`."""
+    opened = open_regular(path)
+    if opened is None:
+        return None
+    fd, size = opened
+    try:
+        if size > MAX_BYTES:
+            return None
+        data = b"".join(iter(lambda: os.read(fd, CHUNK_BYTES), b""))[: MAX_BYTES + 1]
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        return None
+    return data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
+
+
 def exceeds_word_threshold(path: str, threshold: int) -> bool:
     """True when the regular file at `path` has more than `threshold` words before any NUL.
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from mdsel.names import is_markdown_name
-from mdsel_claude.hook.commands import Stream, shows
+from mdsel_claude.hook.commands import PRINTERS, Stream, shows
 from mdsel_claude.hook.files import WHOLE, Piece, printed_exceeds
 from mdsel_claude.hook.tokens import tokens
 
@@ -110,9 +110,15 @@ class _Globs:
 
 def _shown(command: str, cwd: str | None, depth: int, globs: _Globs) -> Iterator[tuple[str, Piece]]:
     """Every (file, part) the command line shows, pipeline by pipeline."""
-    words = tokens(command)
+    return _shown_words(tokens(command), cwd, depth, globs)
+
+
+def _shown_words(
+    words: list[str], cwd: str | None, depth: int, globs: _Globs
+) -> Iterator[tuple[str, Piece]]:
     pipeline: list[list[str]] = [[]]
     outer: list[str | None] = []  # the directory to go back to at each subshell's `)`
+    substituted: dict[str, Stream] = {}  # `<(…)` as its command sees it → what it prints
     i = 0
     while i <= len(words):
         token = words[i] if i < len(words) else "\n"
@@ -122,11 +128,17 @@ def _shown(command: str, cwd: str | None, depth: int, globs: _Globs) -> Iterator
             i = _closing(words, i)  # `$(…)`, `$((…))`: its output is not shown
             continue
         if token == "(" and last == "<":
-            # `<(…)`: a process substitution is a file name to the command (its output goes
-            # there, not to the screen), as bash passes `/dev/fd/63`. What `>(…)` prints does
-            # reach the screen: it is read as a subshell.
-            i = _closing(words, i)
-            pipeline[-1][-1] = "/dev/fd/63"
+            # `<(…)`: a process substitution is a file name to its command, which reads what
+            # the inner commands print (it does not reach the screen unless that command
+            # shows it). What `>(…)` prints does reach the screen: it is read as a subshell.
+            end = _closing(words, i)
+            name = f"/dev/fd/{63 - len(substituted)}\0"  # no path of the command holds a NUL
+            inner = words[i : end - 1]
+            substituted[name] = (
+                list(_shown_words(inner, cwd, depth + 1, globs)) if depth < MAX_DEPTH else []
+            )
+            pipeline[-1][-1] = name
+            i = end
             continue
         if token in ("|", "|&"):
             pipeline.append([])
@@ -134,9 +146,9 @@ def _shown(command: str, cwd: str | None, depth: int, globs: _Globs) -> Iterator
         if token not in _OPERATORS:
             pipeline[-1].append(token)
             continue
-        if _stdout_taken_away(pipeline):
-            return  # `exec >/dev/null`: nothing after it reaches the screen
-        moved, shown = _run_pipeline(pipeline, cwd, depth, globs)
+        if not outer and token != "&" and _stdout_taken_away(pipeline):
+            return  # `exec >/dev/null` in this shell: nothing after it reaches the screen
+        moved, shown = _run_pipeline(pipeline, cwd, depth, globs, substituted)
         if token != "&":  # `cd docs &` moves a background job's directory, not this shell's
             cwd = moved
         yield from shown
@@ -148,9 +160,12 @@ def _shown(command: str, cwd: str | None, depth: int, globs: _Globs) -> Iterator
 
 
 def _stdout_taken_away(pipeline: list[list[str]]) -> bool:
-    """Whether the pipeline is `exec` with a redirection that takes stdout off the screen."""
+    """Whether the pipeline is `exec` with a redirection that takes stdout off the screen,
+    and keeps no copy of it (`exec 3>&1 >/dev/null` does: `>&3` shows again)."""
     words = pipeline[0] if len(pipeline) == 1 else []
     if words[:1] != ["exec"]:
+        return False
+    if any(word == ">&" and words[k + 1 : k + 2] == ["1"] for k, word in enumerate(words)):
         return False
     argv, _stdin, to_screen = _redirections(words, None)
     return argv == ["exec"] and not to_screen
@@ -166,9 +181,15 @@ def _closing(tokens: list[str], i: int) -> int:
 
 
 def _run_pipeline(
-    pipeline: list[list[str]], cwd: str | None, depth: int, globs: _Globs
+    pipeline: list[list[str]],
+    cwd: str | None,
+    depth: int,
+    globs: _Globs,
+    substituted: dict[str, Stream] | None = None,
 ) -> tuple[str | None, Stream]:
-    """The directory after the pipeline (`cd` alone moves it) and what the pipeline shows."""
+    """The directory after the pipeline (`cd` alone moves it) and what the pipeline shows;
+    `substituted`: what each `<(…)` the words name prints."""
+    substituted = substituted or {}
     stream: Stream = []
     for index, words in enumerate(pipeline):
         argv, stdin, to_screen = _redirections(words, cwd)
@@ -178,14 +199,21 @@ def _run_pipeline(
             continue
         if len(pipeline) == 1 and argv[0] in ("cd", "pushd"):
             return _changed_dir(argv, cwd), []
-        if stdin is not None:
-            stream = [(stdin, WHOLE)]
+        given = [word for word in argv[1:] if word in substituted]
+        if given:  # read from `<(…)`: what the inner commands print flows in as input
+            argv = [word for word in argv if word not in substituted]
+            stream = [part for name in given for part in substituted[name]]
+        elif stdin is not None:
+            stream = substituted.get(stdin, [(stdin, WHOLE)])
         elif index == 0:
             stream = []
         if os.path.basename(argv[0]) in _SHELLS:
             stream = _nested(argv, cwd, depth, globs)
         else:
+            inner = stream if given else []
             stream = shows(argv, stream, lambda words: _files(words, cwd, globs))
+            if inner and os.path.basename(argv[0]) in PRINTERS and inner[0] not in stream:
+                stream = inner + stream  # `cat <(…) guide.md` prints both
         if not to_screen:
             stream = []
     return cwd, stream
