@@ -125,6 +125,10 @@ def run_command(
     options = options or DEFAULT_OPTIONS
     sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd, read=read)
     all_file_problems = [*problems, *file_problems]
+    # A file that failed to load is, to a link, like one a limit left out: never read, and
+    # never replaced by another document of the call.
+    loaded = {source.path for source in sources}
+    left_out = [*left_out, *(path for path in paths if path not in loaded)]
     named = len(paths)
     # Problems and warnings from before reading name files the call asked for (and a limit left
     # out): then it did not name its one document alone.

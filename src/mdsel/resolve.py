@@ -96,8 +96,9 @@ def _resolve_link(
         shown = ", ".join(shown_title(path) for path in unread[:5])
         also = " also" if len(unread) < len(docs) else ""
         reason = (
-            f"the link{also} names {shown}, which the call's limits left out (see the warning): "
-            "name a subdirectory, or raise MDSEL_MAX_FILES or MDSEL_MAX_TOTAL_BYTES"
+            f"the link{also} names {shown}, which this call did not read (left out by a limit, "
+            "or not readable: see the warning or problem above); name a subdirectory, raise "
+            "the limit, or fix that file"
         )
         miss = Miss(NAMESPACE_NOT_FOUND, selector.source, reason, (), selector.segments[0])
         return Resolution(selector, (), (miss,))

@@ -295,12 +295,19 @@ def test_a_link_to_a_file_a_limit_left_out_is_no_answer_from_another(tmp_path: P
     for link, also in (("api.md#options", " also"), ("zh/guide/api.md#options", "")):
         outcome = run(["select", link, "docs"], env, str(tmp_path))
         assert outcome.exit_code == 1 and "\nen\n" not in outcome.stdout
-        assert f"the link{also} names docs/zh/guide/api.md, which the call's limits left out" in (
+        assert f"the link{also} names docs/zh/guide/api.md, which this call did not read" in (
             outcome.stderr
         )
     # From the site's root (docs/, all the call named), /guide/api is the English page alone.
     outcome = run(["select", "/guide/api#options", "docs"], env, str(tmp_path))
     assert outcome.exit_code == 0 and outcome.stdout.endswith("\nen\n")
+    # A file that could not be read (over MDSEL_MAX_BYTES) is never replaced by another either.
+    (tmp_path / "docs" / "guide" / "api.md").write_text("# API\n\n## Options\n\n" + "en " * 500)
+    outcome = run(
+        ["select", "guide/api.md#options", "docs"], {"MDSEL_MAX_BYTES": "1000"}, str(tmp_path)
+    )
+    assert outcome.exit_code == 1 and "zh" not in outcome.stdout, outcome.stdout
+    assert "names docs/guide/api.md, which this call did not read" in outcome.stderr
 
 
 @pytest.mark.parametrize(

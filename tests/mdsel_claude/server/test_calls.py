@@ -211,7 +211,7 @@ def test_a_link_to_a_file_the_caps_left_out_is_a_miss_as_in_the_cli(tmp_path: Pa
     arguments = {"selector": "guide.md#setup", "files": ["a", "b"]}
     result = run_tool("mdsel_select", arguments, settings, EmbeddedBackend(settings), str(tmp_path))
     assert result.is_error and "alpha" not in result.text
-    assert "the link also names b/guide.md, which the call's limits left out" in result.text
+    assert "the link also names b/guide.md, which this call did not read" in result.text
     expected = cli_run(
         ["select", "guide.md#setup", "a", "b"], {"MDSEL_MAX_FILES": "1"}, str(tmp_path)
     )
