@@ -77,18 +77,13 @@ def front_matter_title(block: bytes) -> str | None:
 
     Read with a few rules rather than a YAML parser: the title is all the index needs, and a
     parser of the whole block is a dependency and a cost on every document of a tree."""
-    toml = block.startswith(b"+++")
-    if toml:
-        table = re.search(_TOML_TABLE, block)
-        block = block if table is None else block[: table.start()]
-    # The last: YAML loaders keep the last of a repeated key (TOML refuses one).
-    found = next(reversed(list(re.finditer(_TOML_TITLE if toml else _YAML_TITLE, block))), None)
+    if block.startswith(b"+++"):
+        return _toml_title(block)
+    # The last: YAML loaders keep the last of a repeated key.
+    found = next(reversed(list(re.finditer(_YAML_TITLE, block))), None)
     if found is None:
         return None
     raw = found.group(1)
-    if toml:
-        title = _toml_string(block, raw, found.end())
-        return (" ".join(title.split()) or None) if title is not None else None
     properties = re.match(_PROPERTIES, raw)
     if properties is not None:
         raw = raw[properties.end() :]
@@ -140,6 +135,26 @@ def _yaml_scalar(block: bytes, raw: bytes, end: int) -> bytes:
     if continued is not None:
         raw += b" " + b" ".join(line.strip() for line in continued.group().splitlines() if line)
     return raw
+
+
+def _toml_title(block: bytes) -> str | None:
+    """`title =` of a TOML block, before any table and outside any multi-line string (whose
+    lines may read like keys); TOML allows a key once, so the first is the one."""
+    inside = b""  # the delimiter of the multi-line string a line is in
+    position = 0
+    for line in block.splitlines(keepends=True):
+        start, position = position, position + len(line)
+        if not inside:
+            if re.match(_TOML_TABLE, line):
+                return None
+            found = re.compile(_TOML_TITLE).match(block, start)
+            if found is not None and found.start() == start:
+                title = _toml_string(block, found.group(1), found.end())
+                return (" ".join(title.split()) or None) if title is not None else None
+        for delimiter in _TOML_MULTILINE:
+            if (inside or delimiter) == delimiter and line.count(delimiter) % 2:
+                inside = b"" if inside else delimiter
+    return None
 
 
 _TOML_MULTILINE = (b'"' * 3, b"'" * 3)

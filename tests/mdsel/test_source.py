@@ -220,6 +220,10 @@ def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> Non
         (b"+++\ntitle = '''one\n  two'''\n+++\n", "one two"),
         (b'+++\ntitle = """\nline one \\\n  two"""\n+++\n', "line one two"),
         (b"+++\ntitle = 2024\n+++\n", None),
+        # A multi-line string's lines are not keys, nor tables.
+        (b'+++\ndescription = """\ntitle = "Fake"\n"""\ntitle = "Real"\n+++\n', "Real"),
+        (b'+++\ntitle = """one\n[not a table]"""\n+++\n', "one [not a table]"),
+        (b"+++\nnote = '''\n[x]\n'''\ntitle = 'After'\n+++\n", "After"),
         (b'+++\ntitle = "never closed\n+++\n', None),
     ],
 )
