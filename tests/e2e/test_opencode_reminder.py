@@ -226,3 +226,20 @@ def test_a_user_jsonc_overrides_our_entry_in_opencode_and_doctor_says_so(
     doctor = setup(project, "doctor", "--client", "opencode")
     assert doctor.returncode == 1, doctor.stdout
     assert f"{jsonc} also sets mcp.mdsel" in doctor.stdout
+    # The home folder's .opencode/ is read last of all: the same override from there.
+    jsonc.unlink()
+    last = project.parent / "home" / ".opencode" / "opencode.json"
+    last.parent.mkdir()
+    last.write_text('{"mcp": {"mdsel": {"enabled": false}}}', encoding="utf-8")
+    done = subprocess.run(
+        [opencode_cli, "debug", "config"],
+        cwd=project,
+        env=environment(project),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert json.loads(done.stdout)["mcp"]["mdsel"]["enabled"] is False, done.stdout
+    doctor = setup(project, "doctor", "--client", "opencode")
+    assert doctor.returncode == 1 and f"{last} also sets mcp.mdsel" in doctor.stdout

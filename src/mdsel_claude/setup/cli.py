@@ -167,7 +167,8 @@ def _client_main(args: argparse.Namespace) -> int:
                     words = args.min_words
                     words = _min_words_default(os.environ) if words is None else words
                     plan = clients.plan_install(client, path, executable, state_file)
-                    plan = opencode_shadows.with_notes(plan, scope, path, installing=True)
+                    home = Path(os.environ.get("HOME") or Path.home())
+                    plan = opencode_shadows.with_notes(plan, scope, path, True, home)
                     command = opencode_plugin.hook_command(executable, words, args.mode)
                     where = opencode_plugin.plugin_file(scope, path, Path.cwd())
                     plan = opencode_plugin.plan_install(plan, where, command)
@@ -178,7 +179,8 @@ def _client_main(args: argparse.Namespace) -> int:
                 if client.name == "opencode":  # and its plugin
                     from mdsel_claude.setup import opencode_plugin, opencode_shadows
 
-                    plan = opencode_shadows.with_notes(plan, scope, path, installing=False)
+                    home = Path(os.environ.get("HOME") or Path.home())
+                    plan = opencode_shadows.with_notes(plan, scope, path, False, home)
                     where = opencode_plugin.plugin_file(scope, path, Path.cwd())
                     plan = opencode_plugin.plan_uninstall(plan, where)
             carry_out(plan, args.dry_run)

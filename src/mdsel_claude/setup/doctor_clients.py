@@ -133,7 +133,8 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
     elif client.name == "opencode":  # its plugin, in the configuration folders
         from mdsel_claude.setup import opencode_plugin
 
-        _opencode_overrides(places, mine, paths.project_root(project_dir), report)
+        home = Path(environ.get("HOME") or Path.home())
+        _opencode_overrides(places, mine, paths.project_root(project_dir), home, report)
 
         plugins = [(s, opencode_plugin.plugin_file(s, p, project_dir)) for s, p in places]
         opencode_plugin.report(plugins, me, environ, report)
@@ -143,7 +144,7 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
 
 
 def _opencode_overrides(
-    places: list[tuple[str, Path]], mine: list[str], project: Path, report: Report
+    places: list[tuple[str, Path]], mine: list[str], project: Path, home: Path, report: Report
 ) -> None:
     """OpenCode reads other files after ours (`opencode.jsonc`, the project's `.opencode/`):
     an `mcp.mdsel` there overrides our entry."""
@@ -152,7 +153,9 @@ def _opencode_overrides(
     for scope, path in places:
         if scope not in mine:
             continue
-        files = opencode_shadows.later_files(scope, path, project if scope == "user" else None)
+        files = opencode_shadows.later_files(
+            scope, path, project if scope == "user" else None, home
+        )
         for file, problem in opencode_shadows.overriding(files):
             if problem is None:
                 report.fail(opencode_shadows.overrides_message(file, path))

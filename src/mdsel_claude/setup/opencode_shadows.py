@@ -3,8 +3,9 @@
 OpenCode merges its files in order, later keys winning, object by object: an `mcp.mdsel` in a
 later file replaces our entry, whole or key by key (`{"enabled": false}` alone turns it off).
 The order, as OpenCode 1.18's own `opencode debug config` shows it: in a folder,
-`opencode.jsonc` after `opencode.json`; the project's files after the user's; and the project's
-`.opencode/opencode.json` and `.opencode/opencode.jsonc` last. Install writes `opencode.json`
+`opencode.jsonc` after `opencode.json`; the project's files after the user's; then the project's
+`.opencode/opencode.json` and `.opencode/opencode.jsonc`; and the home folder's
+`~/.opencode/opencode.json(c)` last of all (over the project's too). Install writes `opencode.json`
 (strict JSON, edited in place); the others are only read here (JSONC, see `jsonc`), so install
 and doctor can say when one of them overrides ours.
 """
@@ -22,15 +23,25 @@ from mdsel_claude.setup.steps import Note, Plan, Step
 PROJECT_LATER = ("opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc")
 """The project's files read after its `opencode.json`, in order, from the project root."""
 
+HOME_LAST = (".opencode/opencode.json", ".opencode/opencode.jsonc")
+"""Read after everything else, from the home folder."""
 
-def later_files(scope: str, config_file: Path, project: Path | None = None) -> list[Path]:
+
+def later_files(
+    scope: str, config_file: Path, project: Path | None = None, home: Path | None = None
+) -> list[Path]:
     """The files OpenCode reads after `config_file` (our `opencode.json` for `scope`), in
     order. For the user's file, `project` (a project root) adds that project's files after
-    `opencode.json`, which a check of the project's own file covers."""
+    `opencode.json`, which a check of the project's own file covers; `home` adds its
+    `.opencode/` files last (not when it is the project root: those are the project's)."""
     if scope == "user":
         later = [config_file.with_name("opencode.jsonc")]
-        return later + ([project / name for name in PROJECT_LATER] if project else [])
-    return [config_file.parent / name for name in PROJECT_LATER]
+        later += [project / name for name in PROJECT_LATER] if project else []
+    else:
+        later = [config_file.parent / name for name in PROJECT_LATER]
+    if home is not None:
+        later += [home / name for name in HOME_LAST if home / name not in later]
+    return later
 
 
 def overriding(files: list[Path]) -> Iterator[tuple[Path, str | None]]:
@@ -61,12 +72,14 @@ def unreadable_message(file: Path, problem: str) -> str:
     )
 
 
-def with_notes(plan: Plan, scope: str, config_file: Path, installing: bool) -> Plan:
+def with_notes(
+    plan: Plan, scope: str, config_file: Path, installing: bool, home: Path | None = None
+) -> Plan:
     """`plan` (install or uninstall of our entry in `config_file`) with a note for each later
     file that sets `mcp.mdsel` or cannot be read: it would override what install writes, and
     uninstall leaves it alone (install did not write it)."""
     notes: list[Step] = []
-    for file, problem in overriding(later_files(scope, config_file)):
+    for file, problem in overriding(later_files(scope, config_file, home=home)):
         if problem is not None:
             notes.append(Note(unreadable_message(file, problem)))
         elif installing:

@@ -47,6 +47,11 @@ def test_the_order_opencode_reads_its_files_in() -> None:
         project / ".opencode" / "opencode.json",
         project / ".opencode" / "opencode.jsonc",
     ]
+    home = Path("/h")  # its .opencode/ last of all, over the project's too
+    assert opencode_shadows.later_files("project", project / "opencode.json", home=home)[-2:] == [
+        home / ".opencode" / "opencode.json",
+        home / ".opencode" / "opencode.jsonc",
+    ]
 
 
 def test_a_user_jsonc_that_turns_ours_off_is_named_by_install_and_doctor(
@@ -115,6 +120,18 @@ def test_a_project_install_is_overridden_by_the_projects_dot_opencode(
         f"{later} also sets mcp.mdsel, and OpenCode reads it after {Path.cwd() / 'opencode.json'}"
         in out
     )
+
+
+def test_the_home_folders_dot_opencode_overrides_a_user_install(
+    config: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "install", "--client", "opencode")[0] == 0
+    last = home / ".opencode" / "opencode.json"
+    last.parent.mkdir()
+    last.write_text('{"mcp": {"mdsel": {"enabled": false}}}', "utf-8")
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert status == 1, out
+    assert f"{last} also sets mcp.mdsel, and OpenCode reads it after" in out
 
 
 def test_an_unreadable_later_file_is_named_without_failing(
