@@ -244,3 +244,26 @@ def test_a_bom_counts_only_at_the_start_of_the_file(tmp_path: Path) -> None:
     assert printed_exceeds(str(doc), ("lines", -1, None), 1)
     doc.write_bytes(b"\xef\xbb\xbf word\n")
     assert not printed_exceeds(str(doc), ("lines", -1, None), 1)
+
+
+def test_sed_across_files_counts_the_lines_of_few(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Numbering a range across files reads the lines of the files before it, and no more:
+    none past the range's end, at most MAX_ACROSS for a range to the last line."""
+    from mdsel_claude.hook import commands
+
+    counted: list[str] = []
+    real = commands.line_count
+
+    def spy(path: str) -> int | None:
+        counted.append(path)
+        return real(path)
+
+    monkeypatch.setattr(commands, "line_count", spy)
+    many = " ".join(["docs/guide.md"] * 20)
+    assert printed_markdown(f"sed -n 1,150p {many}", str(project), 200)
+    assert len(counted) == 2  # lines 1-150 end in the second copy
+    counted.clear()
+    printed_markdown(f"sed -n '5,$p' {many}", str(project), 200)
+    assert len(counted) == commands.MAX_ACROSS

@@ -251,13 +251,22 @@ def _sed(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str]
     return [part for piece in pieces for part in narrowed(stream, piece)]
 
 
+MAX_ACROSS = 8
+"""Files of one `sed` whose lines are counted to number a range across them (each read up to
+the hook's byte bound): later ones are left out (under-counted, never over)."""
+
+
 def _across(named: list[str], pieces: list[Piece]) -> Stream:
     """Line ranges numbered across the files one after another, as sed numbers them without
     -s: each file's part of each range (the files' lines are counted; past a file that cannot
     be counted, the rest are left out: under-counted, never over)."""
     shown: Stream = []
     before = 0
-    for path in named:
+    ends = [stop for _, _, stop in pieces if stop is not None]
+    last = max(ends) if len(ends) == len(pieces) else None  # None: a range runs to the end
+    for path in named[:MAX_ACROSS]:
+        if last is not None and before >= last:
+            break  # every range ended in an earlier file: nothing more to read
         for unit, start, stop in pieces:
             if stop is not None and stop <= before:
                 continue  # the range ended in an earlier file
