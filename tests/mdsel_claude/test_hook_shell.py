@@ -252,9 +252,9 @@ def test_sed_across_files_counts_the_lines_of_few(
     """Numbering a range across files reads the lines of the files before it, and no more:
     none past the range's end, at most MAX_ACROSS for a range to the last line."""
     from mdsel_claude.hook import commands
+    from mdsel_claude.hook.files import line_count as real
 
     counted: list[str] = []
-    real = commands.line_count
 
     def spy(path: str) -> int | None:
         counted.append(path)
