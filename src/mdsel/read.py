@@ -14,7 +14,7 @@ from mdsel.names import STDIN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import BinaryIO
+    from collections.abc import Callable
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
@@ -58,7 +58,8 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
         # (it grew) or fewer (it shrank, or the read was cut short) reads on to the end.
         data = os.read(fd, size + 1)
         if len(data) != size:
-            data += _read_up_to(fd, max_bytes + 1 - len(data))
+            # os.read rather than a file object, whose making costs more than a small file's read.
+            data += _read_up_to(lambda count: os.read(fd, count), max_bytes + 1 - len(data)) or b""
     except OSError as exc:
         raise FileReadError(os_problem(path, exc)) from None
     finally:
@@ -68,12 +69,15 @@ def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:
     return data
 
 
-def _read_up_to(fd: int, count: int) -> bytes:
-    """`count` bytes from `fd`, or fewer at its end. With os.read rather than a file object,
-    whose making costs more than reading a small file; a read may return less than asked."""
+def _read_up_to(read: Callable[[int], bytes | None], count: int) -> bytes | None:
+    """`count` bytes from `read` (os.read on a descriptor, or a stream's read), or fewer at its
+    end, in reads of `_CHUNK` at most: a limit may be far above memory, and a read may return
+    less than asked. None when the first read gives None (a non-blocking stream, nothing yet)."""
     chunks: list[bytes] = []
     while count > 0:
-        chunk = os.read(fd, min(count, _CHUNK))  # a limit may be far above memory
+        chunk = read(min(count, _CHUNK))
+        if chunk is None and not chunks:
+            return None
         if not chunk:
             break
         chunks.append(chunk)
@@ -85,26 +89,11 @@ _CHUNK = 1 << 20
 """Bytes asked for in one read past the first: MDSEL_MAX_BYTES may be set far above memory."""
 
 
-def _read_stream(stream: BinaryIO, count: int) -> bytes | None:
-    """Up to `count` bytes of `stream`, in reads of `_CHUNK` at most; None if it is closed
-    (a stream in non-blocking mode with nothing yet)."""
-    chunks: list[bytes] = []
-    while count > 0:
-        chunk = stream.read(min(count, _CHUNK))
-        if chunk is None:
-            return None if not chunks else b"".join(chunks)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        count -= len(chunk)
-    return b"".join(chunks)
-
-
 def _read_stdin(max_bytes: int) -> bytes:
     """Standard input to its end, refused past `max_bytes` (read one byte more to tell)."""
     stream = sys.stdin.buffer if sys.stdin is not None else None
     try:
-        data = _read_stream(stream, max_bytes + 1) if stream is not None else None
+        data = _read_up_to(stream.read, max_bytes + 1) if stream is not None else None
     except OSError as exc:
         raise FileReadError(os_problem(STDIN, exc)) from None
     if data is None:
