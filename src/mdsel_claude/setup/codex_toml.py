@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import os
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
+from mdsel_claude.setup.planner import recorded_elsewhere
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
 CONTAINER = "mcp_servers"
@@ -211,7 +211,8 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
         steps.append(Note(f"left alone in {path}: {where} — install did not write it"))
     if text is None or expected == before:
         steps.append(Note(f"nothing of mdsel-claude is installed for Codex CLI in {path}"))
-        steps += _recorded_elsewhere(state, path)
+        # Codex has no project scope: every other such file is a user's.
+        steps += recorded_elsewhere(state, path, "CODEX_HOME", "lists Codex CLI entries", AT)
         return Plan(tuple(steps), state, state_file)
     # Our table went in after a blank line; take that away again with it.
     new = tomlkit.dumps(doc).rstrip("\n")
@@ -223,28 +224,6 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
         steps.append(WriteText(path, new, False, what))
     state = without_dirs(path, steps, state)
     return Plan(tuple(steps), state, state_file)
-
-
-def _recorded_elsewhere(state: ledger.State, here: Path) -> list[Step]:
-    """Other Codex CLI configurations the record lists our server in: written with another
-    CODEX_HOME, which an uninstall without it does not reach (Codex has no project scope, so
-    every such file is a user's)."""
-    target = str(jsonfile.write_target(here))
-    others = sorted(
-        name
-        for name, created in state.files.items()
-        if name != target
-        and os.path.basename(name) == here.name
-        and any(w.at == AT for w in created.written)
-    )
-    if not others:
-        return []
-    return [
-        Note(
-            f"the install record lists Codex CLI entries in {', '.join(others)} (installed "
-            "with another CODEX_HOME): uninstall with it set, or `mdsel-claude uninstall --all`"
-        )
-    ]
 
 
 def _remove_ours(target: Any, created: Created, path: Path) -> None:

@@ -220,23 +220,34 @@ def plan_uninstall(
     if not any(isinstance(s, (WriteFile, DeleteFile)) for s in steps) and not leftovers:
         steps.append(Note(f"nothing of mdsel-claude is installed in {where.scope} scope"))
     if where.scope in ("user", "local"):
-        steps += _recorded_elsewhere(state, where.mcp_config)
+        steps += recorded_elsewhere(state, where.mcp_config, "CLAUDE_CONFIG_DIR")
     return Plan(tuple(steps), state, state_file, tuple(leftovers))
 
 
-def _recorded_elsewhere(state: State, here: Path) -> list[Step]:
-    """Claude Code user files other than `here` that the record lists entries in: written with
-    another CLAUDE_CONFIG_DIR, which an uninstall without it does not reach."""
+def recorded_elsewhere(
+    state: State,
+    here: Path,
+    variable: str,
+    lists: str = "also lists entries",
+    at: KeyPath | None = None,
+) -> list[Step]:
+    """A note naming the files of `here`'s name, other than `here`, that the record lists
+    entries in (one written at `at`, when given): made with another `variable` (a user's
+    configuration folder), which an uninstall without it does not reach."""
     target = str(jsonfile.write_target(here))
     others = sorted(
-        path for path in state.files if os.path.basename(path) == ".claude.json" and path != target
+        name
+        for name, created in state.files.items()
+        if name != target
+        and os.path.basename(name) == here.name
+        and (at is None or any(w.at == at for w in created.written))
     )
     if not others:
         return []
     return [
         Note(
-            f"the install record also lists entries in {', '.join(others)} (installed with "
-            "another CLAUDE_CONFIG_DIR): uninstall with it set, or `mdsel-claude uninstall --all`"
+            f"the install record {lists} in {', '.join(others)} (installed with another "
+            f"{variable}): uninstall with it set, or `mdsel-claude uninstall --all`"
         )
     ]
 
