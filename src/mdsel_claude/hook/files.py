@@ -288,17 +288,19 @@ def line_count(path: str) -> int | None:
     if opened is None:
         return None
     fd, size = opened
+    lines, seen, last = 0, 0, b"\n"
     try:
-        if size > MAX_BYTES:
-            return None
-        data = b"".join(iter(lambda: os.read(fd, CHUNK_BYTES), b""))[: MAX_BYTES + 1]
+        while size <= MAX_BYTES and (chunk := os.read(fd, CHUNK_BYTES)):
+            seen += len(chunk)
+            if seen > MAX_BYTES:  # it grew past the bound while read
+                return None
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
     except OSError:
         return None
     finally:
         os.close(fd)
-    if len(data) > MAX_BYTES:
-        return None
-    return data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
+    return None if size > MAX_BYTES else lines + (last != b"\n")
 
 
 def exceeds_word_threshold(path: str, threshold: int) -> bool:

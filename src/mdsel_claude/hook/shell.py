@@ -185,11 +185,10 @@ def _run_pipeline(
     cwd: str | None,
     depth: int,
     globs: _Globs,
-    substituted: dict[str, Stream] | None = None,
+    substituted: dict[str, Stream],
 ) -> tuple[str | None, Stream]:
     """The directory after the pipeline (`cd` alone moves it) and what the pipeline shows;
     `substituted`: what each `<(…)` the words name prints."""
-    substituted = substituted or {}
     stream: Stream = []
     for index, words in enumerate(pipeline):
         argv, stdin, to_screen = _redirections(words, cwd)
@@ -253,7 +252,7 @@ def _without_prefixes(argv: list[str]) -> list[str]:
         name = os.path.basename(head)
         if head in _KEYWORDS or ("=" in head and head.partition("=")[0].isidentifier()):
             argv = argv[1:]
-        elif name == "command" and any(arg in ("-v", "-V") for arg in argv[1:2]):
+        elif name == "command" and argv[1:2] in (["-v"], ["-V"]):
             return []  # `command -v cat`: says where a command is, runs nothing
         elif name in _PREFIXES:
             valued = _PREFIXES[name]
