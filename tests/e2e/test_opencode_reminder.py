@@ -201,15 +201,8 @@ def test_doctor_then_uninstall(opencode_cli: str, project: Path) -> None:
     assert "Use mdsel_index" not in shown.tool_result()
 
 
-def test_a_user_jsonc_overrides_our_entry_in_opencode_and_doctor_says_so(
-    opencode_cli: str, project: Path
-) -> None:
-    """OpenCode reads `opencode.jsonc` after `opencode.json` and merges key by key: a hand-kept
-    `mcp.mdsel.enabled: false` there turns our server off (as `opencode debug config` shows),
-    which doctor must not call all good."""
-    install(project)
-    jsonc = project.parent / "home" / ".config" / "opencode" / "opencode.jsonc"
-    jsonc.write_text('// by hand\n{"mcp": {"mdsel": {"enabled": false,},},}\n', encoding="utf-8")
+def debug_config(opencode_cli: str, project: Path) -> dict[str, Any]:
+    """The configuration OpenCode itself resolves for the project (`opencode debug config`)."""
     done = subprocess.run(
         [opencode_cli, "debug", "config"],
         cwd=project,
@@ -220,7 +213,20 @@ def test_a_user_jsonc_overrides_our_entry_in_opencode_and_doctor_says_so(
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    server = json.loads(done.stdout)["mcp"]["mdsel"]
+    config: dict[str, Any] = json.loads(done.stdout)
+    return config
+
+
+def test_a_user_jsonc_overrides_our_entry_in_opencode_and_doctor_says_so(
+    opencode_cli: str, project: Path
+) -> None:
+    """OpenCode reads `opencode.jsonc` after `opencode.json` and merges key by key: a hand-kept
+    `mcp.mdsel.enabled: false` there turns our server off (as `opencode debug config` shows),
+    which doctor must not call all good."""
+    install(project)
+    jsonc = project.parent / "home" / ".config" / "opencode" / "opencode.jsonc"
+    jsonc.write_text('// by hand\n{"mcp": {"mdsel": {"enabled": false,},},}\n', encoding="utf-8")
+    server = debug_config(opencode_cli, project)["mcp"]["mdsel"]
     assert server["enabled"] is False
     assert server["command"][1:] == ["serve"]  # the rest of our entry, merged under it
     doctor = setup(project, "doctor", "--client", "opencode")
@@ -231,15 +237,6 @@ def test_a_user_jsonc_overrides_our_entry_in_opencode_and_doctor_says_so(
     last = project.parent / "home" / ".opencode" / "opencode.json"
     last.parent.mkdir()
     last.write_text('{"mcp": {"mdsel": {"enabled": false}}}', encoding="utf-8")
-    done = subprocess.run(
-        [opencode_cli, "debug", "config"],
-        cwd=project,
-        env=environment(project),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert json.loads(done.stdout)["mcp"]["mdsel"]["enabled"] is False, done.stdout
+    assert debug_config(opencode_cli, project)["mcp"]["mdsel"]["enabled"] is False
     doctor = setup(project, "doctor", "--client", "opencode")
     assert doctor.returncode == 1 and f"{last} also sets mcp.mdsel" in doctor.stdout
