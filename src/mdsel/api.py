@@ -125,22 +125,23 @@ def run_command(
     options = options or DEFAULT_OPTIONS
     sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd, read=read)
     all_file_problems = [*problems, *file_problems]
-    # A file that failed to load is, to a link, like one a limit left out: never read, and
-    # never replaced by another document of the call.
-    loaded = {source.path for source in sources}
-    left_out = [*left_out, *(path for path in paths if path not in loaded)]
     named = len(paths)
+    if command == "index":
+        if options.json:
+            from mdsel import render_json
+
+            return render_json.index(index(sources, named), all_file_problems, warnings, options)
+        return render_text.index(index(sources, named), all_file_problems, warnings, options)
     # Problems and warnings from before reading name files the call asked for (and a limit left
     # out): then it did not name its one document alone.
     alone = named == 1 and not problems and not warnings
+    # A file that failed to load is, to a link, like one a limit left out: never read, and
+    # never replaced by another document of the call.
+    loaded = {source.path for source in sources}
+    unread = [*left_out, *(path for path in paths if path not in loaded)]
+    result = select(selector or "", sources, options, named, alone=alone, left_out=unread)
     if options.json:
         from mdsel import render_json
 
-        if command == "index":
-            return render_json.index(index(sources, named), all_file_problems, warnings, options)
-        result = select(selector or "", sources, options, named, alone=alone, left_out=left_out)
         return render_json.select(result, all_file_problems, warnings)
-    if command == "index":
-        return render_text.index(index(sources, named), all_file_problems, warnings, options)
-    result = select(selector or "", sources, options, named, alone=alone, left_out=left_out)
     return render_text.select(result, all_file_problems, warnings)
