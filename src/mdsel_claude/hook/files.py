@@ -1,11 +1,10 @@
 """Is this file a large Markdown file? Counted as cheaply as the answer allows (stdlib only).
 
-Every client's hook asks the same two questions: is a path a Markdown file with more than N words
-(a whole-file read), and does the part of it a command prints hold more than N words (`head -n
-400`, `sed -n '1,400p'`). Only the bytes before the first NUL, and within the first `MAX_BYTES`,
-are looked at; reading stops as soon as the answer is known, so a huge file costs no more than a
-small one. Anything that is not a readable regular file is "no", and a FIFO or device is never
-opened.
+Every client's hook asks whether a path is a Markdown file with more than N words (a whole-file
+read); the shell checks also ask it of a part of one (`parts`), read with the same pieces here.
+Only the bytes before the first NUL, and within the first `MAX_BYTES`, are looked at; reading
+stops as soon as the answer is known, so a huge file costs no more than a small one. Anything
+that is not a readable regular file is "no", and a FIFO or device is never opened.
 """
 
 from __future__ import annotations
@@ -34,22 +33,11 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_PATH = 4096
 """A longer path is not a file anyone reads: no system accepts it."""
 
-_BOM = b"\xef\xbb\xbf"
+BOM = b"\xef\xbb\xbf"
 """A UTF-8 byte order mark; skipped at the start of a file, as the engine does."""
 
 _ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
 """The separators of `bytes.split()`: the word rule of SPEC §2."""
-
-Piece = tuple[str, int, int | None]
-"""A part of a file a command prints, as a Python slice of its lines or bytes: `(unit, start,
-stop)` with unit "lines" or "bytes"; `("lines", 0, None)` is the whole file, `("lines", -50,
-None)` its last 50 lines, `("bytes", 0, 4096)` its first 4 KiB. A negative start with a stop is
-a tail of a head: `("lines", -50, 100)` is the last 50 of the first 100 lines (`head -n 100 |
-tail -n 50`), which a file of 40 lines shows whole."""
-
-WHOLE: Piece = ("lines", 0, None)
-REVERSED: Piece = ("reversed lines", 0, None)
-"""A whole file, last line first (`tac`): the same words as WHOLE; a cut of it is another."""
 
 
 def absolute_path(path: object, cwd: object) -> str | None:
@@ -76,45 +64,7 @@ def large_markdown(path: str, threshold: int) -> bool:
     return is_markdown_file_name(path) and exceeds_word_threshold(path, threshold)
 
 
-def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
-    """True when `piece` of the Markdown file at `path` holds more than `threshold` words.
-
-    A head or a range is read from the start up to its end at most; a tail from the end back
-    (a file with a NUL byte in its first or last part is not text: no).
-    """
-    if not is_markdown_file_name(path):
-        return False
-    if piece in (WHOLE, REVERSED):
-        return exceeds_word_threshold(path, threshold)
-    opened = open_regular(path)
-    if opened is None:
-        return False
-    fd, size = opened
-    try:
-        # n bytes hold at most (n + 1) // 2 words, so a small file needs no reading at all.
-        if (size + 1) // 2 <= threshold:
-            return False
-        unit, start, stop = piece
-        from_start = start >= 0 or (stop is not None and stop >= 0)
-        if unit == "bytes" and from_start and os.pread(fd, len(_BOM), 0) == _BOM:
-            # `head -c 6` counts a BOM's bytes; the text read here starts after it.
-            start = max(start - len(_BOM), 0) if start >= 0 else start
-            stop = max(stop - len(_BOM), 0) if stop is not None and stop >= 0 else stop
-        if stop is not None and stop < 0:
-            # `head -n -5`: all but the last lines (a range with a negative end: not known).
-            return start == 0 and _all_but_last_exceeds(fd, unit, -stop, threshold)
-        if start < 0:
-            if stop is not None:
-                return _tail_of_head_exceeds(fd, unit, -start, stop, threshold)
-            return _tail_exceeds(fd, size, unit, -start, threshold)
-        return _range_exceeds(fd, unit, start, stop, threshold)
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-
-
-class _Words:
+class Words:
     """Counts words fed in consecutive pieces, until one more than `threshold` is seen."""
 
     __slots__ = ("count", "in_word", "threshold")
@@ -140,10 +90,10 @@ class _Words:
         return False
 
 
-def _chunks(fd: int) -> Iterator[bytes]:
+def chunks(fd: int) -> Iterator[bytes]:
     """The file's text from the start: BOM skipped, up to the first NUL, at most `MAX_BYTES`."""
     # SPEC §2 skips a leading BOM before anything else, word counts included.
-    if os.read(fd, len(_BOM)) != _BOM:
+    if os.read(fd, len(BOM)) != BOM:
         os.lseek(fd, 0, os.SEEK_SET)
     remaining = MAX_BYTES
     while remaining > 0:
@@ -157,108 +107,6 @@ def _chunks(fd: int) -> Iterator[bytes]:
                 yield chunk[:nul]
             return
         yield chunk
-
-
-def _skip_lines(chunk: bytes, begin: int, lines: int) -> tuple[int, int]:
-    """Past up to `lines` line ends in `chunk` from `begin`: (where it stopped, how many)."""
-    found = chunk.count(b"\n", begin)
-    if found < lines:
-        return len(chunk), found
-    position = begin
-    for _ in range(lines):
-        position = chunk.index(b"\n", position) + 1
-    return position, lines
-
-
-def _range_exceeds(fd: int, unit: str, start: int, stop: int | None, threshold: int) -> bool:
-    """Words in lines (or bytes) `start` to `stop` (None: the end) of the text, streamed."""
-    words = _Words(threshold)
-    done = 0  # lines ended (or bytes seen) before the current chunk's start
-    for chunk in _chunks(fd):
-        if unit == "bytes":
-            low = min(max(start - done, 0), len(chunk))
-            high = len(chunk) if stop is None else min(max(stop - done, 0), len(chunk))
-            done += len(chunk)
-        else:
-            low, skipped = _skip_lines(chunk, 0, max(start - done, 0))
-            done += skipped
-            high = len(chunk)
-            if done >= start and stop is not None:
-                high, kept = _skip_lines(chunk, low, stop - done)
-                done += kept
-            elif done < start:
-                continue
-        if low < high and words.passed(chunk[low:high]):
-            return True
-        if stop is not None and done >= stop:
-            return False
-    return False
-
-
-def _tail_of_head_exceeds(fd: int, unit: str, count: int, stop: int, threshold: int) -> bool:
-    """Words in the last `count` lines (or bytes) of the first `stop`: the head is read (up to
-    `MAX_BYTES`), as it may end before `stop` and then shows its own last lines."""
-    kept: list[bytes] = []
-    done = 0
-    for chunk in _chunks(fd):
-        if unit == "bytes":
-            taken = chunk[: stop - done]
-            done += len(taken)
-        else:
-            end, ended = _skip_lines(chunk, 0, stop - done)
-            taken = chunk[:end]
-            done += ended
-        kept.append(taken)
-        if done >= stop:
-            break
-    head = b"".join(kept)
-    if unit == "bytes":
-        shown = head[max(len(head) - count, 0) :]
-    else:
-        body = head[:-1] if head.endswith(b"\n") else head
-        parts = body.rsplit(b"\n", count)
-        shown = b"\n".join(parts[1:]) if len(parts) > count else body
-    return len(shown.split(None, threshold)) > threshold
-
-
-def _all_but_last_exceeds(fd: int, unit: str, count: int, threshold: int) -> bool:
-    """Words in all but the last `count` lines (or bytes): the text is read whole, up to
-    `MAX_BYTES` (past that, or a NUL, the text read is cut the same: under-counted)."""
-    text = b"".join(_chunks(fd))
-    if unit == "bytes":
-        kept = text[: max(len(text) - count, 0)]
-    else:
-        lines = text.count(b"\n") + (not text.endswith(b"\n") and bool(text))  # as head counts
-        keep = lines - count
-        rest = text.split(b"\n", keep)[-1] if keep > 0 else text  # what follows the kept lines
-        kept = text[: len(text) - len(rest)]
-    return len(kept.split(None, threshold)) > threshold
-
-
-def _tail_exceeds(fd: int, size: int, unit: str, count: int, threshold: int) -> bool:
-    """Words in the last `count` lines (or bytes), read from the end back, `MAX_BYTES` at most."""
-    if os.read(fd, CHUNK_BYTES).find(b"\0") >= 0:
-        return False
-    bom = os.pread(fd, len(_BOM), 0) == _BOM
-    window = min(count if unit == "bytes" else CHUNK_BYTES, size, MAX_BYTES)
-    while True:
-        os.lseek(fd, size - window, os.SEEK_SET)
-        data = os.read(fd, window)
-        if b"\0" in data:
-            return False
-        if bom and size - window < len(_BOM):  # the file's own start: its BOM is no word
-            data = data[len(_BOM) - (size - window) :]
-        if unit == "bytes":
-            break
-        body = data[:-1] if data.endswith(b"\n") else data
-        parts = body.rsplit(b"\n", count)
-        if len(parts) > count:  # the window holds all of the last `count` lines
-            data = b"\n".join(parts[1:])
-            break
-        if len(body.split(None, threshold)) > threshold or window >= min(size, MAX_BYTES):
-            break  # every line in the window is shown: enough words already, or no more to read
-        window = min(window * 4, size, MAX_BYTES)
-    return len(data.split(None, threshold)) > threshold
 
 
 def open_regular(path: str) -> tuple[int, int] | None:
@@ -317,8 +165,8 @@ def exceeds_word_threshold(path: str, threshold: int) -> bool:
         # n bytes hold at most (n + 1) // 2 words, so a small file needs no reading at all.
         if (size + 1) // 2 <= threshold:
             return False
-        words = _Words(threshold)
-        return any(words.passed(chunk) for chunk in _chunks(fd))
+        words = Words(threshold)
+        return any(words.passed(chunk) for chunk in chunks(fd))
     except OSError:
         return False
     finally:

@@ -19,9 +19,15 @@ from __future__ import annotations
 
 import os
 
-from mdsel.names import is_markdown_name
-from mdsel_claude.hook.commands import PRINTERS, Stream, shows
-from mdsel_claude.hook.files import WHOLE, Piece, printed_exceeds
+from mdsel_claude.hook.commands import PRINTERS, shows
+from mdsel_claude.hook.parts import WHOLE, Piece, Stream, printed_exceeds
+from mdsel_claude.hook.shell_words import (
+    Globs,
+    changed_dir,
+    file_operands,
+    redirections,
+    without_prefixes,
+)
 from mdsel_claude.hook.tokens import tokens
 
 TYPE_CHECKING = False
@@ -31,41 +37,14 @@ if TYPE_CHECKING:
 MAX_COMMAND = 64 * 1024
 """A longer command line is not parsed (the answer is silence): bounds the work per payload."""
 
-MAX_FILES = 64
-"""At most this many files of one command are named or globbed."""
-
 MAX_CHECKS = 8
 """At most this many (file, part) pairs of one command are counted (each reads ≤ 8 MiB)."""
-
-MAX_GLOB_ENTRIES = 10_000
-"""The globs of one command read at most this many directory entries in all; a glob past them
-expands to nothing."""
 
 MAX_DEPTH = 2
 """`sh -c 'sh -c "…"'` is followed this deep."""
 
 _OPERATORS = frozenset({"|", "|&", "&&", "||", ";", "&", "\n", "(", ")", ";;", "{", "}"})
-_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<-", "<<<", "<>", "<&"})
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
-_STILL_SHOWN = frozenset(
-    {"/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1", "/proc/self/fd/2"}
-)
-"""Redirection targets that are the shell tool's own output."""
-_KEYWORDS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!"})
-"""Words before a command that leave what it prints alone (`if cat x.md; then …`)."""
-_PREFIXES = {
-    "sudo": frozenset("ugCDhpUrtT"),
-    "nice": frozenset("n"),
-    "env": frozenset("uCS"),
-    "timeout": frozenset("sk"),
-    "command": frozenset(),
-    "builtin": frozenset(),
-    "exec": frozenset("a"),
-    "time": frozenset("fo"),
-    "nohup": frozenset(),
-    "stdbuf": frozenset("ioe"),
-}
-"""Commands that run the command after them, with their short options that take a value."""
 
 
 def printed_markdown(command: str, cwd: str, threshold: int) -> list[str]:
@@ -76,7 +55,7 @@ def printed_markdown(command: str, cwd: str, threshold: int) -> list[str]:
     found: list[str] = []
     checked: set[tuple[str, Piece]] = set()
     try:
-        for path, piece in _shown(command, cwd, 0, _Globs()):
+        for path, piece in _shown(command, cwd, 0, Globs()):
             if path in found or (path, piece) in checked or len(checked) >= MAX_CHECKS:
                 continue
             checked.add((path, piece))
@@ -98,23 +77,13 @@ def shows_large_markdown(command: object, cwd: str | None, threshold: int) -> bo
     )
 
 
-class _Globs:
-    """The globs of one command line: each expanded once, all within one entry budget."""
-
-    __slots__ = ("entries", "seen")
-
-    def __init__(self) -> None:
-        self.entries = MAX_GLOB_ENTRIES
-        self.seen: dict[tuple[str, str], list[str]] = {}
-
-
-def _shown(command: str, cwd: str | None, depth: int, globs: _Globs) -> Iterator[tuple[str, Piece]]:
+def _shown(command: str, cwd: str | None, depth: int, globs: Globs) -> Iterator[tuple[str, Piece]]:
     """Every (file, part) the command line shows, pipeline by pipeline."""
     return _shown_words(tokens(command), cwd, depth, globs)
 
 
 def _shown_words(
-    words: list[str], cwd: str | None, depth: int, globs: _Globs
+    words: list[str], cwd: str | None, depth: int, globs: Globs
 ) -> Iterator[tuple[str, Piece]]:
     pipeline: list[list[str]] = [[]]
     outer: list[str | None] = []  # the directory to go back to at each subshell's `)`
@@ -167,7 +136,7 @@ def _stdout_taken_away(pipeline: list[list[str]]) -> bool:
         return False
     if any(word == ">&" and words[k + 1 : k + 2] == ["1"] for k, word in enumerate(words)):
         return False
-    argv, _stdin, to_screen = _redirections(words, None)
+    argv, _stdin, to_screen = redirections(words, None)
     return argv == ["exec"] and not to_screen
 
 
@@ -184,20 +153,20 @@ def _run_pipeline(
     pipeline: list[list[str]],
     cwd: str | None,
     depth: int,
-    globs: _Globs,
+    globs: Globs,
     substituted: dict[str, Stream],
 ) -> tuple[str | None, Stream]:
     """The directory after the pipeline (`cd` alone moves it) and what the pipeline shows;
     `substituted`: what each `<(…)` the words name prints."""
     stream: Stream = []
     for index, words in enumerate(pipeline):
-        argv, stdin, to_screen = _redirections(words, cwd)
-        argv = _without_prefixes(argv)
+        argv, stdin, to_screen = redirections(words, cwd)
+        argv = without_prefixes(argv)
         if not argv:
             stream = []
             continue
         if len(pipeline) == 1 and argv[0] in ("cd", "pushd"):
-            return _changed_dir(argv, cwd), []
+            return changed_dir(argv, cwd), []
         given = [word for word in argv[1:] if word in substituted]
         if given:  # read from `<(…)`: what the inner commands print flows in as input
             argv = [word for word in argv if word not in substituted]
@@ -210,7 +179,7 @@ def _run_pipeline(
             stream = _nested(argv, cwd, depth, globs)
         else:
             inner = stream if given else []
-            stream = shows(argv, stream, lambda words: _files(words, cwd, globs))
+            stream = shows(argv, stream, lambda words: file_operands(words, cwd, globs))
             if inner and os.path.basename(argv[0]) in PRINTERS and inner[0] not in stream:
                 stream = inner + stream  # `cat <(…) guide.md` prints both
         if not to_screen:
@@ -218,126 +187,7 @@ def _run_pipeline(
     return cwd, stream
 
 
-def _redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | None, bool]:
-    """The words without redirections; the file fed on stdin (`< x.md`), if any; and whether
-    stdout still reaches the screen (`> out`, `>/dev/null` take it away; `2>&1` does not)."""
-    argv: list[str] = []
-    stdin: str | None = None
-    to_screen = True
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word in _REDIRECTS:
-            target = words[i + 1] if i + 1 < len(words) else ""
-            fd = argv.pop() if argv and argv[-1].isdigit() and len(argv[-1]) == 1 else ""
-            if word == "<" and fd in ("", "0"):
-                stdin = _file(target, cwd)
-            elif target in _STILL_SHOWN:
-                pass  # `> /dev/stdout`, `> /dev/stderr`: agents' shell tools return both
-            elif fd in ("", "1") and (
-                word in (">", ">>", ">|", "&>", "&>>") or (word == ">&" and target not in "12")
-            ):
-                to_screen = False  # `>&2` still shows it: agents' shell tools return stderr too
-            i += 2
-            continue
-        argv.append(word)
-        i += 1
-    return argv, stdin, to_screen
-
-
-def _without_prefixes(argv: list[str]) -> list[str]:
-    """`sudo -u x cat f`, `FOO=1 cat f`, `timeout 10 cat f`, `then cat f`: the command itself."""
-    while argv:
-        head = argv[0]
-        name = os.path.basename(head)
-        if head in _KEYWORDS or ("=" in head and head.partition("=")[0].isidentifier()):
-            argv = argv[1:]
-        elif name == "command" and argv[1:2] in (["-v"], ["-V"]):
-            return []  # `command -v cat`: says where a command is, runs nothing
-        elif name in _PREFIXES:
-            valued = _PREFIXES[name]
-            argv = argv[1:]
-            while argv and argv[0].startswith("-") and argv[0] != "-":
-                takes = argv[0][-1] in valued and not argv[0].startswith("--")
-                argv = argv[2:] if takes else argv[1:]
-            if name == "timeout" and argv:
-                argv = argv[1:]  # the duration
-        else:
-            break
-    return argv
-
-
-def _home(word: str) -> str:
-    """`~` and `~/x` as the home directory; `~user` is left as written (no user lookup)."""
-    return os.path.expanduser(word) if word == "~" or word.startswith("~/") else word
-
-
-def _changed_dir(argv: list[str], cwd: str | None) -> str | None:
-    """The directory after `cd ARGV`, or None when the text cannot say (`cd -`, `cd "$X"`):
-    later relative paths are then unknown, never guessed."""
-    operands = [arg for arg in argv[1:] if not arg.startswith("-") or arg == "-"]
-    if not operands:
-        return os.path.expanduser("~")
-    target = _home(operands[0])
-    if target == "-" or "$" in target or "`" in target or "\0" in target:
-        return None
-    if os.path.isabs(target):
-        return os.path.normpath(target)
-    return None if cwd is None else os.path.normpath(os.path.join(cwd, target))
-
-
-def _file(word: str, cwd: str | None) -> str | None:
-    """An operand as an absolute path, or None when the shell would change it (`$X`) or the
-    directory is unknown."""
-    if not word or "$" in word or "`" in word or len(word) > 4096:
-        return None
-    word = _home(word)
-    if os.path.isabs(word):
-        return word
-    return None if cwd is None else os.path.join(cwd, word)
-
-
-def _files(words: list[str], cwd: str | None, globs: _Globs) -> list[str]:
-    """The operands as files: a glob of Markdown names in one directory is expanded."""
-    found: list[str] = []
-    for word in words:
-        path = _file(word, cwd)
-        if path is None:
-            continue
-        folder, name = os.path.split(path)
-        if any(magic in name for magic in "*?[") and is_markdown_name(name):
-            key = (folder, name)
-            if key not in globs.seen:
-                globs.seen[key] = _glob(folder, name, globs)
-            found += globs.seen[key]
-        elif not any(magic in folder for magic in "*?["):
-            found.append(path)
-        if len(found) >= MAX_FILES:
-            break
-    return found[:MAX_FILES]
-
-
-def _glob(folder: str, pattern: str, globs: _Globs) -> list[str]:
-    """The names in `folder` that `pattern` matches, sorted as the shell sorts them, within the
-    command's entry budget (a directory past it expands to nothing)."""
-    import fnmatch
-
-    names: list[str] = []
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                globs.entries -= 1
-                if globs.entries < 0:
-                    return []
-                hidden = entry.name.startswith(".") and not pattern.startswith(".")
-                if not hidden and fnmatch.fnmatchcase(entry.name, pattern):
-                    names.append(entry.name)
-    except OSError:
-        return []
-    return [os.path.join(folder, name) for name in sorted(names)[:MAX_FILES]]
-
-
-def _nested(argv: list[str], cwd: str | None, depth: int, globs: _Globs) -> Stream:
+def _nested(argv: list[str], cwd: str | None, depth: int, globs: Globs) -> Stream:
     """`bash -c 'TEXT'` (also `-lc`, `-ec`): what TEXT shows; a script file is not followed."""
     for i, arg in enumerate(argv[1:-1], start=1):
         if arg.startswith("-") and not arg.startswith("--") and "c" in arg:

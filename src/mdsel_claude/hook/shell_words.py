@@ -1,0 +1,169 @@
+"""The words of one simple command, read as the shell would without running anything: its
+redirections (`< x.md`, `> out`, `2>&1`), the prefixes that run the command after them (`sudo`,
+`FOO=1`, `timeout 10`), `cd`'s directory, and its operands as paths (`~` and a glob of Markdown
+names in one directory expanded, within a budget of directory entries per command line).
+"""
+
+from __future__ import annotations
+
+import os
+
+from mdsel.names import is_markdown_name
+
+MAX_FILES = 64
+"""At most this many files of one command are named or globbed."""
+
+MAX_GLOB_ENTRIES = 10_000
+"""The globs of one command read at most this many directory entries in all; a glob past them
+expands to nothing."""
+
+
+_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<-", "<<<", "<>", "<&"})
+_STILL_SHOWN = frozenset(
+    {"/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1", "/proc/self/fd/2"}
+)
+"""Redirection targets that are the shell tool's own output."""
+_KEYWORDS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!"})
+"""Words before a command that leave what it prints alone (`if cat x.md; then …`)."""
+_PREFIXES = {
+    "sudo": frozenset("ugCDhpUrtT"),
+    "nice": frozenset("n"),
+    "env": frozenset("uCS"),
+    "timeout": frozenset("sk"),
+    "command": frozenset(),
+    "builtin": frozenset(),
+    "exec": frozenset("a"),
+    "time": frozenset("fo"),
+    "nohup": frozenset(),
+    "stdbuf": frozenset("ioe"),
+}
+"""Commands that run the command after them, with their short options that take a value."""
+
+
+class Globs:
+    """The globs of one command line: each expanded once, all within one entry budget."""
+
+    __slots__ = ("entries", "seen")
+
+    def __init__(self) -> None:
+        self.entries = MAX_GLOB_ENTRIES
+        self.seen: dict[tuple[str, str], list[str]] = {}
+
+
+def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | None, bool]:
+    """The words without redirections; the file fed on stdin (`< x.md`), if any; and whether
+    stdout still reaches the screen (`> out`, `>/dev/null` take it away; `2>&1` does not)."""
+    argv: list[str] = []
+    stdin: str | None = None
+    to_screen = True
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in _REDIRECTS:
+            target = words[i + 1] if i + 1 < len(words) else ""
+            fd = argv.pop() if argv and argv[-1].isdigit() and len(argv[-1]) == 1 else ""
+            if word == "<" and fd in ("", "0"):
+                stdin = _file(target, cwd)
+            elif target in _STILL_SHOWN:
+                pass  # `> /dev/stdout`, `> /dev/stderr`: agents' shell tools return both
+            elif fd in ("", "1") and (
+                word in (">", ">>", ">|", "&>", "&>>") or (word == ">&" and target not in "12")
+            ):
+                to_screen = False  # `>&2` still shows it: agents' shell tools return stderr too
+            i += 2
+            continue
+        argv.append(word)
+        i += 1
+    return argv, stdin, to_screen
+
+
+def without_prefixes(argv: list[str]) -> list[str]:
+    """`sudo -u x cat f`, `FOO=1 cat f`, `timeout 10 cat f`, `then cat f`: the command itself."""
+    while argv:
+        head = argv[0]
+        name = os.path.basename(head)
+        if head in _KEYWORDS or ("=" in head and head.partition("=")[0].isidentifier()):
+            argv = argv[1:]
+        elif name == "command" and argv[1:2] in (["-v"], ["-V"]):
+            return []  # `command -v cat`: says where a command is, runs nothing
+        elif name in _PREFIXES:
+            valued = _PREFIXES[name]
+            argv = argv[1:]
+            while argv and argv[0].startswith("-") and argv[0] != "-":
+                takes = argv[0][-1] in valued and not argv[0].startswith("--")
+                argv = argv[2:] if takes else argv[1:]
+            if name == "timeout" and argv:
+                argv = argv[1:]  # the duration
+        else:
+            break
+    return argv
+
+
+def _home(word: str) -> str:
+    """`~` and `~/x` as the home directory; `~user` is left as written (no user lookup)."""
+    return os.path.expanduser(word) if word == "~" or word.startswith("~/") else word
+
+
+def changed_dir(argv: list[str], cwd: str | None) -> str | None:
+    """The directory after `cd ARGV`, or None when the text cannot say (`cd -`, `cd "$X"`):
+    later relative paths are then unknown, never guessed."""
+    operands = [arg for arg in argv[1:] if not arg.startswith("-") or arg == "-"]
+    if not operands:
+        return os.path.expanduser("~")
+    target = _home(operands[0])
+    if target == "-" or "$" in target or "`" in target or "\0" in target:
+        return None
+    if os.path.isabs(target):
+        return os.path.normpath(target)
+    return None if cwd is None else os.path.normpath(os.path.join(cwd, target))
+
+
+def _file(word: str, cwd: str | None) -> str | None:
+    """An operand as an absolute path, or None when the shell would change it (`$X`) or the
+    directory is unknown."""
+    if not word or "$" in word or "`" in word or len(word) > 4096:
+        return None
+    word = _home(word)
+    if os.path.isabs(word):
+        return word
+    return None if cwd is None else os.path.join(cwd, word)
+
+
+def file_operands(words: list[str], cwd: str | None, globs: Globs) -> list[str]:
+    """The operands as files: a glob of Markdown names in one directory is expanded."""
+    found: list[str] = []
+    for word in words:
+        path = _file(word, cwd)
+        if path is None:
+            continue
+        folder, name = os.path.split(path)
+        if any(magic in name for magic in "*?[") and is_markdown_name(name):
+            key = (folder, name)
+            if key not in globs.seen:
+                globs.seen[key] = _glob(folder, name, globs)
+            found += globs.seen[key]
+        elif not any(magic in folder for magic in "*?["):
+            found.append(path)
+        if len(found) >= MAX_FILES:
+            break
+    return found[:MAX_FILES]
+
+
+def _glob(folder: str, pattern: str, globs: Globs) -> list[str]:
+    """The names in `folder` that `pattern` matches, sorted as the shell sorts them, within the
+    command's entry budget (a directory past it expands to nothing)."""
+    import fnmatch
+
+    names: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                globs.entries -= 1
+                if globs.entries < 0:
+                    return []
+                hidden = entry.name.startswith(".") and not pattern.startswith(".")
+                if not hidden and fnmatch.fnmatchcase(entry.name, pattern):
+                    names.append(entry.name)
+    except OSError:
+        return []
+    return [os.path.join(folder, name) for name in sorted(names)[:MAX_FILES]]
