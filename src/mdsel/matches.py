@@ -56,6 +56,9 @@ def select_matches(
     # The room left for a last "not shown" line (MAX_RUNS runs of selectors) is kept free.
     room = answer_bytes(options.answer_tokens) - RESERVE_BYTES - OMITTED_LINE_BYTES
     used_bytes = 0
+    # What two selectors show alike (`h2.1,L812` when the section is one page, `L5-7` when that
+    # is the section) is shown once: the same lines of the same document, the same text.
+    shown_before: set[tuple[str, int, int, str]] | None = set() if len(found) > 1 else None
     for node, selector in found:
         full = options.full or selector.params.full
         if matches and not full and (used >= budget or used_bytes >= room):
@@ -76,6 +79,11 @@ def select_matches(
         if matches and not full and (used + shown.words > budget or used_bytes + size > room):
             omitted.append(_listed(node, selector.params, sources))
             continue
+        if shown_before is not None:
+            key = (shown.namespace, shown.line_start, shown.line_end, shown.content)
+            if key in shown_before:
+                continue
+            shown_before.add(key)
         used += shown.words
         used_bytes += size
         if options.json:  # the text format never shows children; do not pay for them there
@@ -144,9 +152,14 @@ def _resolve_all(
             if selector.params.toc and node.kind not in (HEADING, SECTION, ROOT):
                 continue
             if seen is not None:
-                if (node, selector.params) in seen:
+                # `section.3` is the heading `h2.1` may name: one node under either name.
+                key = (
+                    node._replace(kind=HEADING) if node.kind == SECTION else node,
+                    selector.params,
+                )
+                if key in seen:
                     continue
-                seen.add((node, selector.params))
+                seen.add(key)
             found.append((node, selector))
     return found, problems
 

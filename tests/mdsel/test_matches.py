@@ -33,9 +33,29 @@ def test_many_small_matches_fit_the_answer_budget_with_their_headers(
         ("h2.1,#two", ["h2.1"]),
         ("h2.0,h2.1,h2.0", ["h2.0", "h2.1"]),
         ("h2.1,h2.1?head=1", ["h2.1", "h2.1"]),  # other params: another view of it
+        ("h2.1,section.2", ["h2.1"]),  # the same heading by level and by position
+        ("section.2,h2.1", ["section.2"]),
+        ("h2.1,L8", ["h2.1"]),  # the section holding line 8 is one page: h2.1 again
+        ("h2.1,L7-9", ["h2.1"]),  # exactly the section's lines
+        ("h2.1,L7-8", ["h2.1", "L7-8"]),
+        ("para.1,L9-9", ["para.1"]),  # the paragraph's one line
+        ("para.1,L8-9", ["para.1", "L8-9"]),
     ],
 )
 def test_a_node_two_selectors_name_is_shown_once(request_: str, shown: list[str]) -> None:
     document = mdsel.parse_document(b"# T\n\n## One\n\na\n\n## Two\n\nb\n")
     result = mdsel.select(request_, [mdsel.Source("doc", "doc.md", document)])
     assert [match.selector for match in result.matches] == shown
+
+
+def test_a_line_on_another_page_of_a_section_is_shown_with_it() -> None:
+    """`h2.0,L<n>`: the section's first page and the page holding line n are other text."""
+    body = "".join(f"line {n} " + "word " * 40 + "\n\n" for n in range(400))
+    document = mdsel.parse_document(f"## Long\n\n{body}".encode())
+    source = mdsel.Source("doc", "doc.md", document)
+    result = mdsel.select("h2.0,L700", [source])
+    first = result.matches[0]
+    assert (first.selector, first.page) == ("h2.0", 1)
+    assert len(result.matches) + len(result.omitted) == 2
+    alone = mdsel.select("L700", [source]).matches[0]
+    assert alone.page > 1

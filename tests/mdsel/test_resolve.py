@@ -209,7 +209,7 @@ def test_an_absent_type_is_one_miss_whatever_the_index_list() -> None:
         ("#usage/table.0", ["table.0"]),
         ("structure.md#deep", ["h4.0"]),
         ("structure::L52", ["h4.0"]),
-        ("L8,L52,#deep", ["h1.0", "h4.0", "h4.0"]),
+        ("L8,L52,#deep", ["h1.0", "h4.0"]),  # L52 is in #deep, one page: shown once
     ],
 )
 def test_lines_and_anchors(request_: str, expected: list[str]) -> None:
