@@ -57,16 +57,24 @@ def catalog(
     )
     room = budget - room_taken - utf8_size(head) - 1
     # The closing line is kept room for at its longest (the longest description of the map).
-    longest = "every document with its title and headings 6 levels deep; the 99999 largest also"
+    longest = (
+        "every document with its title and headings 6 levels deep (at most 99999 each); 99999 "
+        "documents also with their headings 6 levels deep, largest first"
+    )
     closing_room = utf8_size(_closing(longest + " " * 40, docs, shown_root, root, True)) + 1
     body = _with_outlines(docs, room - closing_room, max_headings)
     if body is not None:
-        lines, depth, deeper = body
+        lines, depth, deeper, cap = body
         what = "every document with its title"
         if depth >= 0:
             what += " and " + _levels(depth)
+            if any(doc.column.count(doc.base) > cap for doc in docs):
+                what += f" (at most {cap} each)"
         if deeper:
-            what += f"; the {deeper} largest also with their {_levels(depth + 1)}"
+            # Not "the largest": those whose deeper outline the cap would not change (a long
+            # changelog) are passed over for the next largest.
+            several = "documents" if deeper > 1 else "document"
+            what += f"; {deeper} {several} also with their {_levels(depth + 1)}, largest first"
         closing = _closing(what, docs, shown_root, root, by_file=True)
         return [head, *lines, closing]
     summary = _by_directory(docs, room - closing_room)
@@ -89,10 +97,11 @@ def _levels(depth: int) -> str:
 
 def _with_outlines(
     docs: list[Entry], room: int, max_headings: int
-) -> tuple[list[str], int, int] | None:
+) -> tuple[list[str], int, int, int] | None:
     """File lines grouped under directory lines, with headings to the deepest outline depth
-    whose lines all fit in `room` bytes: (lines, depth, documents shown one level deeper),
-    depth -1 for titles only; None when not even the titles fit."""
+    whose lines all fit in `room` bytes: (lines, depth, documents shown one level deeper,
+    headings shown per document at most), depth -1 for titles only; None when not even the
+    titles fit."""
     # Each directory once, its documents under it: sorted by directory, then in given order.
     docs = sorted(docs, key=lambda d: d.directory)
     groups: list[tuple[str, list[Entry]]] = []
@@ -131,14 +140,14 @@ def _with_outlines(
             lines.append(file_lines[number])
             lines.extend(kept[number])
             number += 1
-    return lines, depth, deeper
+    return lines, depth, deeper, cap
 
 
 def _largest_deeper(
     docs: list[Entry], kept: list[list[str]], outlines: list[list[str]], room: int
 ) -> int:
     """Give the largest documents their `outlines` (one level deeper than `kept`) while they
-    fit in `room` bytes; how many got them."""
+    fit in `room` bytes, passing over those it does not change; how many got them."""
     order = sorted(range(len(docs)), key=lambda n: -docs[n].document.word_count)
     upgraded = 0
     for number in order:

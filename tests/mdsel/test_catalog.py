@@ -187,3 +187,40 @@ def test_thousands_of_directories_list_the_largest_and_count_the_rest(tmp_path: 
         + (last.split(" documents ")[1])
     )
     assert shown > 100
+
+
+def _claims(out: str) -> tuple[int, int]:
+    """(documents the closing line says are one level deeper, those the map shows so)."""
+    closing = out.splitlines()[-1]
+    said = re.search(r"; (\d+) documents? also with their headings 2 levels deep", closing)
+    shown = 0
+    for block in re.split(r"\n  (?=\S)", out)[1:]:  # one document's line and its headings
+        shown += any(line.startswith("      h") for line in block.splitlines())
+    return (int(said.group(1)) if said else 0), shown
+
+
+def test_the_closing_line_counts_the_documents_shown_deeper(tmp_path: Path) -> None:
+    """A large document whose outline the per-document cap already fills is passed over for
+    the next largest, and the closing line says how many were shown deeper, not "the largest"."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    words = " ".join(["word"] * 100)
+    parts = "".join(f"\n## Part {i}\n\n{words}\n\n### Detail {i}\n\n{words}\n" for i in range(8))
+    (docs / "big.md").write_text(f"# Big\n{parts}")
+    for n in range(1, 6):
+        small = " ".join(["w"] * n * 10)
+        (docs / f"s{n}.md").write_text(f"# Small {n}\n\n## Alpha\n\n{small}\n\n### Detail\n\nx\n")
+    out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "400"}, cwd=tmp_path).stdout
+    closing = out.splitlines()[-1]
+    assert "largest also" not in closing
+    said, shown = _claims(out)
+    assert said == shown == 5  # every small one; big.md's deeper outline is no different
+    # big.md shows 3 of its 8 top-level headings: the closing line says there is a cap.
+    assert "    … +5 more" in out and "top-level headings (at most 3 each)" in closing
+
+
+def test_real_trees_claim_what_they_show() -> None:
+    for tree in sorted(TREES.iterdir()):
+        out = index(str(tree)).stdout
+        said, shown = _claims(out)
+        assert said == shown, tree.name
