@@ -10,7 +10,9 @@ import re
 from mdsel.errors import SelectorSyntaxError
 
 MAX_NUMBER = 10**12
-"""Numbers are clamped here: `int()` of thousands of digits is slow (and refused past 4300)."""
+"""Numbers are clamped here: `int()` of thousands of digits is slow (and refused past 4300).
+Where the number itself is what is asked for (an index, a line, a page), a clamped one is
+refused instead (Scanner.too_large): an answer naming 10**12 would not be the number sent."""
 
 _DIGITS = re.compile(r"[0-9]+")
 _SPACE = " \t\r\n"
@@ -37,6 +39,13 @@ class Scanner:
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def too_large(self, pos: int) -> SelectorSyntaxError:
+        return self.fail(
+            "a number of more than 12 digits; no document has that many lines, headings or "
+            "pages (write at most 12 digits)",
+            pos,
+        )
 
     def number(self, what: str) -> int:
         match = _DIGITS.match(self.text, self.pos)

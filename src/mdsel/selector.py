@@ -230,7 +230,7 @@ class _Parser(Scanner):
         if lines.group(2) is None:
             segment = Segment(LINE, (Item(first, first),))
         else:
-            last = self._line_number(lines.group(2), lines.start(2))
+            last = self._line_number(lines.group(2), lines.start(2), end=True)
             if last < first:
                 raise self.fail(
                     f"line range {first}-{last} is reversed; write L{last}-{first}", begin
@@ -246,8 +246,10 @@ class _Parser(Scanner):
             )
         return segment
 
-    def _line_number(self, digits: str, at: int) -> int:
+    def _line_number(self, digits: str, at: int, end: bool = False) -> int:
         if len(digits) > 12:
+            if not end:  # `L5-99999999999999` is to the end; `L99999999999999` no line
+                raise self.too_large(at)
             return MAX_NUMBER  # see MAX_NUMBER: never int() thousands of digits
         number = int(digits)
         if number < 1:
@@ -277,6 +279,8 @@ class _Parser(Scanner):
     def item(self) -> Item:
         begin = self.pos
         first = self.number("an index (0, 1, 2…)")
+        if first == MAX_NUMBER:  # clamped: `h2.0-99999999999999` is every one, this none
+            raise self.too_large(begin)
         self.skip_space()
         if self.peek() != "-":
             return Item(first, first)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from mdsel.scanner import Scanner
+from mdsel.scanner import MAX_NUMBER, Scanner
 from mdsel.selector_values import Params
 
 _WORD = re.compile(r"[A-Za-z_]+")
@@ -45,6 +45,8 @@ def parse_params(scanner: Scanner) -> Params:
             number = scanner.number(f"a number after {key}=")
             if number < 1:
                 raise scanner.fail(f"{key} must be at least 1", value_at)
+            if key == "page" and number == MAX_NUMBER:  # head=, tail=: all lines, as asked
+                raise scanner.too_large(value_at)
             values[key] = number
         scanner.skip_space()
         if scanner.peek() != "&":

@@ -116,7 +116,7 @@ def test_line_and_anchor_segments_are_values() -> None:
     assert lines.segments == (Segment(LINES, (Item(8, 9),)),)
     assert line.segments == (Segment(LINE, (Item(5, 5),)), Segment("code", (Item(0, 0),)))
     assert anchor.segments == (Segment(ANCHOR, None, "a-b"),)
-    assert parse_request("L" + "9" * 400)[0].segments[0].items == (Item(10**12, 10**12),)
+    assert parse_request("L5-" + "9" * 400)[0].segments[0].items == (Item(5, 10**12),)
 
 
 @pytest.mark.parametrize(
@@ -218,8 +218,23 @@ def test_syntax_errors_name_what_and_where(text: str, message: str, column: int)
 
 
 def test_huge_numbers_are_clamped_not_converted() -> None:
-    (selector,) = parse_request("h2." + "9" * 4000)
-    assert selector.segments[0].items == (Item(10**12, 10**12),)
+    """Thousands of digits: a range's end is clamped (`h2.0-99…` is every h2), and a
+    number that is itself asked for is refused, so no answer names another number."""
+    many = "9" * 2000
+    (selector,) = parse_request(f"h2.0-{many}")
+    assert selector.segments[0].items == (Item(0, 10**12),)
+    assert parse_request(f"h2.1?head={many}")[0].params.head == 10**12
+    for text, column in (
+        (f"h2.{many}", 4),
+        (f"L{many}", 2),
+        (f"h2[0,{many}]", 6),
+        (f"h2.0?page={many}", 11),
+        (f"h2.{many}-{many}", 4),
+    ):
+        with pytest.raises(SelectorSyntaxError) as info:
+            parse_request(text)
+        assert "more than 12 digits" in info.value.message and info.value.column == column, text
+    assert parse_request("L999999999999")[0].segments[0].items == (Item(10**12 - 1, 10**12 - 1),)
 
 
 def test_a_request_at_the_limit_is_accepted() -> None:
