@@ -59,15 +59,25 @@ def select_matches(
     # What two selectors show alike (`h2.1,L812` when the section is one page, `L5-7` when that
     # is the section) is shown once: the same lines of the same document, the same text.
     shown_before: set[tuple[str, int, int, str]] | None = set() if len(found) > 1 else None
+    paged: dict[tuple[int, int, int, bool], list[paginate.Span]] = {}  # a section cut once
     for node, selector in found:
         full = options.full or selector.params.full
-        if matches and not full and (used >= budget or used_bytes >= room):
+        no_room = bool(matches) and not full and (used >= budget or used_bytes >= room)
+        if no_room and not _may_repeat(node, selector.params, sources, matches):
             # No room left: name it without cutting pages or listing children for it.
             omitted.append(_listed(node, selector.params, sources))
             continue
-        shown = _match(node, selector.params, sources, options, full, named > 1)
+        shown = _match(node, selector.params, sources, options, full, named > 1, paged)
         if isinstance(shown, Problem):
             problems.append(shown)
+            continue
+        if shown_before is not None:
+            key = (shown.namespace, shown.line_start, shown.line_end, shown.content)
+            if key in shown_before:
+                continue
+            shown_before.add(key)
+        if no_room:
+            omitted.append(_listed(node, selector.params, sources))
             continue
         # The `==> h2.0 L45-74 <==` line and a page trailer come with it.
         size = (
@@ -79,17 +89,28 @@ def select_matches(
         if matches and not full and (used + shown.words > budget or used_bytes + size > room):
             omitted.append(_listed(node, selector.params, sources))
             continue
-        if shown_before is not None:
-            key = (shown.namespace, shown.line_start, shown.line_end, shown.content)
-            if key in shown_before:
-                continue
-            shown_before.add(key)
         used += shown.words
         used_bytes += size
         if options.json:  # the text format never shows children; do not pay for them there
             shown = shown._replace(children=children(sources[node.doc].document, node))
         matches.append(shown)
     return SelectResult(tuple(matches), tuple(omitted), tuple(problems), named)
+
+
+def _may_repeat(
+    node: Node, params: Params, sources: Sequence[Source], matches: Sequence[Match]
+) -> bool:
+    """Whether `node` may show what a match already shown does: the lines it spans hold that
+    match's lines (a page of them, or all). Cheap: no page is cut to tell."""
+    source = sources[node.doc]
+    if params.toc:
+        return False  # an outline: shown again only when it is the same outline, rarely
+    _kind, first, last = _span(source.document, node)
+    first, last = paginate.clip_lines(first, last, params.head, params.tail)
+    return any(
+        m.namespace == source.namespace and first <= m.line_start and m.line_end <= last
+        for m in matches
+    )
 
 
 def _syntax_problem(request: str, exc: SelectorSyntaxError, sources: Sequence[Source]) -> Problem:
@@ -196,8 +217,9 @@ def _listed(node: Node, params: Params, sources: Sequence[Source]) -> tuple[str,
 
 
 def _kept_params(params: Params) -> str:
-    """The params an omitted match is listed with, so selecting it shows what was asked for."""
-    return format_params(params._replace(page=None))
+    """The params an omitted match is listed with, so selecting it shows what was asked for
+    (`h2.1?page=2` listed so: its first page is other text)."""
+    return format_params(params)
 
 
 def _match(
@@ -207,7 +229,10 @@ def _match(
     options: Options,
     full: bool,
     qualify: bool,
+    paged: dict[tuple[int, int, int, bool], list[paginate.Span]] | None = None,
 ) -> Match | Problem:
+    """The match `node` shows with `params`; `paged`: pages already cut in this call, by
+    (document, first line, last line, full), reused (`L10,L20` in one long section)."""
     if params.toc:
         return _toc_match(node, sources[node.doc], options, full, qualify)
     source = sources[node.doc]
@@ -216,7 +241,13 @@ def _match(
     node_type, first, last = _span(document, node)
     first, last = paginate.clip_lines(first, last, params.head, params.tail)
     page_bytes = answer_bytes(options.answer_tokens) - RESERVE_BYTES
-    spans = paginate.pages(document, first, last, None if full else options.page_words, page_bytes)
+    cut = (node.doc, first, last, full)
+    spans = paged.get(cut) if paged is not None else None
+    if spans is None:
+        page_words = None if full else options.page_words
+        spans = paginate.pages(document, first, last, page_words, page_bytes)
+        if paged is not None:
+            paged[cut] = spans
     asked = node.line if node.kind != LINES else 0
     number = params.page or (page_holding(spans, asked) if asked else 1)
     if number > len(spans):

@@ -59,3 +59,29 @@ def test_a_line_on_another_page_of_a_section_is_shown_with_it() -> None:
     assert len(result.matches) + len(result.omitted) == 2
     alone = mdsel.select("L700", [source]).matches[0]
     assert alone.page > 1
+
+
+def test_a_repeat_past_the_budget_is_not_listed_as_not_shown() -> None:
+    """A section of 1,200 words fills the budget; `L20` in it shows the same text: shown once,
+    and not named in the "not shown" line (its text was shown)."""
+    body = "".join(f"line {n} has some words in it here\n" for n in range(150))
+    document = mdsel.parse_document(f"# Notes\n\n{body}".encode())
+    source = mdsel.Source("n", "n.md", document)
+    for request_ in ("h1.0,L20", "L10,L20", "h1.0,L20,h1.0?page=1"):
+        result = mdsel.select(request_, [source])
+        assert len(result.matches) == 1 and result.omitted == (), request_
+        out = render_text.select(result, [], [])
+        assert "not shown" not in out.stdout and not out.stdout.startswith("==>")
+
+
+def test_a_match_left_out_is_listed_with_its_page() -> None:
+    document = mdsel.parse_document(
+        b"# A\n\none two three four five\n\nsix seven eight nine ten\n\n# B\n\neleven twelve\n"
+    )
+    source = mdsel.Source("p", "p.md", document)
+    options = mdsel.Options(page_words=8)
+    result = mdsel.select("h1.1,h1.0?page=2", [source], options)
+    assert [m.selector for m in result.matches] == ["h1.1"]
+    assert result.omitted == (("p", "h1.0?page=2"),)
+    (listed,) = mdsel.select("h1.0?page=2", [source], options).matches
+    assert listed.page == 2 and "six seven" in listed.content
