@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from mdsel.budget import utf8_size
 from mdsel.catalog_entries import INDENT, MAX_DEPTH, Entry
+from mdsel.names import heading_selector
 from mdsel.titles import shown_title
 from mdsel.tree import Source
 
@@ -73,8 +74,8 @@ def catalog(
         if deeper:
             # Not "the largest": those whose deeper outline the cap would not change (a long
             # changelog) are passed over for the next largest.
-            several = "documents" if deeper > 1 else "document"
-            what += f"; {deeper} {several} also with their {_levels(depth + 1)}, largest first"
+            several = "documents also with their" if deeper > 1 else "document also with its"
+            what += f"; {deeper} {several} {_levels(depth + 1)}, largest first"
         closing = _closing(what, docs, shown_root, root, by_file=True)
         return [head, *lines, closing]
     summary = _by_directory(docs, room - closing_room)
@@ -239,7 +240,7 @@ def _closing(what: str, docs: list[Entry], shown_root: str, root: str, by_file: 
     if directories:
         deeper = f"index a subdirectory ({_joined(root, directories[0], '')}) or " + deeper[6:]
     select = (
-        f"select with the file's path (h2.0 in {example_file})"
+        f"select with the file's path ({_example_selector(largest)} in {example_file})"
         if by_file
         else "select with a file's path"
     )
@@ -247,6 +248,18 @@ def _closing(what: str, docs: list[Entry], shown_root: str, root: str, by_file: 
         f"[{shown_root}: {what}, to fit MDSEL_MAX_ANSWER_TOKENS. Go deeper: {deeper}; "
         f"{select}; or --full on the command line for everything]"
     )
+
+
+def _example_selector(doc: Entry) -> str:
+    """A selector the document has: its first top-level heading under the title (`h2.0`), or
+    the title's own, or `root` for a document without headings."""
+    headings = doc.document.headings
+    index = doc.column.find(doc.base)
+    if index < 0 or index == doc.skip:
+        index = 0
+    if not len(headings):
+        return "root"
+    return heading_selector(headings.levels[index], headings.numbers.ordinal(index))
 
 
 def _joined(root: str, directory: str, name: str) -> str:

@@ -192,7 +192,7 @@ def test_thousands_of_directories_list_the_largest_and_count_the_rest(tmp_path: 
 def _claims(out: str) -> tuple[int, int]:
     """(documents the closing line says are one level deeper, those the map shows so)."""
     closing = out.splitlines()[-1]
-    said = re.search(r"; (\d+) documents? also with their headings 2 levels deep", closing)
+    said = re.search(r"; (\d+) documents? also with (?:its|their) headings 2 levels deep", closing)
     shown = 0
     for block in re.split(r"\n  (?=\S)", out)[1:]:  # one document's line and its headings
         shown += any(line.startswith("      h") for line in block.splitlines())
@@ -224,3 +224,28 @@ def test_real_trees_claim_what_they_show() -> None:
         out = index(str(tree)).stdout
         said, shown = _claims(out)
         assert said == shown, tree.name
+
+
+def test_the_closing_line_selects_what_the_example_file_has(tmp_path: Path) -> None:
+    """The example selector is one the named file has: h3.0 in a file of h1 and h3s, h1.0 in a
+    file of one title, root in a file without headings."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for number in range(8):
+        (docs / f"d{number}.md").write_text(
+            f"# Doc {number}\n\nSome text.\n\n### Alpha\n\n### Beta\n\n### Gamma\n"
+        )
+    (docs / "big.md").write_text("# Only a title\n\n" + "word " * 500 + "\n")
+    (docs / "plain.md").write_text("no heading at all\n")
+    for largest, selector in (("big.md", "h1.0"), ("d0.md", "h3.0"), ("plain.md", "root")):
+        if largest == "d0.md":
+            (docs / "big.md").unlink()
+        if largest == "plain.md":
+            (docs / "plain.md").write_text("word " * 900 + "\n")
+        out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "300"}, cwd=tmp_path)
+        closing = out.stdout.splitlines()[-1]
+        example = re.search(r"select with the file's path \((\S+) in (\S+)\)", closing)
+        assert example is not None, closing
+        assert example.groups() == (selector, f"docs/{largest}")
+        path = tmp_path / example.group(2)
+        assert run(["select", example.group(1), str(path)], {}, None).exit_code == 0
