@@ -5,6 +5,7 @@ Only regular files are ever opened: a FIFO or a device would block or never end.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -121,16 +122,31 @@ def _check_kind(path: str, mode: int, size: int, max_bytes: int) -> None:
             Problem(PROCESSING_ERROR, "EISDIR", "is a directory; name the files in it", file=path)
         )
     if not stat.S_ISREG(mode):
-        raise FileReadError(
-            Problem(
-                PROCESSING_ERROR,
-                "NOT_REGULAR",
-                "not a regular file (FIFO, device or socket); refused",
-                file=path,
-            )
-        )
+        raise FileReadError(not_regular(path, mode))
     if size > max_bytes:
         raise FileReadError(too_large(path, size, max_bytes))
+
+
+def not_regular(path: str, mode: int) -> Problem:
+    """A FIFO, a device or a socket (`mode` from stat), refused."""
+    return Problem(
+        PROCESSING_ERROR, "NOT_REGULAR", f"not a regular file ({_kind(mode)}); refused", file=path
+    )
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind(mode: int) -> str:
+    for test, kind in _KINDS:
+        if test(mode):
+            return kind
+    return "neither a file nor a directory"
 
 
 def too_large(path: str, size: int, limit: int) -> Problem:
@@ -143,6 +159,9 @@ def too_large(path: str, size: int, limit: int) -> Problem:
 
 
 def os_problem(path: str, exc: OSError) -> Problem:
+    if exc.errno == errno.ELOOP:
+        reason = "symbolic links that loop (or a chain too long to follow); refused"
+        return Problem(PROCESSING_ERROR, "ELOOP", reason, file=path)
     if isinstance(exc, PermissionError):
         return Problem(
             PROCESSING_ERROR, "EACCES", "permission denied; check its permissions", file=path

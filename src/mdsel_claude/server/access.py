@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import stat
@@ -10,7 +9,7 @@ from dataclasses import dataclass
 
 from mdsel.errors import PROCESSING_ERROR, Problem
 from mdsel.names import MARKDOWN_SUFFIXES, is_glob, is_markdown_name
-from mdsel.read import missing, os_problem, too_large
+from mdsel.read import missing, not_regular, os_problem, too_large
 from mdsel.settings import DEFAULT_MAX_BYTES
 from mdsel_claude.server.where import real_path
 
@@ -64,23 +63,6 @@ def inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-# Codes and wording follow the engine's own file problems, so a file refused by the server reads
-# the same as one the CLI could not read.
-_KINDS = (
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _kind(mode: int) -> str:
-    for test, kind in _KINDS:
-        if test(mode):
-            return kind
-    return "not a regular file"
-
-
 def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
     """Decide whether the server may read `path`; never opens it.
 
@@ -107,15 +89,12 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
         info = os.stat(absolute)
     except FileNotFoundError:
         return missing(path)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            reason = "symbolic links that loop (or a chain too long to follow); refused"
-            return _refused(path, "ELOOP", reason)
+    except OSError as error:  # the engine's own problems: the CLI says the same of this file
         return os_problem(path, error)
     if stat.S_ISDIR(info.st_mode):
         return _refused(path, "EISDIR", "is a directory; name the files in it")
     if not stat.S_ISREG(info.st_mode):
-        return _refused(path, "NOT_REGULAR", f"not a regular file ({_kind(info.st_mode)}); refused")
+        return not_regular(path, info.st_mode)
     if info.st_size > policy.max_bytes:
         return too_large(path, info.st_size, policy.max_bytes)
     return None

@@ -123,7 +123,17 @@ def test_index_and_select_relay_exactly_what_the_cli_prints(docs: Path) -> None:
             ["select", "h2.7", "guide.md"],
         ),
         ("mdsel_select", {"selector": "h2.0", "files": ["gone.md"]}, ["select", "h2.0", "gone.md"]),
+        # Files neither can read: refused by the server's checks, failed by the CLI's read.
+        ("mdsel_index", {"files": ["fifo.md", "guide.md"]}, ["index", "fifo.md", "guide.md"]),
+        (
+            "mdsel_select",
+            {"selector": "h1.0", "files": ["loop1.md"]},
+            ["select", "h1.0", "loop1.md"],
+        ),
     ]
+    os.mkfifo(docs / "fifo.md")
+    (docs / "loop1.md").symlink_to(docs / "loop2.md")
+    (docs / "loop2.md").symlink_to(docs / "loop1.md")
     for name, arguments, argv in calls:
         expected = relay(cli(docs, *argv))
         assert run_tool(name, arguments, Settings(), backend, cwd=str(docs)) == expected, argv
