@@ -26,6 +26,7 @@ builders.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from mdsel._record import NamedTuple
@@ -180,13 +181,29 @@ def find(document: Document, fragment: str) -> Target | None:
     return _by_generators(document, fragment)
 
 
+_SHORTCODE = re.compile(r":[a-z0-9_+-]+:")
+"""An emoji shortcode as GitHub writes them (`:rocket:`, `:+1:`, `:t-rex:`)."""
+
+
+def emoji_shown_slug(text: str) -> str:
+    """GitHub's rule on the text with its `:rocket:` shortcodes shown as emoji, which the rule
+    drops: `## :rocket: Launch` is `#-launch` to a renderer that slugs the text it shows. Any
+    `:name:` is taken for one (the list of GitHub's names is not kept), so this only answers a
+    fragment nothing else does."""
+    return slug(_SHORTCODE.sub("", text))
+
+
 def _by_generators(document: Document, fragment: str) -> Target | None:
     """The one heading whose anchor under another generator's rule is `fragment`."""
     order = _all_headings(document)
     texts = [_text(document, kind, index, shown=True) for kind, index in order]
+    rules = [(rule, separator, texts) for rule, separator in GENERATORS]
+    github_texts = [_text(document, kind, index) for kind, index in order]
+    if any(":" in text for text in github_texts):
+        rules.append((emoji_shown_slug, "-", github_texts))
     answering: set[tuple[str, int]] = set()
-    for rule, separator in GENERATORS:
-        for position, anchor in enumerate(_numbered([rule(t) for t in texts], separator)):
+    for rule, separator, rule_texts in rules:
+        for position, anchor in enumerate(_numbered([rule(t) for t in rule_texts], separator)):
             if anchor == fragment or anchor == fragment.lower():
                 answering.add(order[position])
     if len(answering) != 1:

@@ -296,6 +296,8 @@ def test_a_fragment_is_decoded_once() -> None:
         ("1. Numbered", "#_1-numbered"),  # VitePress: `_` before a leading digit
         ("server.port", "#server-port"),  # VitePress and Hugo: punctuation as `-`
         ("A -- B", "#a-b"),  # runs of `-` and spaces as one
+        (":rocket: Launch", "#-launch"),  # the shortcode shown as an emoji, which slugs drop
+        (":sparkles: New :+1: things :t-rex:", "#-new--things-"),
     ],
 )
 def test_a_generators_slug_selects_when_one_heading_answers(title: str, fragment: str) -> None:
@@ -316,6 +318,14 @@ def test_githubs_slug_wins_over_a_generator_slug_of_another_heading() -> None:
     # Hugo and VitePress slug `Foo_Bar` as foo-bar, GitHub's anchor of `foo-bar`.
     markdown = "# Top\n\n## Foo_Bar\n\n## foo-bar\n"
     assert picked(markdown, "#foo-bar") == [("h2.1", "## foo-bar")]
+
+
+def test_an_emoji_shortcode_heading_answers_both_forms_and_repeats_are_numbered() -> None:
+    markdown = "# Top\n\n## :rocket: Launch\n\n## :tada: Launch\n\n## Note: x:y:\n"
+    assert picked(markdown, "#rocket-launch") == [("h2.0", "## :rocket: Launch")]
+    assert picked(markdown, "#-launch") == [("h2.0", "## :rocket: Launch")]
+    assert picked(markdown, "#-launch-1") == [("h2.1", "## :tada: Launch")]
+    assert picked(markdown, "#note-xy") == [("h2.2", "## Note: x:y:")]  # GitHub's own
 
 
 def test_repeats_are_numbered_by_each_generators_rule() -> None:
