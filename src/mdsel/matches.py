@@ -1,4 +1,5 @@
-"""Resolved nodes → the matches a select shows: spans, head/tail, pages, toc, children, budget."""
+"""Resolved nodes → the matches a select shows, within the response budget: each node once,
+what repeats a shown match dropped, what does not fit named (see shown for one match)."""
 
 from __future__ import annotations
 
@@ -7,22 +8,20 @@ from collections.abc import Sequence
 from mdsel import paginate
 from mdsel.address import LINES
 from mdsel.budget import RESERVE_BYTES, answer_bytes, utf8_size
-from mdsel.children import BLOCK_TYPE, children, subsection_selectors
+from mdsel.children import children
 from mdsel.errors import (
     INVALID_SELECTOR,
-    SELECTOR_NOT_FOUND,
     Problem,
     SelectorSyntaxError,
     Suggestion,
 )
-from mdsel.locate import page_holding
 from mdsel.nodes import HEADING, ROOT, SECTION, Node, node_selector
-from mdsel.outline import fit_outline, outline
 from mdsel.resolve import resolve
 from mdsel.results import Match, Options, SelectResult
 from mdsel.selector import Params, Selector, format_params, parse_request
+from mdsel.shown import Paged, shown_match, span_of
 from mdsel.suggest import suggest
-from mdsel.tree import Document, Source
+from mdsel.tree import Source
 
 OMITTED_LINE_BYTES = 1024
 """Room for the line naming matches left out: at most 20 runs of selectors (render_text)."""
@@ -59,7 +58,7 @@ def select_matches(
     # What two selectors show alike (`h2.1,L812` when the section is one page, `L5-7` when that
     # is the section) is shown once: the same lines of the same document, the same text.
     shown_before: set[tuple[str, int, int, str]] | None = set() if len(found) > 1 else None
-    paged: dict[tuple[int, int, int, bool], list[paginate.Span]] = {}  # a section cut once
+    paged: Paged = {}  # a section cut once
     for node, selector in found:
         full = options.full or selector.params.full
         no_room = bool(matches) and not full and (used >= budget or used_bytes >= room)
@@ -67,7 +66,7 @@ def select_matches(
             # No room left: name it without cutting pages or listing children for it.
             omitted.append(_listed(node, selector.params, sources))
             continue
-        shown = _match(node, selector.params, sources, options, full, named > 1, paged)
+        shown = shown_match(node, selector.params, sources, options, full, named > 1, paged)
         if isinstance(shown, Problem):
             problems.append(shown)
             continue
@@ -105,7 +104,7 @@ def _may_repeat(
     source = sources[node.doc]
     if params.toc:
         return False  # an outline: shown again only when it is the same outline, rarely
-    _kind, first, last = _span(source.document, node)
+    _kind, first, last = span_of(source.document, node)
     first, last = paginate.clip_lines(first, last, params.head, params.tail)
     return any(
         m.namespace == source.namespace and first <= m.line_start and m.line_end <= last
@@ -220,107 +219,3 @@ def _kept_params(params: Params) -> str:
     """The params an omitted match is listed with, so selecting it shows what was asked for
     (`h2.1?page=2` listed so: its first page is other text)."""
     return format_params(params)
-
-
-def _match(
-    node: Node,
-    params: Params,
-    sources: Sequence[Source],
-    options: Options,
-    full: bool,
-    qualify: bool,
-    paged: dict[tuple[int, int, int, bool], list[paginate.Span]] | None = None,
-) -> Match | Problem:
-    """The match `node` shows with `params`; `paged`: pages already cut in this call, by
-    (document, first line, last line, full), reused (`L10,L20` in one long section)."""
-    if params.toc:
-        return _toc_match(node, sources[node.doc], options, full, qualify)
-    source = sources[node.doc]
-    document = source.document
-    selector = node_selector(document, node)
-    node_type, first, last = _span(document, node)
-    first, last = paginate.clip_lines(first, last, params.head, params.tail)
-    page_bytes = answer_bytes(options.answer_tokens) - RESERVE_BYTES
-    cut = (node.doc, first, last, full)
-    spans = paged.get(cut) if paged is not None else None
-    if spans is None:
-        page_words = None if full else options.page_words
-        spans = paginate.pages(document, first, last, page_words, page_bytes)
-        if paged is not None:
-            paged[cut] = spans
-    asked = node.line if node.kind != LINES else 0
-    number = params.page or (page_holding(spans, asked) if asked else 1)
-    if number > len(spans):
-        return Problem(
-            SELECTOR_NOT_FOUND,
-            "PAGE_OUT_OF_RANGE",
-            f"page {number} out of range: {selector} has {len(spans)} "
-            f"page{'s' if len(spans) != 1 else ''}",
-            selector=selector + format_params(params),
-            suggestions=(),
-        )
-    span = spans[number - 1]
-    # Counted over the whole shown part, as the index counts: a token cut across pages is one
-    # word there (each page counts its own pieces).
-    total_words = document.lines.words_between(spans[0].start, spans[-1].end) if spans else 0
-    next_selector = None
-    if number < len(spans):
-        next_selector = selector + format_params(params._replace(page=number + 1))
-    content = document.data[span.start : span.end].decode("utf-8", errors="replace")
-    return Match(
-        namespace=source.namespace,
-        selector=selector,
-        type=node_type,
-        content=content,
-        truncated=len(spans) > 1 or (first, last) != _span(document, node)[1:],
-        line_start=span.line_start,
-        line_end=span.line_end,
-        page=number,
-        total_pages=len(spans),
-        words=span.words,
-        total_words=total_words,
-        next=next_selector,
-        subsections=subsection_selectors(document, node),
-        children=(),  # filled in by the caller for the matches it shows
-        line=asked,
-    )
-
-
-def _toc_match(node: Node, source: Source, options: Options, full: bool, qualify: bool) -> Match:
-    """The outline of a heading's section (or of the whole document) as the match's content."""
-    document = source.document
-    selector = node_selector(document, node)
-    node_type, first, last = _span(document, node)
-    if node.kind == ROOT:
-        lo, hi = 0, len(document.headings) - 1
-    else:
-        lo, hi = node.ref, document.headings[node.ref].last
-    # Qualified as everywhere else: in JSON always, in text when the call has several documents.
-    prefix = f"{source.namespace}::" if options.json or qualify else ""
-    hint = f"{prefix}{selector}?toc=true&full=true"
-    budget = None if full else options.max_headings
-    lines = outline(document, lo, hi, prefix, budget, f"use {hint}")
-    if not full:
-        room = answer_bytes(options.answer_tokens) - RESERVE_BYTES
-        lines = fit_outline(document, lo, hi, prefix, budget, lines, room, f"use {hint}")
-    text = "\n".join(lines) if hi >= lo else ""
-    content = text + "\n" if text else ""
-    words = len(content.split())
-    subsections = subsection_selectors(document, node)
-    return Match(
-        source.namespace, selector, node_type, content, False, first, last, 1, 1,
-        words, words, None, subsections, (),
-    )  # fmt: skip
-
-
-def _span(document: Document, node: Node) -> tuple[str, int, int]:
-    if node.kind == ROOT:
-        return "root", 1, document.line_count
-    if node.kind == LINES:
-        return LINES, node.ref, node.line
-    if node.kind in (HEADING, SECTION):
-        heading = document.headings[node.ref]
-        kind = "section" if node.kind == SECTION else f"heading:h{heading.level}"
-        return kind, heading.line_start, heading.section_line_end
-    block = document.blocks[node.ref]
-    return (f"block:{BLOCK_TYPE[block.kind]}", *document.block_lines(node.ref))
