@@ -145,7 +145,8 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
 
 
 def _bat_range(argv: list[str]) -> Piece:
-    """`bat -r 10:200` / `--line-range=:200` shows those lines; otherwise the whole file."""
+    """`bat -r 10:200` / `--line-range=:200` shows those lines, `-r 40` line 40; otherwise the
+    whole file."""
     for i, arg in enumerate(argv):
         value = None
         if arg in ("-r", "--line-range") and i + 1 < len(argv):
@@ -153,9 +154,11 @@ def _bat_range(argv: list[str]) -> Piece:
         elif arg.startswith("--line-range="):
             value = arg.partition("=")[2]
         if value is not None:
-            first, _, last = value.partition(":")
+            first, colon, last = value.partition(":")
             start = count(first) if first else 1
             stop = count(last) if last else None
+            if not colon:
+                stop = start  # `-r 40` is line 40 alone
             if start is None or (last and stop is None):
                 return ("lines", 0, 0)
             return ("lines", max(start - 1, 0), stop)

@@ -45,6 +45,14 @@ MAX_DEPTH = 2
 
 _OPERATORS = frozenset({"|", "|&", "&&", "||", ";", "&", "\n", "(", ")", ";;", "{", "}"})
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+_GROUPS = {
+    "(": ")", "{": "}", "if": "fi", "for": "done", "while": "done", "until": "done",
+    "select": "done",
+}  # fmt: skip
+"""Compound commands, by the word that opens each and the one that closes it: what the whole
+prints flows on as one command's output (`( cd docs && cat g.md ) | head -n 5`)."""
+_BEFORE_COMMAND = _OPERATORS | {"do", "then", "else", "elif", "!"}
+"""After these words a command starts (so an opening or closing word there is one)."""
 
 
 def printed_markdown(command: str, cwd: str, threshold: int) -> list[str]:
@@ -83,16 +91,36 @@ def _shown(command: str, cwd: str | None, depth: int, globs: Globs) -> Iterator[
 
 
 def _shown_words(
-    words: list[str], cwd: str | None, depth: int, globs: Globs
+    words: list[str],
+    cwd: str | None,
+    depth: int,
+    globs: Globs,
+    dirs: list[str | None] | None = None,
+    after: list[str | None] | None = None,
 ) -> Iterator[tuple[str, Piece]]:
+    """What the words show; `dirs`: the `pushd` stack they start with; `after`, when given,
+    gets the directory they end in (a `{ …; }` group or a loop moves the shell's own)."""
     pipeline: list[list[str]] = [[]]
     outer: list[str | None] = []  # the directory to go back to at each subshell's `)`
-    substituted: dict[str, Stream] = {}  # `<(…)` as its command sees it → what it prints
+    substituted: dict[str, Stream] = {}  # `<(…)` or a group, as its command sees it → its output
+    dirs = [] if dirs is None else dirs
     i = 0
     while i <= len(words):
         token = words[i] if i < len(words) else "\n"
         i += 1
         last = pipeline[-1][-1] if pipeline[-1] else ""
+        if token in _GROUPS and all(word in _BEFORE_COMMAND for word in pipeline[-1]):
+            end = _group_end(words, i, token)
+            if end > 0:
+                moved: list[str | None] = [cwd]
+                inner = words[i : end - 1]
+                name = f"\0group {len(substituted)}"  # no word of the command holds a NUL
+                substituted[name] = list(_shown_words(inner, cwd, depth, globs, list(dirs), moved))
+                if token != "(":  # a subshell's `cd` ends with it; a group's is the shell's
+                    cwd = moved[0]
+                pipeline[-1].append(name)
+                i = end
+                continue
         if token == "(" and last.endswith("$"):
             i = _closing(words, i)  # `$(…)`, `$((…))`: its output is not shown
             continue
@@ -116,16 +144,41 @@ def _shown_words(
             pipeline[-1].append(token)
             continue
         if not outer and token != "&" and _stdout_taken_away(pipeline):
+            if after is not None:
+                after[0] = cwd
             return  # `exec >/dev/null` in this shell: nothing after it reaches the screen
-        moved, shown = _run_pipeline(pipeline, cwd, depth, globs, substituted)
+        here, shown = _run_pipeline(pipeline, cwd, depth, globs, substituted, dirs)
         if token != "&":  # `cd docs &` moves a background job's directory, not this shell's
-            cwd = moved
+            cwd = here
         yield from shown
         pipeline = [[]]
         if token == "(":
             outer.append(cwd)
         elif token == ")" and outer:
             cwd = outer.pop()
+    if after is not None:
+        after[0] = cwd
+
+
+def _group_end(words: list[str], i: int, opener: str) -> int:
+    """The index after the word that closes the group `opener` (just before `i`) opens, or -1
+    when none does. Brackets close wherever they stand; a closing word only where a command
+    starts (`echo done` closes nothing)."""
+    closer = _GROUPS[opener]
+    openers = {word for word, closing in _GROUPS.items() if closing == closer}
+    anywhere = opener == "("
+    level = 1
+    while i < len(words):
+        word = words[i]
+        if anywhere or words[i - 1] in _BEFORE_COMMAND:
+            if word in openers:
+                level += 1
+            elif word == closer:
+                level -= 1
+                if not level:
+                    return i + 1
+        i += 1
+    return -1
 
 
 def _stdout_taken_away(pipeline: list[list[str]]) -> bool:
@@ -155,9 +208,11 @@ def _run_pipeline(
     depth: int,
     globs: Globs,
     substituted: dict[str, Stream],
+    dirs: list[str | None],
 ) -> tuple[str | None, Stream]:
-    """The directory after the pipeline (`cd` alone moves it) and what the pipeline shows;
-    `substituted`: what each `<(…)` the words name prints."""
+    """The directory after the pipeline (`cd`, `pushd` or `popd` alone moves it) and what the
+    pipeline shows; `substituted`: what each `<(…)` or group the words name prints; `dirs`:
+    the `pushd` stack."""
     stream: Stream = []
     for index, words in enumerate(pipeline):
         argv, stdin, to_screen = redirections(words, cwd)
@@ -165,8 +220,11 @@ def _run_pipeline(
         if not argv:
             stream = []
             continue
-        if len(pipeline) == 1 and argv[0] in ("cd", "pushd"):
-            return changed_dir(argv, cwd), []
+        if len(pipeline) == 1 and argv[0] in ("cd", "pushd", "popd"):
+            return _moved(argv, cwd, dirs), []
+        if argv[0] in substituted:  # a group: what it printed, on to the next command
+            stream = substituted[argv[0]] if to_screen else []
+            continue
         given = [word for word in argv[1:] if word in substituted]
         if given:  # read from `<(…)`: what the inner commands print flows in as input
             argv = [word for word in argv if word not in substituted]
@@ -185,6 +243,24 @@ def _run_pipeline(
         if not to_screen:
             stream = []
     return cwd, stream
+
+
+def _moved(argv: list[str], cwd: str | None, dirs: list[str | None]) -> str | None:
+    """The directory after `cd DIR`, `pushd DIR` (the one left is kept) or `popd` (back to it);
+    None when the text cannot say (`pushd` alone or `+N` rotate the stack)."""
+    if argv[0] == "cd":
+        return changed_dir(argv, cwd)
+    operands = argv[1:]
+    if argv[0] == "popd":
+        if operands:
+            dirs.clear()  # `popd +1` drops another entry: what is left is not known
+            return None
+        return dirs.pop() if dirs else None
+    if not operands or operands[0].startswith(("+", "-")):
+        dirs.clear()
+        return None
+    dirs.append(cwd)
+    return changed_dir(argv, cwd)
 
 
 def _nested(argv: list[str], cwd: str | None, depth: int, globs: Globs) -> Stream:

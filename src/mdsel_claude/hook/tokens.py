@@ -24,11 +24,11 @@ def _code(text: str) -> str:
         c = text[i]
         if quote:
             if c == "\\" and quote == '"':
-                out.append(text[i : i + 2])
+                out.append(text[i : i + 2].translate(_QUOTED))
                 i += 2
                 continue
             quote = "" if c == quote else quote
-            out.append(c)
+            out.append(c if c == quote else c.translate(_QUOTED))
             i += 1
         elif c == "\\":
             if text[i + 1 : i + 2] != "\n":  # `\` newline joins the lines
@@ -100,6 +100,11 @@ def _after_heredocs(text: str, i: int, heredocs: list[tuple[str, bool]]) -> int:
     return i
 
 
+_QUOTED = {ord(c): 0xF0000 + n for n, c in enumerate(";&|()<>\n")}
+"""Operator characters inside quotes, as private-use characters while shlex splits (it would
+take a quoted `|` alone for a pipe), then put back: see `_split`."""
+_UNQUOTED = {code: char for char, code in _QUOTED.items()}
+
 OPERATORS = ("<<<", "&>>", "<<-", ";;", "&&", "||", "|&", ">>", "<<", "&>", ">&", "<&", "<>", ">|")
 """The shell's operators of more than one character, longest first."""
 
@@ -114,12 +119,15 @@ def _split(text: str) -> list[str]:
     words: list[str] = []
     for word in lexer:
         # shlex keeps a run of operator characters as one token (`);`, `))`): split it as
-        # the shell reads it. A quoted `';'` comes out the same way and ends a command early:
-        # at worst, silence.
+        # the shell reads it. Quoted ones were set aside (_QUOTED), so they are no operators.
         if word and all(c in _PUNCTUATION for c in word):
             words += _operators(word)
-        else:
+        elif word and all(ord(c) in _UNQUOTED for c in word):
+            # Quoted operator characters alone (`echo '|'`): left as they are, a word that is
+            # no operator and no file.
             words.append(word)
+        else:
+            words.append(word.translate(_UNQUOTED))
     return words
 
 
