@@ -40,6 +40,24 @@ def clip_lines(first: int, last: int, head: int | None, tail: int | None) -> tup
     return first, last
 
 
+def one_page(
+    document: Document, first: int, last: int, page_words: int, max_page_bytes: int | None = None
+) -> bool:
+    """Whether lines first..last fit one page: what `pages` would not cut (the index says of
+    each section whether a select of it comes in pages)."""
+    lines = document.lines
+    total = lines.words_in(first, last)
+    size = lines.starts[last] - lines.starts[first - 1] if last >= first else 0
+    return total <= page_words and size <= _page_bytes(page_words, max_page_bytes)
+
+
+def _page_bytes(page_words: int, max_page_bytes: int | None) -> int:
+    page_bytes = page_words * BYTES_PER_WORD
+    if max_page_bytes is not None:
+        page_bytes = max(1024, min(page_bytes, max_page_bytes))
+    return page_bytes
+
+
 def pages(
     document: Document,
     first: int,
@@ -55,9 +73,7 @@ def pages(
         lines.starts[last] if last >= first else lines.starts[first - 1],
     )
     total = lines.words_in(first, last)
-    page_bytes = 0 if page_words is None else page_words * BYTES_PER_WORD
-    if max_page_bytes is not None:
-        page_bytes = max(1024, min(page_bytes, max_page_bytes))
+    page_bytes = 0 if page_words is None else _page_bytes(page_words, max_page_bytes)
     if page_words is None or (total <= page_words and end - start <= page_bytes):
         return [Span(start, end, total, first, last)]  # last < first: nothing there (L1-0)
     result: list[Span] = []

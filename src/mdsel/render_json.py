@@ -7,10 +7,12 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 
 from mdsel.anchors import anchors
+from mdsel.budget import RESERVE_BYTES, answer_bytes
 from mdsel.children import children_counts, preview_cut
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
 from mdsel.fragments import written_fragment
 from mdsel.names import heading_selector
+from mdsel.paginate import one_page
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
 from mdsel.tree import Document
 
@@ -98,6 +100,9 @@ def document_index(
     counts, root_children = children_counts(document)
 
     heading_anchors = anchors(document)
+    # As a select pages it: over the page's words, or over its share of the answer's bytes.
+    page_bytes = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    page_words = options.page_words
     heading_entries = []
     for index, heading in enumerate(headings):
         section_words = document.headings.words.section(index)
@@ -112,9 +117,11 @@ def document_index(
                 "content_preview": text,
                 "truncated": cut,
                 "children_count": counts[index],
-                "word_count": len(heading.title.split()),
+                "word_count": len(heading.title.encode("utf-8").split()),
                 "section_word_count": section_words,
-                "section_truncated": section_words > options.page_words,
+                "section_truncated": not one_page(
+                    document, heading.line_start, heading.section_line_end, page_words, page_bytes
+                ),
                 "line_start": heading.line_start,
                 "line_end": heading.section_line_end,
             }
@@ -132,7 +139,9 @@ def document_index(
             "children_count": root_children,
             "word_count": document.word_count,
             "section_word_count": document.word_count,
-            "section_truncated": document.word_count > options.page_words,
+            "section_truncated": not one_page(
+                document, 1, document.line_count, page_words, page_bytes
+            ),
             "line_start": 1,
             "line_end": document.line_count,
         },

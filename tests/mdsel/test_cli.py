@@ -318,6 +318,28 @@ def test_json_index_envelope() -> None:
     assert body["data"]["summary"]["total_nodes"] == 1 + 8 + 15
 
 
+def test_json_index_says_which_sections_come_in_pages(tmp_path: Path) -> None:
+    """`section_truncated` is what a select of the section does: over the page's words, or
+    over its share of the answer's bytes (400 long links: 802 words, 30 KB); word counts are
+    runs of non-whitespace bytes, a no-break space inside a word."""
+    links = "".join(
+        f"- [repo{n}](https://github.com/organization-name/repository-with-a-long-name-{n})\n"
+        for n in range(400)
+    )
+    path = tmp_path / "links.md"
+    path.write_text(f"## Links\n\n{links}\n# a\u00a0b\u00a0c\n\nshort\n")
+    body = json.loads(cli("index", str(path), "--json").stdout)
+    (document,) = body["data"]["documents"]
+    links_heading, short_heading = document["headings"]
+    assert links_heading["section_word_count"] < 2000 and links_heading["section_truncated"]
+    assert not short_heading["section_truncated"] and short_heading["word_count"] == 1
+    assert document["root"]["section_truncated"]
+    for selector, heading in (("h2.0", links_heading), ("h1.0", short_heading)):
+        selected = json.loads(cli("select", selector, str(path), "--json").stdout)
+        (match,) = selected["data"]["matches"]
+        assert ("pagination" in match) == match["truncated"] == heading["section_truncated"]
+
+
 def test_json_select_envelope_with_misses() -> None:
     body = json.loads(cli("select", "h2.1,9", STRUCTURE, "--json").stdout)
     assert body["success"] is False
@@ -598,15 +620,20 @@ def test_titles_are_shown_without_the_attribute_block(tmp_path: Path) -> None:
         "# Top\n\n## Intro {#intro}\n\n## Intro\n",
         "# Top\n\n## First {#second}\n\none\n\n## Second\n\ntwo\n",
         "- ## Dup\n\n# Dup\n\n## Dup {#dup}\n",
+        "#\n\ntext\n\n#\n\nmore\n\n# \\#\n",
     ],
 )
 def test_every_anchor_in_the_json_index_selects_its_heading(tmp_path: Path, markdown: str) -> None:
-    """The schema's promise: a heading's `anchor` is what `#anchor` selects it by."""
+    """The schema's promise: a heading's `anchor` is what `#anchor` selects it by; the first
+    heading without text has none (an empty `anchor`)."""
     path = tmp_path / "doc.md"
     path.write_text(markdown)
     body = json.loads(cli("index", str(path), "--json").stdout)
-    for heading in body["data"]["documents"][0]["headings"]:
-        if "anchor" not in heading:
+    headings = body["data"]["documents"][0]["headings"]
+    assert sum(heading["anchor"] == "" for heading in headings) <= 1
+    for heading in headings:
+        if heading["anchor"] == "":
+            assert not heading["text"].strip() and heading["selector"].endswith("::h1.0")
             continue
         found = json.loads(cli("select", f"#{heading['anchor']}", str(path), "--json").stdout)
         assert [m["selector"] for m in found["data"]["matches"]] == [heading["selector"]], heading

@@ -23,7 +23,7 @@ def test_words_and_operators(command: str, expected: list[str]) -> None:
     assert tokens(command) == expected
 
 
-@pytest.mark.parametrize("quoted", ["'|'", '"|"', "';'", "'&&'", "'('", "\")\"", "'>'"])
+@pytest.mark.parametrize("quoted", ["'|'", '"|"', "';'", "'&&'", "'('", '")"', "'>'"])
 def test_quoted_operator_characters_alone_are_no_operators(quoted: str) -> None:
     words = tokens(f"echo {quoted} cat a.md")
     assert len(words) == 4 and words[0] == "echo" and words[2:] == ["cat", "a.md"]
