@@ -149,6 +149,12 @@ def _judge_servers(servers: list[tuple[Server, Verdict]], found: Survey, report:
                 f"MCP server {server.name!r} is switched off ({off}), so Claude Code does not "
                 "start it: remove it there (or enable the server in /mcp)"
             )
+        denied = survey.denied_tools(found, server.name)
+        if denied:
+            report.fail(
+                f"Claude Code refuses the tools of MCP server {server.name!r}: permissions.deny "
+                f"has {', '.join(denied)}; remove the rule"
+            )
         refused = survey.allowlist_refusal(found, server.name, server.value)
         if refused is not None:
             report.fail(f"Claude Code does not start MCP server {server.name!r}: {refused}")

@@ -25,11 +25,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mdsel_claude.server.tools import INDEX_TOOL, SELECT_TOOL
 from mdsel_claude.setup import entry_edits, jsonfile, paths
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
 APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers", "enableAllProjectMcpServers")
+TOOLS = (INDEX_TOOL, SELECT_TOOL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,9 @@ class Survey:
     the key): then no hook runs, ours included."""
     plugins: list[str] = field(default_factory=list)
     """Enabled plugins named mdsel-claude, as `name@marketplace`."""
+    denied: list[tuple[str, str]] = field(default_factory=list)
+    """`permissions.deny` rules of MCP tools (`mcp__mdsel`, `mcp__mdsel__mdsel_index`), with
+    the settings file of each: Claude Code then refuses every call of those tools."""
 
 
 def _read(path: Path, survey: Survey) -> JSONObject | None:
@@ -162,6 +167,24 @@ def _switches(found: Survey, path: str, settings: JSONObject) -> None:
         name = _object(denied).get("serverName")
         if isinstance(name, str):
             found.switched_off.setdefault(name, f"deniedMcpServers in {path}")
+    for rule in _list(_object(settings.get("permissions")).get("deny")):
+        if isinstance(rule, str) and rule.startswith("mcp__"):
+            found.denied.append((rule, path))
+
+
+def denied_tools(found: Survey, name: str) -> list[str]:
+    """The `permissions.deny` rules that refuse a tool of MCP server `name`, each with its
+    file: `mcp__NAME` (every tool), `mcp__NAME__TOOL` (one) and wildcards after that prefix
+    (`mcp__NAME__*`), the shapes Claude Code documents."""
+    from fnmatch import fnmatchcase
+
+    prefix = f"mcp__{name}__"
+    return [
+        f"{rule!r} in {path}"
+        for rule, path in found.denied
+        if rule == f"mcp__{name}"
+        or (rule.startswith(prefix) and any(fnmatchcase(prefix + tool, rule) for tool in TOOLS))
+    ]
 
 
 def _allowlist(found: Survey, path: str, settings: JSONObject) -> None:

@@ -119,6 +119,37 @@ def test_a_server_switched_off_by_name_is_a_problem(
     assert doctor(capsys)[0] == 0
 
 
+@pytest.mark.parametrize(
+    ("rule", "refused"),
+    [
+        ("mcp__mdsel", True),
+        ("mcp__mdsel__*", True),
+        ("mcp__mdsel__mdsel_select", True),
+        ("mcp__mdsel__mdsel_*", True),
+        ("mcp__mdsel__x*", False),
+        ("mcp__other", False),
+        ("mcp__mdsel_x", False),
+        ("mcp__mdsel__other_tool", False),
+        ("Read(./secrets/**)", False),
+    ],
+)
+def test_a_permission_rule_that_denies_our_tools_is_a_problem(
+    home: Path, capsys: pytest.CaptureFixture[str], rule: str, refused: bool
+) -> None:
+    assert cli.main(["install"]) == 0
+    Path(".claude/settings.local.json").write_text(
+        json.dumps(
+            {
+                "permissions": {"deny": [rule]},
+                **json.loads(Path(".claude/settings.local.json").read_text()),
+            }
+        )
+    )
+    status, out = doctor(capsys)
+    assert status == int(refused), out
+    assert (f"permissions.deny has {rule!r} in " in out) == refused
+
+
 def test_hooks_switched_off_are_a_problem_where_the_most_local_file_says_so(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
