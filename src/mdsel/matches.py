@@ -3,6 +3,7 @@ what repeats a shown match dropped, what does not fit named (see shown for one m
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from mdsel import paginate
@@ -57,12 +58,18 @@ def select_matches(
     used_bytes = 0
     # What two selectors show alike (`h2.1,L812` when the section is one page, `L5-7` when that
     # is the section) is shown once: the same lines of the same document, the same text.
-    shown_before: set[tuple[str, int, int, str]] | None = set() if len(found) > 1 else None
+    # One selector's nodes are other lines each (two blocks, two headings): only several can
+    # repeat one another.
+    several = len(selectors) > 1
+    shown_before: set[tuple[str, int, int, str]] | None = set() if several else None
     paged: Paged = {}  # a section cut once
+    shown_lines = _ShownLines()
     for node, selector in found:
         full = options.full or selector.params.full
         no_room = bool(matches) and not full and (used >= budget or used_bytes >= room)
-        if no_room and not _may_repeat(node, selector.params, sources, matches):
+        if no_room and not (
+            several and _may_repeat(node, selector.params, sources, matches, shown_lines)
+        ):
             # No room left: name it without cutting pages or listing children for it.
             omitted.append(_listed(node, selector.params, sources))
             continue
@@ -97,7 +104,11 @@ def select_matches(
 
 
 def _may_repeat(
-    node: Node, params: Params, sources: Sequence[Source], matches: Sequence[Match]
+    node: Node,
+    params: Params,
+    sources: Sequence[Source],
+    matches: Sequence[Match],
+    shown_lines: _ShownLines,
 ) -> bool:
     """Whether `node` may show what a match already shown does: the lines it spans hold that
     match's lines (a page of them, or all). Cheap: no page is cut to tell."""
@@ -106,10 +117,41 @@ def _may_repeat(
         return False  # an outline: shown again only when it is the same outline, rarely
     _kind, first, last = span_of(source.document, node)
     first, last = paginate.clip_lines(first, last, params.head, params.tail)
-    return any(
-        m.namespace == source.namespace and first <= m.line_start and m.line_end <= last
-        for m in matches
-    )
+    return shown_lines.holds(matches, source.namespace, first, last)
+
+
+class _ShownLines:
+    """The lines of the matches shown, per document, so that whether a span of lines holds
+    one is a binary search (a request past the budget may have a hundred thousand nodes)."""
+
+    __slots__ = ("by_document", "shown")
+
+    def __init__(self) -> None:
+        self.shown = -1  # how many matches the table was made from
+        self.by_document: dict[str, tuple[list[int], list[int]]] = {}
+
+    def holds(self, matches: Sequence[Match], namespace: str, first: int, last: int) -> bool:
+        """Whether some shown match of `namespace` lies within lines first..last."""
+        if self.shown != len(matches):
+            self._make(matches)
+        starts, least_end = self.by_document.get(namespace, ([], []))
+        # Of the matches starting at `first` or later, the one ending soonest: within the span
+        # if any is (its start is then within it too).
+        k = bisect_left(starts, first)
+        return k < len(starts) and least_end[k] <= last
+
+    def _make(self, matches: Sequence[Match]) -> None:
+        spans: dict[str, list[tuple[int, int]]] = {}
+        for match in matches:
+            spans.setdefault(match.namespace, []).append((match.line_start, match.line_end))
+        self.by_document = {}
+        for namespace, pairs in spans.items():
+            pairs.sort()
+            least_end = [end for _start, end in pairs]
+            for k in range(len(least_end) - 2, -1, -1):
+                least_end[k] = min(least_end[k], least_end[k + 1])
+            self.by_document[namespace] = ([start for start, _end in pairs], least_end)
+        self.shown = len(matches)
 
 
 def _syntax_problem(request: str, exc: SelectorSyntaxError, sources: Sequence[Source]) -> Problem:
@@ -217,5 +259,5 @@ def _listed(node: Node, params: Params, sources: Sequence[Source]) -> tuple[str,
 
 def _kept_params(params: Params) -> str:
     """The params an omitted match is listed with, so selecting it shows what was asked for
-    (`h2.1?page=2` listed so: its first page is other text)."""
-    return format_params(params)
+    (`h2.1?page=2` listed so: its first page is other text; `page=1` is what no page gives)."""
+    return format_params(params._replace(page=None) if params.page == 1 else params)

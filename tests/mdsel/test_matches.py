@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mdsel
 from mdsel import render_text
+from mdsel.nodes import Node
+from mdsel.results import Match
 
 
 @pytest.mark.parametrize(
@@ -85,3 +91,53 @@ def test_a_match_left_out_is_listed_with_its_page() -> None:
     assert result.omitted == (("p", "h1.0?page=2"),)
     (listed,) = mdsel.select("h1.0?page=2", [source], options).matches
     assert listed.page == 2 and "six seven" in listed.content
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    spans=st.lists(st.tuples(st.integers(1, 60), st.integers(0, 20)), max_size=30),
+    first=st.integers(1, 80),
+    length=st.integers(0, 80),
+)
+def test_shown_lines_tell_whether_a_span_holds_a_shown_match(
+    spans: list[tuple[int, int]], first: int, length: int
+) -> None:
+    """The table a request past the budget asks: the same answer as looking at every match."""
+    from mdsel.matches import _ShownLines
+
+    matches = [match_at(start, start + extra) for start, extra in spans]
+    last = first + length
+    expected = any(first <= m.line_start and m.line_end <= last for m in matches)
+    assert _ShownLines().holds(matches, "doc", first, last) == expected
+    assert not _ShownLines().holds(matches, "other", first, last)
+
+
+def match_at(line_start: int, line_end: int) -> Match:
+    return Match("doc", "L1", "lines", "", False, line_start, line_end, 1, 1, 0, 0, None, (), ())
+
+
+def test_one_selectors_nodes_are_not_checked_for_repeats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget, a node is checked against the shown ones only when the request has
+    several selectors: one selector's nodes never repeat one another."""
+    from mdsel import matches
+
+    calls: list[Node] = []
+    real = matches._may_repeat
+
+    def counted(node: Node, *args: Any) -> bool:
+        calls.append(node)
+        return real(node, *args)
+
+    monkeypatch.setattr(matches, "_may_repeat", counted)
+    document = mdsel.parse_document("".join(f"p{n}\n\n" for n in range(3000)).encode())
+    source = mdsel.Source("doc", "doc.md", document)
+    options = mdsel.Options(page_words=100)
+    assert len(mdsel.select("para", [source], options).omitted) == 2900
+    assert calls == []
+    assert len(mdsel.select("para,h1.0", [source], options).omitted) == 2900
+    assert len(calls) == 2900
+    # `page=1` is what no page gives: left out of the listing, so runs of selectors stay runs.
+    omitted = mdsel.select("para?page=1", [source], options).omitted
+    assert omitted[0] == ("doc", "para.100")
+    out = render_text.select(mdsel.select("para?page=1", [source], options), [], [])
+    assert "para.100-2999;" in out.stdout
