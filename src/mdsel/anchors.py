@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.anchor_generators import GENERATORS
@@ -197,19 +198,31 @@ def _by_generators(document: Document, fragment: str) -> Target | None:
     """The one heading whose anchor under another generator's rule is `fragment`."""
     order = _all_headings(document)
     texts = [_text(document, kind, index, shown=True) for kind, index in order]
-    rules = [(rule, separator, texts) for rule, separator in GENERATORS]
-    github_texts = [_text(document, kind, index) for kind, index in order]
-    if any(":" in text for text in github_texts):
-        rules.append((emoji_shown_slug, "-", github_texts))
-    answering: set[tuple[str, int]] = set()
-    for rule, separator, rule_texts in rules:
-        for position, anchor in enumerate(_numbered([rule(t) for t in rule_texts], separator)):
-            if anchor == fragment or anchor == fragment.lower():
-                answering.add(order[position])
+    answering = _answering(order, texts, GENERATORS, fragment)
+    if not answering:  # last: the shortcode slug only where no generator's answers
+        github_texts = [_text(document, kind, index) for kind, index in order]
+        if any(":" in text for text in github_texts):
+            answering = _answering(order, github_texts, [(emoji_shown_slug, "-")], fragment)
     if len(answering) != 1:
         return None
     kind, index = answering.pop()
     return Target(kind, index)
+
+
+def _answering(
+    order: list[tuple[str, int]],
+    texts: list[str],
+    rules: Sequence[tuple[Callable[[str], str], str]],
+    fragment: str,
+) -> set[tuple[str, int]]:
+    """The headings (of `order`, with `texts`) whose anchor under one of `rules` (slug rule,
+    repeat separator) is `fragment`."""
+    answering: set[tuple[str, int]] = set()
+    for rule, separator in rules:
+        for position, anchor in enumerate(_numbered([rule(t) for t in texts], separator)):
+            if anchor == fragment or anchor == fragment.lower():
+                answering.add(order[position])
+    return answering
 
 
 def nested_lines(document: Document, index: int) -> tuple[int, int]:

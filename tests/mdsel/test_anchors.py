@@ -326,6 +326,9 @@ def test_an_emoji_shortcode_heading_answers_both_forms_and_repeats_are_numbered(
     assert picked(markdown, "#-launch") == [("h2.0", "## :rocket: Launch")]
     assert picked(markdown, "#-launch-1") == [("h2.1", "## :tada: Launch")]
     assert picked(markdown, "#note-xy") == [("h2.2", "## Note: x:y:")]  # GitHub's own
+    # Another generator's answer comes first: kramdown's `#intro` of `1. Intro`.
+    markdown = "# Doc\n\n## 1. Intro\n\nx\n\n## :x:Intro\n\ny\n"
+    assert picked(markdown, "#intro") == [("h2.0", "## 1. Intro")]
 
 
 def test_repeats_are_numbered_by_each_generators_rule() -> None:
