@@ -174,17 +174,10 @@ def _switches(found: Survey, path: str, settings: JSONObject) -> None:
 
 def denied_tools(found: Survey, name: str) -> list[str]:
     """The `permissions.deny` rules that refuse a tool of MCP server `name`, each with its
-    file: `mcp__NAME` (every tool), `mcp__NAME__TOOL` (one) and wildcards after that prefix
-    (`mcp__NAME__*`), the shapes Claude Code documents."""
-    from fnmatch import fnmatchcase
-
-    prefix = f"mcp__{name}__"
-    return [
-        f"{rule!r} in {path}"
-        for rule, path in found.denied
-        if rule == f"mcp__{name}"
-        or (rule.startswith(prefix) and any(fnmatchcase(prefix + tool, rule) for tool in TOOLS))
-    ]
+    file, in the shapes Claude Code documents: `mcp__NAME` and `mcp__NAME__*` (every tool),
+    `mcp__NAME__TOOL` (one)."""
+    ours = {f"mcp__{name}", f"mcp__{name}__*"} | {f"mcp__{name}__{tool}" for tool in TOOLS}
+    return [f"{rule!r} in {path}" for rule, path in found.denied if rule in ours]
 
 
 def _allowlist(found: Survey, path: str, settings: JSONObject) -> None:
