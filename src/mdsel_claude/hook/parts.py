@@ -22,6 +22,9 @@ tail -n 50`), which a file of 40 lines shows whole."""
 WHOLE: Piece = ("lines", 0, None)
 REVERSED: Piece = ("reversed lines", 0, None)
 """A whole file, last line first (`tac`): the same words as WHOLE; a cut of it is another."""
+OTHER: tuple[str, Piece] = ("", ("other lines", 0, None))
+"""Lines of no file named (an `echo` in a group), at each end of a stream that holds some:
+where a cut of it falls is then not known (silence); whole, it still shows its files."""
 
 Stream = list[tuple[str, Piece]]
 """What flows down a pipeline: parts of files, in order."""
@@ -42,6 +45,8 @@ def narrowed(stream: Stream, piece: Piece) -> Stream:
         return stream
     cut_unit, cut_start, cut_stop = piece
     path, current = stream[-1] if cut_start < 0 else stream[0]
+    if (path, current) == OTHER:
+        return []
     if current == WHOLE:
         return [(path, piece)]
     if current == REVERSED:  # `tac f | head -n 5` shows f's last 5 lines, `| tail` its first

@@ -7,8 +7,10 @@ a glob of Markdown names in one directory; no variable, command substitution or 
 evaluated. Each pipeline is followed from the files its first command prints to what its last
 command shows (see `commands`): a filter that keeps the text (`cat`, `nl`, `less`, `tee`) keeps
 it, `head`/`tail`/`sed -n` keep their lines of it, anything else (`grep`, `wc`, `awk`, a redirect
-to a file) leaves nothing of it on the screen. `cd DIR` moves the directory later relative paths
-are read from (back again after a subshell's `)`); `sh -c 'TEXT'` is followed into TEXT.
+to a file) leaves nothing of it on the screen. A subshell, a `{ …; }` group, a loop, an `if` or a
+`case` is one command whose output flows on (`groups` finds where each ends). `cd DIR`, `pushd`
+and `popd` move the directory later relative paths are read from (back again after a subshell's
+`)`); `sh -c 'TEXT'` is followed into TEXT.
 
 What cannot be understood is silence: a reminder the agent does not need costs more than one it
 misses, and the Read tool still has its own. Every step is bounded: the command's length, the
@@ -20,7 +22,8 @@ from __future__ import annotations
 import os
 
 from mdsel_claude.hook.commands import PRINTERS, shows
-from mdsel_claude.hook.parts import WHOLE, Piece, Stream, printed_exceeds
+from mdsel_claude.hook.groups import BEFORE_COMMAND, GROUPS, OPERATORS, group_ends
+from mdsel_claude.hook.parts import OTHER, WHOLE, Piece, Stream, printed_exceeds
 from mdsel_claude.hook.shell_words import (
     Globs,
     changed_dir,
@@ -43,16 +46,16 @@ MAX_CHECKS = 8
 MAX_DEPTH = 2
 """`sh -c 'sh -c "…"'` is followed this deep."""
 
-_OPERATORS = frozenset({"|", "|&", "&&", "||", ";", "&", "\n", "(", ")", ";;", "{", "}"})
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
-_GROUPS = {
-    "(": ")", "{": "}", "if": "fi", "for": "done", "while": "done", "until": "done",
-    "select": "done",
-}  # fmt: skip
-"""Compound commands, by the word that opens each and the one that closes it: what the whole
-prints flows on as one command's output (`( cd docs && cat g.md ) | head -n 5`)."""
-_BEFORE_COMMAND = _OPERATORS | {"do", "then", "else", "elif", "!"}
-"""After these words a command starts (so an opening or closing word there is one)."""
+_SHOWING = PRINTERS | {"head", "tail", "sed", "gsed", "tee"}
+"""Commands whose output is the stream `shows` gives, when it gives one."""
+_SILENT = frozenset(
+    {"cd", "true", "false", ":", "export", "unset", "local", "shift", "exit", "return", "test",
+     "[", "[[", "readonly", "wait", "sleep", "mkdir", "rm", "cp", "mv", "touch", "chmod", "ln",
+     "read"}
+)  # fmt: skip
+"""Commands that print nothing on stdout: a group of them and a `cat` is the file's lines."""
+_LEADING = frozenset({"then", "do", "else", "elif", "!"})
 
 
 def printed_markdown(command: str, cwd: str, threshold: int) -> list[str]:
@@ -64,7 +67,9 @@ def printed_markdown(command: str, cwd: str, threshold: int) -> list[str]:
     checked: set[tuple[str, Piece]] = set()
     try:
         for path, piece in _shown(command, cwd, 0, Globs()):
-            if path in found or (path, piece) in checked or len(checked) >= MAX_CHECKS:
+            if not path or path in found or (path, piece) in checked:
+                continue  # no path: lines of no file (parts.OTHER)
+            if len(checked) >= MAX_CHECKS:
                 continue
             checked.add((path, piece))
             if printed_exceeds(path, piece, threshold):
@@ -85,164 +90,187 @@ def shows_large_markdown(command: object, cwd: str | None, threshold: int) -> bo
     )
 
 
-def _shown(command: str, cwd: str | None, depth: int, globs: Globs) -> Iterator[tuple[str, Piece]]:
-    """Every (file, part) the command line shows, pipeline by pipeline."""
-    return _shown_words(tokens(command), cwd, depth, globs)
-
-
-def _shown_words(
-    words: list[str],
-    cwd: str | None,
-    depth: int,
-    globs: Globs,
-    dirs: list[str | None] | None = None,
-    after: list[str | None] | None = None,
+def _shown(
+    command: str, cwd: str | None, depth: int, globs: Globs, scope: _Scope | None = None
 ) -> Iterator[tuple[str, Piece]]:
-    """What the words show; `dirs`: the `pushd` stack they start with; `after`, when given,
-    gets the directory they end in (a `{ …; }` group or a loop moves the shell's own)."""
-    pipeline: list[list[str]] = [[]]
-    outer: list[str | None] = []  # the directory to go back to at each subshell's `)`
-    substituted: dict[str, Stream] = {}  # `<(…)` or a group, as its command sees it → its output
-    dirs = [] if dirs is None else dirs
-    i = 0
-    while i <= len(words):
-        token = words[i] if i < len(words) else "\n"
-        i += 1
-        last = pipeline[-1][-1] if pipeline[-1] else ""
-        if token in _GROUPS and all(word in _BEFORE_COMMAND for word in pipeline[-1]):
-            end = _group_end(words, i, token)
-            if end > 0:
-                moved: list[str | None] = [cwd]
-                inner = words[i : end - 1]
+    """Every (file, part) the command line shows, pipeline by pipeline."""
+    words = tokens(command)
+    walk = _Walk(words, globs)
+    return walk.shown(0, len(words), cwd, [], scope or _Scope(cwd), depth)
+
+
+class _Scope:
+    """What a run of words leaves behind: the directory it ends in, whether an `exec` took
+    stdout away, and whether it printed lines of no file named (`echo`, `ls`)."""
+
+    __slots__ = ("closed", "cwd", "other")
+
+    def __init__(self, cwd: str | None) -> None:
+        self.cwd = cwd
+        self.closed = False
+        self.other = False
+
+
+class _Walk:
+    """One command line's words, walked: each group's end found once (`groups`), the globs'
+    entry budget shared."""
+
+    __slots__ = ("ends", "globs", "words")
+
+    def __init__(self, words: list[str], globs: Globs) -> None:
+        self.words = words
+        self.ends = group_ends(words)
+        self.globs = globs
+
+    def shown(
+        self,
+        start: int,
+        stop: int,
+        cwd: str | None,
+        dirs: list[str | None],
+        scope: _Scope,
+        depth: int,
+    ) -> Iterator[tuple[str, Piece]]:
+        """What words[start:stop] show, run in `cwd` with the `pushd` stack `dirs`; `scope`
+        gets what they leave behind."""
+        words = self.words
+        pipeline: list[list[str]] = [[]]
+        outer: list[str | None] = []  # the directory to go back to at an unpaired `)`
+        substituted: dict[str, Stream] = {}  # `<(…)` or a group, as its command sees it
+        closing: set[str] = set()  # groups in this shell whose `exec` took stdout away
+        i = start
+        while i <= stop:
+            token = words[i] if i < stop else "\n"
+            i += 1
+            last = pipeline[-1][-1] if pipeline[-1] else ""
+            end = self.ends.get(i - 1, 0)
+            closed_here = 0 < end <= stop
+            if token in GROUPS and closed_here and all(w in BEFORE_COMMAND for w in pipeline[-1]):
+                inner = _Scope(cwd)
+                stream = list(self.shown(i, end - 1, cwd, list(dirs), inner, depth))
                 name = f"\0group {len(substituted)}"  # no word of the command holds a NUL
-                substituted[name] = list(_shown_words(inner, cwd, depth, globs, list(dirs), moved))
-                if token != "(":  # a subshell's `cd` ends with it; a group's is the shell's
-                    cwd = moved[0]
+                substituted[name] = [OTHER, *stream, OTHER] if inner.other else stream
+                if token != "(":  # a subshell's `cd` and `exec` end with it; a group's do not
+                    cwd = inner.cwd
+                    if inner.closed:
+                        closing.add(name)
                 pipeline[-1].append(name)
                 i = end
                 continue
-        if token == "(" and last.endswith("$"):
-            i = _closing(words, i)  # `$(…)`, `$((…))`: its output is not shown
-            continue
-        if token == "(" and last == "<":
-            # `<(…)`: a process substitution is a file name to its command, which reads what
-            # the inner commands print (it does not reach the screen unless that command
-            # shows it). What `>(…)` prints does reach the screen: it is read as a subshell.
-            end = _closing(words, i)
-            name = f"/dev/fd/{63 - len(substituted)}\0"  # no path of the command holds a NUL
-            inner = words[i : end - 1]
-            substituted[name] = (
-                list(_shown_words(inner, cwd, depth + 1, globs)) if depth < MAX_DEPTH else []
-            )
-            pipeline[-1][-1] = name
-            i = end
-            continue
-        if token in ("|", "|&"):
-            pipeline.append([])
-            continue
-        if token not in _OPERATORS:
-            pipeline[-1].append(token)
-            continue
-        if not outer and token != "&" and _stdout_taken_away(pipeline):
-            if after is not None:
-                after[0] = cwd
-            return  # `exec >/dev/null` in this shell: nothing after it reaches the screen
-        here, shown = _run_pipeline(pipeline, cwd, depth, globs, substituted, dirs)
-        if token != "&":  # `cd docs &` moves a background job's directory, not this shell's
-            cwd = here
-        yield from shown
-        pipeline = [[]]
-        if token == "(":
-            outer.append(cwd)
-        elif token == ")" and outer:
-            cwd = outer.pop()
-    if after is not None:
-        after[0] = cwd
+            if token == "(" and last.endswith("$"):
+                i = end if closed_here else stop  # `$(…)`, `$((…))`: its output is not shown
+                continue
+            if token == "(" and last == "<":
+                # `<(…)`: a process substitution is a file name to its command, which reads
+                # what the inner commands print (it does not reach the screen unless that
+                # command shows it). What `>(…)` prints does reach the screen: a subshell.
+                begin = i
+                inner_stop, i = (end - 1, end) if closed_here else (stop, stop)
+                name = f"/dev/fd/{63 - len(substituted)}\0"  # no path holds a NUL
+                stream = []
+                if depth < MAX_DEPTH:
+                    inner = _Scope(cwd)
+                    stream = list(self.shown(begin, inner_stop, cwd, [], inner, depth + 1))
+                    if inner.other:
+                        stream = [OTHER, *stream, OTHER]
+                substituted[name] = stream
+                pipeline[-1][-1] = name
+                continue
+            if token in ("|", "|&"):
+                pipeline.append([])
+                continue
+            if token not in OPERATORS:
+                pipeline[-1].append(token)
+                continue
+            if not outer and token != "&" and _stdout_taken_away(pipeline):
+                scope.cwd, scope.closed = cwd, True
+                return  # `exec >/dev/null` in this shell: nothing after it reaches the screen
+            here, shown, other = self.run(pipeline, cwd, depth, substituted, dirs)
+            scope.other = scope.other or other
+            if token != "&":  # `cd docs &` moves a background job's directory, not this one's
+                cwd = here
+            yield from shown
+            if token != "&" and len(pipeline) == 1 and closing.intersection(pipeline[0]):
+                scope.cwd, scope.closed = cwd, True
+                return  # `{ exec >/dev/null; }`: the group ran in this shell
+            pipeline = [[]]
+            if token == "(":
+                outer.append(cwd)
+            elif token == ")" and outer:
+                cwd = outer.pop()
+        scope.cwd = cwd
 
+    def run(
+        self,
+        pipeline: list[list[str]],
+        cwd: str | None,
+        depth: int,
+        substituted: dict[str, Stream],
+        dirs: list[str | None],
+    ) -> tuple[str | None, Stream, bool]:
+        """The directory after the pipeline (`cd`, `pushd` or `popd` alone moves it), what it
+        shows, and whether it prints lines of no file named; `substituted`: what each `<(…)`
+        or group the words name prints; `dirs`: the `pushd` stack."""
+        stream: Stream = []
+        other = False
+        for index, words in enumerate(pipeline):
+            argv, stdin, to_screen = redirections(words, cwd)
+            argv = without_prefixes(argv)
+            other = False
+            if not argv:
+                stream = []
+                continue
+            if len(pipeline) == 1 and argv[0] in ("cd", "pushd", "popd"):
+                return _moved(argv, cwd, dirs), [], argv[0] != "cd"  # the two print the stack
+            if argv[0] in substituted:  # a group: what it printed, on to the next command
+                stream = substituted[argv[0]] if to_screen else []
+                continue
+            given = [word for word in argv[1:] if word in substituted]
+            if given:  # read from `<(…)`: what the inner commands print flows in as input
+                argv = [word for word in argv if word not in substituted]
+                stream = [part for name in given for part in substituted[name]]
+            elif stdin is not None:
+                stream = substituted.get(stdin, [(stdin, WHOLE)])
+            elif index == 0:
+                stream = []
+            name = os.path.basename(argv[0])
+            if name in _SHELLS:
+                stream = self.nested(argv, cwd, depth)
+            else:
+                inner = stream if given else []
+                stream = shows(argv, stream, lambda w: file_operands(w, cwd, self.globs))
+                if inner and name in PRINTERS and inner[0] not in stream:
+                    stream = inner + stream  # `cat <(…) guide.md` prints both
+                other = name not in _SILENT and (not stream or name not in _SHOWING)
+            if not to_screen:
+                stream, other = [], False
+        return cwd, stream, other
 
-def _group_end(words: list[str], i: int, opener: str) -> int:
-    """The index after the word that closes the group `opener` (just before `i`) opens, or -1
-    when none does. Brackets close wherever they stand; a closing word only where a command
-    starts (`echo done` closes nothing)."""
-    closer = _GROUPS[opener]
-    openers = {word for word, closing in _GROUPS.items() if closing == closer}
-    anywhere = opener == "("
-    level = 1
-    while i < len(words):
-        word = words[i]
-        if anywhere or words[i - 1] in _BEFORE_COMMAND:
-            if word in openers:
-                level += 1
-            elif word == closer:
-                level -= 1
-                if not level:
-                    return i + 1
-        i += 1
-    return -1
+    def nested(self, argv: list[str], cwd: str | None, depth: int) -> Stream:
+        """`bash -c 'TEXT'` (also `-lc`, `-ec`): what TEXT shows (its own lines of no file
+        marked, parts.OTHER); a script file is not followed."""
+        for i, arg in enumerate(argv[1:-1], start=1):
+            if arg.startswith("-") and not arg.startswith("--") and "c" in arg:
+                if depth >= MAX_DEPTH or cwd is None:
+                    return []
+                inner = _Scope(cwd)
+                stream = list(_shown(argv[i + 1], cwd, depth + 1, self.globs, inner))
+                return [OTHER, *stream, OTHER] if inner.other else stream
+        return []
 
 
 def _stdout_taken_away(pipeline: list[list[str]]) -> bool:
     """Whether the pipeline is `exec` with a redirection that takes stdout off the screen,
     and keeps no copy of it (`exec 3>&1 >/dev/null` does: `>&3` shows again)."""
     words = pipeline[0] if len(pipeline) == 1 else []
+    while words[:1] and words[0] in _LEADING:  # `then exec >/dev/null`
+        words = words[1:]
     if words[:1] != ["exec"]:
         return False
     if any(word == ">&" and words[k + 1 : k + 2] == ["1"] for k, word in enumerate(words)):
         return False
     argv, _stdin, to_screen = redirections(words, None)
     return argv == ["exec"] and not to_screen
-
-
-def _closing(tokens: list[str], i: int) -> int:
-    """The index after the `)` that closes the `(` just before `i`."""
-    depth = 1
-    while i < len(tokens) and depth:
-        depth += {"(": 1, ")": -1}.get(tokens[i], 0)
-        i += 1
-    return i
-
-
-def _run_pipeline(
-    pipeline: list[list[str]],
-    cwd: str | None,
-    depth: int,
-    globs: Globs,
-    substituted: dict[str, Stream],
-    dirs: list[str | None],
-) -> tuple[str | None, Stream]:
-    """The directory after the pipeline (`cd`, `pushd` or `popd` alone moves it) and what the
-    pipeline shows; `substituted`: what each `<(…)` or group the words name prints; `dirs`:
-    the `pushd` stack."""
-    stream: Stream = []
-    for index, words in enumerate(pipeline):
-        argv, stdin, to_screen = redirections(words, cwd)
-        argv = without_prefixes(argv)
-        if not argv:
-            stream = []
-            continue
-        if len(pipeline) == 1 and argv[0] in ("cd", "pushd", "popd"):
-            return _moved(argv, cwd, dirs), []
-        if argv[0] in substituted:  # a group: what it printed, on to the next command
-            stream = substituted[argv[0]] if to_screen else []
-            continue
-        given = [word for word in argv[1:] if word in substituted]
-        if given:  # read from `<(…)`: what the inner commands print flows in as input
-            argv = [word for word in argv if word not in substituted]
-            stream = [part for name in given for part in substituted[name]]
-        elif stdin is not None:
-            stream = substituted.get(stdin, [(stdin, WHOLE)])
-        elif index == 0:
-            stream = []
-        if os.path.basename(argv[0]) in _SHELLS:
-            stream = _nested(argv, cwd, depth, globs)
-        else:
-            inner = stream if given else []
-            stream = shows(argv, stream, lambda words: file_operands(words, cwd, globs))
-            if inner and os.path.basename(argv[0]) in PRINTERS and inner[0] not in stream:
-                stream = inner + stream  # `cat <(…) guide.md` prints both
-        if not to_screen:
-            stream = []
-    return cwd, stream
 
 
 def _moved(argv: list[str], cwd: str | None, dirs: list[str | None]) -> str | None:
@@ -255,19 +283,9 @@ def _moved(argv: list[str], cwd: str | None, dirs: list[str | None]) -> str | No
         if operands:
             dirs.clear()  # `popd +1` drops another entry: what is left is not known
             return None
-        return dirs.pop() if dirs else None
+        return dirs.pop() if dirs else cwd  # an empty stack: popd fails, nothing moves
     if not operands or operands[0].startswith(("+", "-")):
         dirs.clear()
         return None
     dirs.append(cwd)
     return changed_dir(argv, cwd)
-
-
-def _nested(argv: list[str], cwd: str | None, depth: int, globs: Globs) -> Stream:
-    """`bash -c 'TEXT'` (also `-lc`, `-ec`): what TEXT shows; a script file is not followed."""
-    for i, arg in enumerate(argv[1:-1], start=1):
-        if arg.startswith("-") and not arg.startswith("--") and "c" in arg:
-            if depth >= MAX_DEPTH or cwd is None:
-                return []
-            return list(_shown(argv[i + 1], cwd, depth + 1, globs))
-    return []
