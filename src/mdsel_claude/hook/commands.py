@@ -145,21 +145,32 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
 
 
 def _bat_range(argv: list[str]) -> Piece:
-    """`bat -r 10:200` / `--line-range=:200` shows those lines, `-r 40` line 40; otherwise the
-    whole file."""
+    """`bat -r 10:200` / `-r10:200` / `--line-range=:200` shows those lines, `-r 40` line 40;
+    otherwise the whole file. With several ranges, the longest (bat shows them all: counted
+    under, never over)."""
+    ranges: list[Piece] = []
     for i, arg in enumerate(argv):
         value = None
         if arg in ("-r", "--line-range") and i + 1 < len(argv):
             value = argv[i + 1]
         elif arg.startswith("--line-range="):
             value = arg.partition("=")[2]
+        elif arg.startswith("-r") and len(arg) > 2:
+            value = arg[2:]
         if value is not None:
-            first, colon, last = value.partition(":")
-            start = count(first) if first else 1
-            stop = count(last) if last else None
-            if not colon:
-                stop = start  # `-r 40` is line 40 alone
-            if start is None or (last and stop is None):
-                return ("lines", 0, 0)
-            return ("lines", max(start - 1, 0), stop)
-    return WHOLE
+            ranges.append(_line_range(value))
+    if not ranges:
+        return WHOLE
+    return max(ranges, key=lambda r: (r[2] is None, (r[2] or 0) - r[1]))
+
+
+def _line_range(value: str) -> Piece:
+    """One of bat's line ranges: `10:200`, `:200`, `10:`, `40` (that line alone)."""
+    first, colon, last = value.partition(":")
+    start = count(first) if first else 1
+    stop = count(last) if last else None
+    if not colon:
+        stop = start
+    if start is None or (last and stop is None):
+        return ("lines", 0, 0)
+    return ("lines", max(start - 1, 0), stop)
