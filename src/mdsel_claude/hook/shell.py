@@ -8,9 +8,9 @@ evaluated. Each pipeline is followed from the files its first command prints to 
 command shows (see `commands`): a filter that keeps the text (`cat`, `nl`, `less`, `tee`) keeps
 it, `head`/`tail`/`sed -n` keep their lines of it, anything else (`grep`, `wc`, `awk`, a redirect
 to a file) leaves nothing of it on the screen. A subshell, a `{ …; }` group, a loop, an `if` or a
-`case` is one command whose output flows on (`groups` finds where each ends). `cd DIR`, `pushd`
-and `popd` move the directory later relative paths are read from (back again after a subshell's
-`)`); `sh -c 'TEXT'` is followed into TEXT.
+`case` is one command whose output flows on (`tokens.group_ends` finds where each ends).
+`cd DIR`, `pushd` and `popd` move the directory later relative paths are read from (back again
+after a subshell's `)`); `sh -c 'TEXT'` is followed into TEXT.
 
 What cannot be understood is silence: a reminder the agent does not need costs more than one it
 misses, and the Read tool still has its own. Every step is bounded: the command's length, the
@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 
 from mdsel_claude.hook.commands import PRINTERS, shows
-from mdsel_claude.hook.groups import BEFORE_COMMAND, GROUPS, OPERATORS, group_ends
 from mdsel_claude.hook.parts import OTHER, WHOLE, Piece, Stream, printed_exceeds
 from mdsel_claude.hook.shell_words import (
     Globs,
@@ -31,7 +30,7 @@ from mdsel_claude.hook.shell_words import (
     redirections,
     without_prefixes,
 )
-from mdsel_claude.hook.tokens import tokens
+from mdsel_claude.hook.tokens import BEFORE_COMMAND, COMMAND_OPERATORS, GROUPS, group_ends, tokens
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -179,7 +178,7 @@ class _Walk:
             if token in ("|", "|&"):
                 pipeline.append([])
                 continue
-            if token not in OPERATORS:
+            if token not in COMMAND_OPERATORS:
                 pipeline[-1].append(token)
                 continue
             if not outer and token != "&" and _stdout_taken_away(pipeline):
