@@ -129,6 +129,17 @@ def open_regular(path: str) -> tuple[int, int] | None:
     return None
 
 
+def open_wordy(path: str, threshold: int) -> tuple[int, int] | None:
+    """`open_regular`, for a file whose size allows more than `threshold` words; None (and
+    nothing left open) otherwise: n bytes hold at most (n + 1) // 2 words, so a small file
+    needs no reading at all."""
+    opened = open_regular(path)
+    if opened is not None and (opened[1] + 1) // 2 <= threshold:
+        os.close(opened[0])
+        return None
+    return opened
+
+
 def line_count(path: str) -> int | None:
     """Lines of the regular file at `path` as sed counts them (a last line without its line
     ending counts); None when it is not one, cannot be read, or is over `MAX_BYTES`."""
@@ -157,14 +168,11 @@ def exceeds_word_threshold(path: str, threshold: int) -> bool:
     Words are runs of bytes between ASCII whitespace (SPEC §2). The result does not depend on
     how the file is cut into reads.
     """
-    opened = open_regular(path)
+    opened = open_wordy(path, threshold)
     if opened is None:
         return False
-    fd, size = opened
+    fd, _size = opened
     try:
-        # n bytes hold at most (n + 1) // 2 words, so a small file needs no reading at all.
-        if (size + 1) // 2 <= threshold:
-            return False
         words = Words(threshold)
         return any(words.passed(chunk) for chunk in chunks(fd))
     except OSError:

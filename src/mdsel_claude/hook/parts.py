@@ -84,14 +84,11 @@ def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
         return False
     if piece in (WHOLE, REVERSED):
         return files.exceeds_word_threshold(path, threshold)
-    opened = files.open_regular(path)
+    opened = files.open_wordy(path, threshold)
     if opened is None:
         return False
     fd, size = opened
     try:
-        # n bytes hold at most (n + 1) // 2 words, so a small file needs no reading at all.
-        if (size + 1) // 2 <= threshold:
-            return False
         unit, start, stop = piece
         from_start = start >= 0 or (stop is not None and stop >= 0)
         if unit == "bytes" and from_start and os.pread(fd, len(files.BOM), 0) == files.BOM:
