@@ -50,6 +50,7 @@ def test_quoted_operator_characters_alone_are_no_operators(quoted: str) -> None:
         ),
         ("( ( ( cat x )", [("(", ")")]),
         ("{ ( cat x; }", [("{", "}")]),
+        ("function f { cat x; }", [("{", "}")]),
     ],
 )
 def test_each_group_ends_at_its_closing_word(command: str, pairs: list[tuple[str, str]]) -> None:

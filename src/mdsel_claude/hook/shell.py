@@ -144,6 +144,19 @@ class _Walk:
             last = pipeline[-1][-1] if pipeline[-1] else ""
             end = self.ends.get(i - 1, 0)
             closed_here = 0 < end <= stop
+            if (
+                token == "{"
+                and closed_here
+                and (
+                    pipeline[-1][:1] == ["function"]
+                    or words[max(i - 3, start) : i - 1] == ["(", ")"]
+                )
+            ):
+                # A function's body (`f() { …; }`) runs when the function is called, which the
+                # text alone cannot follow: nothing of it is shown here.
+                pipeline = [[]]
+                i = end
+                continue
             if token in GROUPS and closed_here and all(w in BEFORE_COMMAND for w in pipeline[-1]):
                 inner = _Scope(cwd)
                 stream = list(self.shown(i, end - 1, cwd, list(dirs), inner, depth))

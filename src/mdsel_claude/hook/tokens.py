@@ -190,6 +190,8 @@ def group_ends(words: list[str]) -> dict[int, int]:
     pattern = False  # in a `case`, between `in` or `;;` and the pattern's `)`
     for i, word in enumerate(words):
         at_start = i == 0 or words[i - 1] in BEFORE_COMMAND
+        if word == "{" and i >= 2 and words[i - 2] == "function":
+            at_start = True  # `function f { …; }`
         if pattern:
             if word == "esac" and at_start:
                 pattern = False
