@@ -172,7 +172,7 @@ GROUPS = {
 }  # fmt: skip
 """Compound commands, by the word that opens each and the one that closes it."""
 
-BEFORE_COMMAND = COMMAND_OPERATORS | {"do", "then", "else", "elif", "!"}
+BEFORE_COMMAND = COMMAND_OPERATORS | {"do", "then", "else", "elif", "!", "time"}
 """After these words a command starts: only there is a keyword or a brace one."""
 
 _CLOSERS = frozenset(GROUPS.values()) - {")"}
