@@ -137,6 +137,7 @@ class _Walk:
         outer: list[str | None] = []  # the directory to go back to at an unpaired `)`
         substituted: dict[str, Stream] = {}  # `<(…)` or a group, as its command sees it
         closing: set[str] = set()  # groups in this shell whose `exec` took stdout away
+        moves: dict[str, str | None] = {}  # a group → the directory its `cd` leaves
         i = start
         while i <= stop:
             token = words[i] if i < stop else "\n"
@@ -163,7 +164,7 @@ class _Walk:
                 name = f"\0group {len(substituted)}"  # no word of the command holds a NUL
                 substituted[name] = [OTHER, *stream, OTHER] if inner.other else stream
                 if token != "(":  # a subshell's `cd` and `exec` end with it; a group's do not
-                    cwd = inner.cwd
+                    moves[name] = inner.cwd  # once it runs alone: in a pipeline, it is a subshell
                     if inner.closed:
                         closing.add(name)
                 pipeline[-1].append(name)
@@ -201,6 +202,8 @@ class _Walk:
             scope.other = scope.other or other
             if token != "&":  # `cd docs &` moves a background job's directory, not this one's
                 cwd = here
+                if len(pipeline) == 1:
+                    cwd = next((moves[w] for w in pipeline[0] if w in moves), cwd)
             yield from shown
             if token != "&" and len(pipeline) == 1 and closing.intersection(pipeline[0]):
                 scope.cwd, scope.closed = cwd, True
