@@ -187,6 +187,7 @@ def group_ends(words: list[str]) -> dict[int, int]:
     """
     ends: dict[int, int] = {}
     open_groups: list[tuple[str, int]] = []  # (the closing word, the opening word's index)
+    waiting = dict.fromkeys(GROUPS.values(), 0)  # open groups per closing word
     pattern = False  # in a `case`, between `in` or `;;` and the pattern's `)`
     for i, word in enumerate(words):
         at_start = i == 0 or words[i - 1] in BEFORE_COMMAND
@@ -195,28 +196,43 @@ def group_ends(words: list[str]) -> dict[int, int]:
         if pattern:
             if word == "esac" and at_start:
                 pattern = False
-                _close(open_groups, "esac", i, ends)
+                _close(open_groups, waiting, "esac", i, ends)
             elif word == ")":
                 pattern = False  # the pattern's commands follow
             continue
         if word == "(":
             open_groups.append((")", i))
+            waiting[")"] += 1
         elif word == ")":
-            _close(open_groups, ")", i, ends)
+            _close(open_groups, waiting, ")", i, ends)
         elif word == ";;" and open_groups and open_groups[-1][0] == "esac":
             pattern = True
         elif at_start and word in GROUPS:
             open_groups.append((GROUPS[word], i))
+            waiting[GROUPS[word]] += 1
         elif at_start and word in _CLOSERS:
-            _close(open_groups, word, i, ends)
+            _close(open_groups, waiting, word, i, ends)
         elif word == "in" and open_groups and open_groups[-1] == ("esac", i - 2):
             pattern = True  # `case WORD in`
     return ends
 
 
-def _close(open_groups: list[tuple[str, int]], closer: str, i: int, ends: dict[int, int]) -> None:
+def _close(
+    open_groups: list[tuple[str, int]],
+    waiting: dict[str, int],
+    closer: str,
+    i: int,
+    ends: dict[int, int],
+) -> None:
+    """`closer` at `i` closes the innermost open group it closes, and every group opened after
+    that one is left unclosed. Looked for only when one waits (`waiting`): a thousand `}` after a
+    thousand `(` must not search the stack each time."""
+    if not waiting[closer]:
+        return
     for depth in range(len(open_groups) - 1, -1, -1):
         if open_groups[depth][0] == closer:
             ends[open_groups[depth][1]] = i + 1
+            for dropped, _start in open_groups[depth:]:
+                waiting[dropped] -= 1
             del open_groups[depth:]
             return
