@@ -8,6 +8,11 @@ registered in two scopes is one too many.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
 
 from mdsel_claude.setup import entries
 from tests.e2e.test_claude_cli import Sandbox, claude_cli, installed, sandbox, server_lines
@@ -87,3 +92,60 @@ def test_doctor_reads_allowed_mcp_servers_as_claude_code_does(sandbox: Sandbox) 
         )
         assert refused == (not started), (allowlist, doctor.stdout)
         assert (doctor.returncode == 0) == started, (allowlist, doctor.stdout)
+
+
+MANAGED: list[tuple[dict[str, object], dict[str, object], bool]] = [
+    ({}, {}, True),
+    ({"managed-settings.json": {"deniedMcpServers": [{"serverName": "mdsel"}]}}, {}, False),
+    ({"managed-settings.d/10-mcp.json": {"deniedMcpServers": [{"serverName": "mdsel"}]}}, {},
+     False),
+    ({"managed-settings.json": {"allowManagedMcpServersOnly": True,
+                                "allowedMcpServers": [{"serverName": "other"}]}},
+     {"allowedMcpServers": [{"serverName": "mdsel"}]}, False),
+    ({"managed-settings.json": {"allowManagedMcpServersOnly": True}},
+     {"allowedMcpServers": [{"serverName": "other"}]}, True),
+    ({"managed-settings.json": {"allowedMcpServers": [{"serverName": "other"}]},
+      "managed-settings.d/a.json": {"allowedMcpServers": [{"serverName": "mdsel"}]}}, {}, True),
+    ({"managed-mcp.json": {"mcpServers": {}}}, {}, False),
+    ({"managed-settings.json": {"strictPluginOnlyCustomization": ["mcp"]}}, {}, False),
+    ({"managed-settings.json": {"strictPluginOnlyCustomization": ["skills"]}}, {}, True),
+    ({"managed-settings.json": {"strictPluginOnlyCustomization": True}}, {}, False),
+]  # fmt: skip
+"""(managed files, the user's settings, whether Claude Code starts our server)."""
+
+
+def test_doctor_reads_managed_settings_as_claude_code_does(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    """Claude Code's managed settings live in /etc/claude-code: each case is put there in a
+    mount namespace of its own (an overlay on /etc, so the machine's is untouched), and doctor
+    must fail exactly when `claude mcp list` leaves our server out."""
+    if os.name != "posix" or shutil.which("unshare") is None:
+        pytest.skip("needs unshare (Linux) to put files in /etc/claude-code for one process")
+    exe = installed(sandbox)
+    assert sandbox.run("mdsel-claude", "install", "--scope", "user").returncode == 0
+    settings = sandbox.home / ".claude" / "settings.json"
+    own = json.loads(settings.read_text())
+    for number, (files, user, started) in enumerate(MANAGED):
+        upper, work = tmp_path / f"etc-{number}", tmp_path / f"work-{number}"
+        work.mkdir()
+        for name, value in files.items():
+            path = upper / "claude-code" / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(value))
+        upper.mkdir(exist_ok=True)
+        settings.write_text(json.dumps({**own, **user}))
+        mount = f"mount -t overlay overlay -o lowerdir=/etc,upperdir={upper},workdir={work} /etc"
+        wrapper = ("unshare", "-m", "sh", "-c", f'{mount} && exec "$@"', "sh")
+        probe = sandbox.run(*wrapper, "true")
+        if probe.returncode != 0:  # not root, or no overlay mounts in this container
+            pytest.skip(f"cannot mount an overlay on /etc here: {probe.stderr.strip()}")
+        listed = sandbox.run(*wrapper, "claude", "mcp", "list")
+        assert bool(server_lines(listed.stdout, "mdsel")) == started, (files, listed.stdout)
+        doctor = sandbox.run(*wrapper, "mdsel-claude", "doctor")
+        refused = "does not start MCP server 'mdsel'" in doctor.stdout or (
+            "MCP server 'mdsel' is switched off" in doctor.stdout
+        )
+        assert refused == (not started), (files, doctor.stdout)
+        assert (doctor.returncode == 0) == started, (files, doctor.stdout)
+        assert exe in doctor.stdout

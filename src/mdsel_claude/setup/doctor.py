@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import ours, survey
+from mdsel_claude.setup import ours, policy, survey
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.ours import Installation, Verdict
 from mdsel_claude.setup.probes import Report, check_hook, check_server, fires_on_read
@@ -95,6 +95,10 @@ def _gone(
         value = {"type": "command", "command": hook.command}
         dead.append((hook.scope, ours.missing_program(value, True)))
     for scope, program in dict.fromkeys((s, p) for s, p in dead if p):
+        if scope == "managed":
+            report.fail(f"the managed settings run {program}, which does not exist: tell the "
+                        "administrator, whose settings these are")  # fmt: skip
+            continue
         flag = "" if scope == SCOPE_ORDER[0] else f" --scope {scope}"
         report.fail(
             f"{scope} scope runs {program}, which no longer exists (mdsel-claude uninstalled "
@@ -125,7 +129,7 @@ def _probe(
 def _judge_servers(servers: list[tuple[Server, Verdict]], found: Survey, report: Report) -> None:
     """The server Claude Code will use for each name, duplicates, approval."""
     in_scopes = [(s, v) for s, v in servers if s.scope in SCOPE_ORDER]
-    plugin = [(s, v) for s, v in servers if s.scope not in SCOPE_ORDER]
+    plugin = [(s, v) for s, v in servers if s.scope.startswith("plugin")]
     used: list[tuple[Server, Verdict]] = []
     for name in dict.fromkeys(s.name for s, _ in in_scopes):
         same = [(s, v) for s, v in in_scopes if s.name == name]
@@ -138,38 +142,59 @@ def _judge_servers(servers: list[tuple[Server, Verdict]], found: Survey, report:
                 f"{_where(shadowed.scope, shadowed.where)} is unused, "
                 f"{_where(winner.scope, winner.where)} wins; remove one"
             )
-    active = [(s, v) for s, v in used if s.name == SERVER_KEY or v.args] + plugin
+    candidates = [(s, v) for s, v in used if s.name == SERVER_KEY or v.args] + plugin
+    active = [(s, v) for s, v in servers if s.scope == "managed"]
+    for server, verdict in candidates:
+        refusal = policy.server_refusal(server, found)
+        if refusal is None:
+            active.append((server, verdict))
+        elif verdict.args:
+            report.fail(
+                f"Claude Code does not start MCP server {server.name!r} from "
+                f"{_where(server.scope, server.where)}: {refusal}"
+            )
     if len(active) > 1:
         places = "; ".join(_where(s.scope, s.where) for s, _ in active)
         report.fail(f"{len(active)} mdsel servers are active, so the tools appear twice: {places}")
     for server, verdict in active:
-        off = found.switched_off.get(server.name)
-        if off is not None:
-            report.fail(
-                f"MCP server {server.name!r} is switched off ({off}), so Claude Code does not "
-                "start it: remove it there (or enable the server in /mcp)"
-            )
-        denied = survey.denied_tools(found, server.name)
-        if denied:
-            report.fail(
-                f"Claude Code refuses the tools of MCP server {server.name!r}: permissions.deny "
-                f"has {', '.join(denied)}; remove the rule"
-            )
-        refused = survey.allowlist_refusal(found, server.name, server.value)
-        if refused is not None:
-            report.fail(f"Claude Code does not start MCP server {server.name!r}: {refused}")
-        if not verdict.args:
-            report.fail(
-                f"Claude Code will start MCP server {server.name!r} from "
-                f"{_where(server.scope, server.where)}, which is not this installation's "
-                f"({verdict.reason}); it was not run"
-            )
-        elif server.scope == "project":
-            state = survey.approval_of(found, server.name)
-            if state != "approved":
-                report.fail(f"project MCP server {server.name!r} is {state}: {APPROVE_HINT}")
-    if not any(verdict.args for _, verdict in active):
+        _judge_active(server, verdict, found, report)
+    if not any(verdict.args for _, verdict in candidates + active):
         report.fail("no MCP server of this installation is registered: run `mdsel-claude install`")
+
+
+def _judge_active(server: Server, verdict: Verdict, found: Survey, report: Report) -> None:
+    """What keeps a server Claude Code would start from working: switched off, its tools
+    denied, kept out by the allowlist, not ours, not approved."""
+    off = found.switched_off.get(server.name)
+    if off is not None:
+        report.fail(
+            f"MCP server {server.name!r} is switched off ({off}), so Claude Code does not "
+            "start it: remove it there (or enable the server in /mcp)"
+        )
+    denied = survey.denied_tools(found, server.name)
+    if denied:
+        report.fail(
+            f"Claude Code refuses the tools of MCP server {server.name!r}: permissions.deny "
+            f"has {', '.join(denied)}; remove the rule"
+        )
+    # The organisation's own servers need no allowlist entry.
+    refused = (
+        None
+        if server.scope == "managed"
+        else survey.allowlist_refusal(found, server.name, server.value)
+    )
+    if refused is not None:
+        report.fail(f"Claude Code does not start MCP server {server.name!r}: {refused}")
+    if not verdict.args:
+        report.fail(
+            f"Claude Code will start MCP server {server.name!r} from "
+            f"{_where(server.scope, server.where)}, which is not this installation's "
+            f"({verdict.reason}); it was not run"
+        )
+    elif server.scope == "project":
+        state = survey.approval_of(found, server.name)
+        if state != "approved":
+            report.fail(f"project MCP server {server.name!r} is {state}: {APPROVE_HINT}")
 
 
 def _judge_hooks(hooks: list[tuple[Hook, Verdict]], found: Survey, report: Report) -> None:
@@ -189,8 +214,15 @@ def _judge_hooks(hooks: list[tuple[Hook, Verdict]], found: Survey, report: Repor
                 f"    note: the hook in {hook.where} does not run on Bash, so a shell read "
                 "(cat, sed -n, head -n 500) gets no reminder; `mdsel-claude install` again adds it"
             )
-    if len(on_read) > 1:
-        places = "; ".join(dict.fromkeys(_where(h.scope, h.where) for h, _ in on_read))
-        report.fail(f"duplicate: {len(on_read)} Read hooks are registered (in {places}); keep one")
+    running = []
+    for hook, verdict in on_read:
+        refusal = policy.hook_refusal(hook, found)
+        if refusal is None:
+            running.append((hook, verdict))
+        elif verdict.args:
+            report.fail(f"the hook in {hook.where} never runs: {refusal}")
+    if len(running) > 1:
+        places = "; ".join(dict.fromkeys(_where(h.scope, h.where) for h, _ in running))
+        report.fail(f"duplicate: {len(running)} Read hooks are registered (in {places}); keep one")
     if not any(verdict.args for _, verdict in on_read):
         report.fail("no Read hook of this installation is registered: run `mdsel-claude install`")

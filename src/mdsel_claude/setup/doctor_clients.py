@@ -17,7 +17,16 @@ import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import codex_toml, entry_edits, jsonfile, ledger, ours, paths, survey
+from mdsel_claude.setup import (
+    codex_toml,
+    entry_edits,
+    jsonfile,
+    ledger,
+    ours,
+    paths,
+    policy,
+    survey,
+)
 from mdsel_claude.setup.clients import Client
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError
@@ -225,11 +234,17 @@ def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
             report.say(f"  server {server.name!r} ({server.where}): the plugin's launcher")
         else:
             report.fail(f"server {server.name!r} in {server.where} is not the plugin's own entry")
+        refusal = policy.server_refusal(server, found)
+        if refusal is not None:
+            report.fail(f"Claude Code does not start the plugin's server: {refusal}")
     for hook in (h for h in found.hooks if h.scope.startswith("plugin")):
         if hook.command == ours.PLUGIN_HOOK:
             report.say(f"  {hook.event} hook ({hook.where}): the plugin's launcher")
         else:
             report.fail(f"hook {hook.command!r} in {hook.where} is not the plugin's own entry")
+        refusal = policy.hook_refusal(hook, found)
+        if refusal is not None:
+            report.fail(f"the plugin's hook never runs: {refusal}")
     for problem in found.problems:
         report.fail(problem)
     python = shutil.which("python3", path=environ.get("PATH", os.defpath))
@@ -245,8 +260,9 @@ def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
             "  server environment not provisioned yet: the server's first start installs "
             "its dependencies (10-20 s; pip's PIP_INDEX_URL / PIP_FIND_LINKS apply)"
         )
-    installs = [s for s in found.servers if not s.scope.startswith("plugin")]
-    hooks = [h for h in found.hooks if not h.scope.startswith("plugin")]
+    # The organisation's managed entries are not an install of the user's to remove.
+    installs = [s for s in found.servers if s.scope in policy.SCOPES]
+    hooks = [h for h in found.hooks if h.scope in policy.SCOPES]
     if keys and (installs or hooks):
         scopes = sorted({s.scope for s in installs} | {h.scope for h in hooks})
         fixes = " and ".join(f"`mdsel-claude uninstall --scope {scope}`" for scope in scopes)

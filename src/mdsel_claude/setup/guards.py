@@ -43,9 +43,11 @@ def _place(scope: str, where: str) -> str:
 
 
 def _fix(scope: str) -> str:
+    if scope == "managed":  # the organisation's files: not the user's to change
+        return "the administrator (the managed settings are theirs)"
     if scope.startswith("plugin "):
-        return f"claude plugin uninstall {scope.removeprefix('plugin ')}"
-    return f"mdsel-claude uninstall --scope {scope}"
+        return f"`claude plugin uninstall {scope.removeprefix('plugin ')}`"
+    return f"`mdsel-claude uninstall --scope {scope}`"
 
 
 def refuse_duplicates(scope: str, project_dir: Path, environ: Mapping[str, str]) -> None:
@@ -54,10 +56,10 @@ def refuse_duplicates(scope: str, project_dir: Path, environ: Mapping[str, str])
     if not others:
         return
     places = "; ".join(what for what, _ in others)
-    fixes = " and ".join(f"`{fix}`" for fix in dict.fromkeys(fix for _, fix in others))
+    fixes = " and ".join(dict.fromkeys(fix for _, fix in others))
     raise SetupError(
         f"mdsel-claude is already registered here: {places}. Installing in {scope} scope too "
-        f"would list the tools twice and give the reminder twice. Remove it first with {fixes} "
-        "(or edit that file), then run this again; or pass --allow-duplicate to register "
-        "both anyway"
+        f"would list the tools twice and give the reminder twice. Have it removed first, by "
+        f"{fixes} (or edit that file), then run this again; or pass --allow-duplicate to "
+        "register both anyway"
     )

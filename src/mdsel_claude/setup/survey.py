@@ -7,7 +7,9 @@ Claude Code keeps MCP servers in four scopes (as its own `claude mcp add -s …`
 the `.mcp.json` of each enabled plugin. Hooks live in `~/.claude/settings.json` (user),
 `.claude/settings.json` (project), `.claude/settings.local.json` (local) and a plugin's
 `hooks/hooks.json`. The user directory is `$CLAUDE_CONFIG_DIR` when set (then `.claude.json`
-is inside it too).
+is inside it too). Above them all, the organisation's managed files (see `managed`): their
+settings are read last, so that what they set wins, and the servers of a `managed-mcp.json` are
+the **managed** scope.
 
 A server from a `.mcp.json` runs only once approved: the workspace trusted
 (`hasTrustDialogAccepted` in its `~/.claude.json` project) and the server listed in
@@ -26,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mdsel_claude.server.tools import INDEX_TOOL, SELECT_TOOL
-from mdsel_claude.setup import entry_edits, jsonfile, paths
+from mdsel_claude.setup import entry_edits, jsonfile, managed, paths
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 
@@ -82,6 +84,8 @@ class Survey:
     denied: list[tuple[str, str]] = field(default_factory=list)
     """`permissions.deny` rules of MCP tools (`mcp__mdsel`, `mcp__mdsel__mdsel_index`), with
     the settings file of each: Claude Code then refuses every call of those tools."""
+    policy: managed.Policy = field(default_factory=managed.Policy)
+    """The organisation's managed files."""
 
 
 def _read(path: Path, survey: Survey) -> JSONObject | None:
@@ -150,12 +154,30 @@ def survey(directory: Path, environ: Mapping[str, str]) -> Survey:
         settings.append(value or {})
         _switches(found, str(path), value or {})
         _allowlist(found, str(path), value or {})
+    _managed(found, managed.read_policy())
     for name in _list(project_state.get("disabledMcpServers")):
         if isinstance(name, str):
             found.switched_off.setdefault(name, f"disabledMcpServers in {where}")
     _approval(found, [project_state, *settings], project_state)
     _plugins(found, config_dir, settings)
     return found
+
+
+def _managed(found: Survey, policy: managed.Policy) -> None:
+    """The managed files, read after every other: what they set wins."""
+    found.policy = policy
+    found.problems += policy.problems
+    found.files += policy.files
+    if policy.servers_file is not None:
+        _servers(found, "managed", policy.servers_file, policy.servers)
+    if policy.allowlist_only is not None:
+        found.allowed, found.allowed_in = None, []
+    if policy.rules_only is not None:
+        found.denied.clear()
+    for path, settings in policy.settings:
+        _hooks(found, "managed", path, settings)
+        _switches(found, path, settings)
+        _allowlist(found, path, settings)
 
 
 def _switches(found: Survey, path: str, settings: JSONObject) -> None:

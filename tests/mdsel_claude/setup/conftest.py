@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import jsonfile, paths
+from mdsel_claude.setup import jsonfile, managed, paths
 from mdsel_claude.setup.jsonfile import JSONObject
 
 
@@ -30,6 +30,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     for name in ("XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "MDSEL_MIN_WORDS"):
         monkeypatch.delenv(name, raising=False)
+    # Claude Code's managed settings: a folder of the test's own, empty unless a test fills it.
+    monkeypatch.setattr(managed, "managed_dir", lambda: tmp_path / "managed")
     monkeypatch.chdir(project)
     return home
 

@@ -298,3 +298,142 @@ def test_enabled_plugin_entries_are_read_from_its_install_path(
     assert cli.main(["install", "--scope", "user", "--allow-duplicate"]) == 0
     status, out = doctor(capsys)
     assert status == 1 and "duplicate: 2 Read hooks are registered" in out
+
+
+def write_managed(home: Path, name: str, value: object) -> Path:
+    """A file of the organisation's managed settings (the `home` fixture's managed folder)."""
+    path = home.parent / "managed" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        (
+            "managed-settings.json",
+            {"deniedMcpServers": [{"serverName": "mdsel"}]},
+            "is switched off (deniedMcpServers in {path})",
+        ),
+        (
+            "managed-settings.d/20-mcp.json",
+            {"permissions": {"deny": ["mcp__mdsel__*"]}},
+            "permissions.deny has 'mcp__mdsel__*' in {path}",
+        ),
+        (
+            "managed-settings.json",
+            {"allowedMcpServers": [{"serverName": "other"}], "allowManagedMcpServersOnly": True},
+            "allowedMcpServers in {path}: it names no serverName 'mdsel'",
+        ),
+        (
+            "managed-mcp.json",
+            {"mcpServers": {}},
+            "{path} is present, and then only its servers start; ask the administrator",
+        ),
+        (
+            "managed-settings.json",
+            {"strictPluginOnlyCustomization": ["mcp"]},
+            "strictPluginOnlyCustomization in {path} lets servers come from plugins only",
+        ),
+        (
+            "managed-settings.json",
+            {"strictPluginOnlyCustomization": ["hooks"]},
+            "strictPluginOnlyCustomization in {path} lets hooks come from plugins only",
+        ),
+        (
+            "managed-settings.json",
+            {"allowManagedHooksOnly": True},
+            "allowManagedHooksOnly in {path} runs only the hooks of managed settings",
+        ),
+        (
+            "managed-settings.json",
+            {"disableAllHooks": True},
+            "disableAllHooks is set in {path}",
+        ),
+    ],
+)
+def test_managed_settings_that_keep_ours_out_are_a_problem(
+    home: Path, capsys: pytest.CaptureFixture[str], name: str, value: object, said: str
+) -> None:
+    assert cli.main(["install"]) == 0
+    assert doctor(capsys)[0] == 0
+    path = write_managed(home, name, value)
+    status, out = doctor(capsys)
+    assert status == 1, out
+    assert said.format(path=path) in out, out
+
+
+def test_managed_settings_win_over_the_users_and_narrow_what_counts(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    local = Path(".claude/settings.local.json")
+    settings = json.loads(local.read_text())
+    # The user's own allowlist leaves ours out; with allowManagedMcpServersOnly it no longer
+    # counts, and a managed list that names ours lets it in.
+    local.write_text(json.dumps({**settings, "allowedMcpServers": [{"serverName": "other"}]}))
+    assert doctor(capsys)[0] == 1
+    write_managed(home, "managed-settings.json", {"allowManagedMcpServersOnly": True})
+    assert doctor(capsys)[0] == 0
+    # The user's deny rule stops counting where only managed permission rules apply.
+    local.write_text(json.dumps({**settings, "permissions": {"deny": ["mcp__mdsel"]}}))
+    assert doctor(capsys)[0] == 1
+    write_managed(home, "managed-settings.json", {"allowManagedPermissionRulesOnly": True})
+    assert doctor(capsys)[0] == 0
+    # disableAllHooks: false in the local file does not win over the managed true.
+    local.write_text(json.dumps({**settings, "disableAllHooks": False}))
+    path = write_managed(home, "managed-settings.json", {"disableAllHooks": True})
+    status, out = doctor(capsys)
+    assert status == 1 and f"disableAllHooks is set in {path}" in out
+
+
+def test_a_strict_plugin_only_value_claude_code_cannot_read_locks_everything(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    path = write_managed(home, "managed-settings.json", {"strictPluginOnlyCustomization": "yes"})
+    status, out = doctor(capsys)
+    assert status == 1
+    assert f"strictPluginOnlyCustomization in {path} lets servers come" in out
+    assert f"strictPluginOnlyCustomization in {path} lets hooks come" in out
+    write_managed(home, "managed-settings.json", {"strictPluginOnlyCustomization": ["skills"]})
+    assert doctor(capsys)[0] == 0
+
+
+def test_the_organisations_own_server_in_managed_mcp_json(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ours in managed-mcp.json is the server started; one the user registers too is unused."""
+    path = write_managed(
+        home, "managed-mcp.json", {"mcpServers": {"mdsel": entries.server_entry(own_executable())}}
+    )
+    assert cli.main(["install"]) == 1
+    refused = capsys.readouterr().err
+    assert f"MCP server 'mdsel' in managed scope ({path})" in refused
+    assert "by the administrator (the managed settings are theirs)" in refused
+    assert "uninstall --scope managed" not in refused
+    assert cli.main(["install", "--allow-duplicate"]) == 0
+    status, out = doctor(capsys)
+    assert f"MCP server 'mdsel' managed scope ({path}): ours" in out
+    assert "Claude Code does not start MCP server 'mdsel' from local scope" in out
+    assert f"{path} is present, and then only its servers start (its 'mdsel' is used" in out
+    assert status == 1
+    # The hook of the install and the organisation's server: all good.
+    claude = home / ".claude.json"
+    state = json.loads(claude.read_text())
+    del state["projects"][str(Path.cwd())]["mcpServers"]
+    claude.write_text(json.dumps(state))
+    status, out = doctor(capsys)
+    assert status == 0, out
+
+
+def test_a_managed_file_that_cannot_be_read_is_a_problem(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    path = home.parent / "managed" / "managed-settings.json"
+    path.parent.mkdir()
+    path.write_text("{not json")
+    status, out = doctor(capsys)
+    assert status == 1 and str(path) in out

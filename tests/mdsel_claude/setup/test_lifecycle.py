@@ -481,3 +481,28 @@ def test_doctor_all_finds_a_program_gone_in_every_clients_shape(tmp_path: Path, 
     assert everywhere.returncode == 1
     # Each client's server, and Gemini CLI's hook.
     assert everywhere.stdout.count(f"runs {old}, which no longer exists") == 5, everywhere.stdout
+
+
+def test_doctor_plugin_under_managed_settings(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plugin's server does not start beside a managed-mcp.json; its hook runs under
+    allowManagedHooksOnly only when the managed settings enable the plugin."""
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable))
+    plant_plugin(home)
+    assert run(capsys, "doctor", "--plugin")[0] == 0
+    folder = home.parent / "managed"
+    folder.mkdir()
+    (folder / "managed-mcp.json").write_text('{"mcpServers": {}}')
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert status == 1
+    assert f"does not start the plugin's server: {folder / 'managed-mcp.json'} is present" in out
+    (folder / "managed-mcp.json").unlink()
+    settings = folder / "managed-settings.json"
+    settings.write_text('{"allowManagedHooksOnly": true}')
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert status == 1 and "the plugin's hook never runs: allowManagedHooksOnly in" in out
+    enabled = {"allowManagedHooksOnly": True, "enabledPlugins": {"mdsel-claude@market": True}}
+    settings.write_text(json.dumps(enabled))
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert status == 0, out
