@@ -83,11 +83,13 @@ def environment(project: Path) -> dict[str, str]:
     return env
 
 
-def setup(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`mdsel-claude *args` as the user would run it in the project."""
+def setup(
+    project: Path, *args: str, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`mdsel-claude *args` as the user would run it in the project (`extra`: more variables)."""
     return subprocess.run(
         ["mdsel-claude", *args],
-        env=environment(project),
+        env={**environment(project), **(extra or {})},
         cwd=project,
         capture_output=True,
         text=True,
@@ -201,12 +203,14 @@ def test_doctor_then_uninstall(opencode_cli: str, project: Path) -> None:
     assert "Use mdsel_index" not in shown.tool_result()
 
 
-def debug_config(opencode_cli: str, project: Path) -> dict[str, Any]:
+def debug_config(
+    opencode_cli: str, project: Path, extra: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The configuration OpenCode itself resolves for the project (`opencode debug config`)."""
     done = subprocess.run(
         [opencode_cli, "debug", "config"],
         cwd=project,
-        env=environment(project),
+        env={**environment(project), **(extra or {})},
         capture_output=True,
         text=True,
         timeout=120,
@@ -240,3 +244,28 @@ def test_a_user_jsonc_overrides_our_entry_in_opencode_and_doctor_says_so(
     assert debug_config(opencode_cli, project)["mcp"]["mdsel"]["enabled"] is False
     doctor = setup(project, "doctor", "--client", "opencode")
     assert doctor.returncode == 1 and f"{last} also sets mcp.mdsel" in doctor.stdout
+
+
+def test_the_files_and_json_opencodes_variables_name_are_read_after_ours(
+    opencode_cli: str, project: Path
+) -> None:
+    """OPENCODE_CONFIG (a file), OPENCODE_CONFIG_DIR (a folder) and OPENCODE_CONFIG_CONTENT
+    (JSON) are each merged after the user's file: one that turns ours off does so in OpenCode,
+    and doctor names it; without it, all good."""
+    install(project)
+    off = '{"mcp": {"mdsel": {"enabled": false}}}'
+    custom = project.parent / "custom.json"
+    custom.write_text(off, encoding="utf-8")
+    folder = project.parent / "folder"
+    folder.mkdir()
+    (folder / "opencode.jsonc").write_text(off, encoding="utf-8")
+    for extra, named in [
+        ({"OPENCODE_CONFIG": str(custom)}, str(custom)),
+        ({"OPENCODE_CONFIG_DIR": str(folder)}, str(folder / "opencode.jsonc")),
+        ({"OPENCODE_CONFIG_CONTENT": off}, "OPENCODE_CONFIG_CONTENT (in the environment)"),
+    ]:
+        assert debug_config(opencode_cli, project, extra)["mcp"]["mdsel"]["enabled"] is False
+        doctor = setup(project, "doctor", "--client", "opencode", extra=extra)
+        assert doctor.returncode == 1, doctor.stdout
+        assert f"{named} also sets mcp.mdsel" in doctor.stdout
+    assert setup(project, "doctor", "--client", "opencode").returncode == 0

@@ -168,7 +168,7 @@ def _client_main(args: argparse.Namespace) -> int:
                     words = _min_words_default(os.environ) if words is None else words
                     plan = clients.plan_install(client, path, executable, state_file)
                     home = Path(os.environ.get("HOME") or Path.home())
-                    plan = opencode_shadows.with_notes(plan, scope, path, True, home)
+                    plan = opencode_shadows.with_notes(plan, scope, path, True, home, os.environ)
                     command = opencode_plugin.hook_command(executable, words, args.mode)
                     where = opencode_plugin.plugin_file(scope, path, Path.cwd())
                     plan = opencode_plugin.plan_install(plan, where, command)
@@ -180,7 +180,7 @@ def _client_main(args: argparse.Namespace) -> int:
                     from mdsel_claude.setup import opencode_plugin, opencode_shadows
 
                     home = Path(os.environ.get("HOME") or Path.home())
-                    plan = opencode_shadows.with_notes(plan, scope, path, False, home)
+                    plan = opencode_shadows.with_notes(plan, scope, path, False, home, os.environ)
                     where = opencode_plugin.plugin_file(scope, path, Path.cwd())
                     plan = opencode_plugin.plan_uninstall(plan, where)
             carry_out(plan, args.dry_run)

@@ -143,7 +143,8 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
         from mdsel_claude.setup import opencode_plugin
 
         home = Path(environ.get("HOME") or Path.home())
-        _opencode_overrides(places, mine, paths.project_root(project_dir), home, report)
+        root = paths.project_root(project_dir)
+        _opencode_overrides(places, mine, root, home, environ, report)
 
         plugins = [(s, opencode_plugin.plugin_file(s, p, project_dir)) for s, p in places]
         opencode_plugin.report(plugins, me, environ, report)
@@ -153,19 +154,24 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
 
 
 def _opencode_overrides(
-    places: list[tuple[str, Path]], mine: list[str], project: Path, home: Path, report: Report
+    places: list[tuple[str, Path]],
+    mine: list[str],
+    project: Path,
+    home: Path,
+    environ: Mapping[str, str],
+    report: Report,
 ) -> None:
-    """OpenCode reads other files after ours (`opencode.jsonc`, the project's `.opencode/`):
-    an `mcp.mdsel` there overrides our entry."""
+    """OpenCode reads other files after ours (`opencode.jsonc`, the project's `.opencode/`,
+    those its environment variables name): an `mcp.mdsel` there overrides our entry."""
     from mdsel_claude.setup import opencode_shadows
 
     for scope, path in places:
         if scope not in mine:
             continue
         files = opencode_shadows.later_files(
-            scope, path, project if scope == "user" else None, home
+            scope, path, project if scope == "user" else None, home, environ
         )
-        for file, problem in opencode_shadows.overriding(files):
+        for file, problem in opencode_shadows.overriding(files, environ):
             if problem is None:
                 report.fail(opencode_shadows.overrides_message(file, path))
             else:

@@ -54,6 +54,63 @@ def test_the_order_opencode_reads_its_files_in() -> None:
     ]
 
 
+def test_the_files_opencodes_variables_name_take_their_place_in_the_order() -> None:
+    user, project, home = Path("/h/.config/opencode/opencode.json"), Path("/p"), Path("/h")
+    environ = {"OPENCODE_CONFIG": "/c/custom.json", "OPENCODE_CONFIG_DIR": "/d"}
+    assert opencode_shadows.later_files("user", user, project, home, environ) == [
+        user.with_name("opencode.jsonc"),
+        Path("/c/custom.json"),  # after the user's files, before the project's
+        project / "opencode.jsonc",
+        project / ".opencode" / "opencode.json",
+        project / ".opencode" / "opencode.jsonc",
+        home / ".opencode" / "opencode.json",
+        home / ".opencode" / "opencode.jsonc",
+        Path("/d/opencode.json"),  # after the home folder's
+        Path("/d/opencode.jsonc"),
+    ]
+    later = opencode_shadows.later_files("project", project / "opencode.json", None, home, environ)
+    assert Path("/c/custom.json") not in later  # read before the project's own file
+    assert later[-2:] == [Path("/d/opencode.json"), Path("/d/opencode.jsonc")]
+    # A variable that names our own file adds nothing.
+    assert opencode_shadows.later_files("user", user, environ={"OPENCODE_CONFIG": str(user)}) == [
+        user.with_name("opencode.jsonc")
+    ]
+
+
+def test_opencode_config_content_that_sets_ours_is_named(
+    config: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(capsys, "install", "--client", "opencode")[0] == 0
+    assert run(capsys, "doctor", "--client", "opencode")[0] == 0
+    monkeypatch.setenv("OPENCODE_CONFIG_CONTENT", '{"mcp": {"mdsel": {"enabled": false}}}')
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert status == 1
+    assert "OPENCODE_CONFIG_CONTENT (in the environment) also sets mcp.mdsel" in out
+    status, out = run(capsys, "install", "--client", "opencode")
+    assert status == 0 and "OPENCODE_CONFIG_CONTENT (in the environment) also sets" in out
+    monkeypatch.setenv("OPENCODE_CONFIG_CONTENT", "{not json")
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert "OPENCODE_CONFIG_CONTENT (in the environment): " in out and "could not be checked" in out
+    monkeypatch.setenv("OPENCODE_CONFIG_CONTENT", '{"mcp": {"other": {}}}')
+    assert run(capsys, "doctor", "--client", "opencode")[0] == 0
+
+
+def test_a_custom_file_before_the_projects_does_not_override_a_project_install(
+    config: Path,
+    on_path: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    custom = config.parent / "custom.json"
+    custom.parent.mkdir(parents=True, exist_ok=True)
+    custom.write_text('{"mcp": {"mdsel": {"enabled": false}}}')
+    monkeypatch.setenv("OPENCODE_CONFIG", str(custom))
+    assert run(capsys, "install", "--client", "opencode", "--scope", "project")[0] == 0
+    status, out = run(capsys, "doctor", "--client", "opencode")
+    assert status == 0, out
+    assert f"{custom} also sets" not in out
+
+
 def test_a_user_jsonc_that_turns_ours_off_is_named_by_install_and_doctor(
     config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
