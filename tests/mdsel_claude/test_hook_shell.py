@@ -147,20 +147,49 @@ def test_sed_across_files_counts_the_lines_of_few(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Numbering a range across files reads the lines of the files before it, and no more:
-    none past the range's end, at most MAX_ACROSS for a range to the last line."""
-    from mdsel_claude.hook import sed
-    from mdsel_claude.hook.files import line_count as real
+    none past the range's end, at most MAX_ACROSS for a range to the last line, each file once
+    per command line."""
+    from mdsel_claude.hook import files, sed
 
+    real = files.line_count
     counted: list[str] = []
 
     def spy(path: str) -> int | None:
         counted.append(path)
         return real(path)
 
-    monkeypatch.setattr(sed, "line_count", spy)
+    monkeypatch.setattr(files, "line_count", spy)
     many = " ".join(["docs/guide.md"] * 20)
     assert printed_markdown(f"sed -n 1,150p {many}", str(project), 200)
-    assert len(counted) == 2  # lines 1-150 end in the second copy
+    assert counted == [str(project / "docs" / "guide.md")]  # counted once, used twice
     counted.clear()
-    printed_markdown(f"sed -n '5,$p' {many}", str(project), 200)
+    copies = [project / f"copy{n}.md" for n in range(20)]
+    for copy in copies:
+        copy.write_text((project / "docs" / "guide.md").read_text())
+    printed_markdown(f"sed -n '5,$p' {' '.join(c.name for c in copies)}", str(project), 200)
     assert len(counted) == sed.MAX_ACROSS
+
+
+def test_sed_across_files_line_counts_are_bounded_per_command_line(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hundreds of `sed` commands each numbering across files read at most MAX_LINE_COUNTS
+    files' lines in all (each up to 8 MiB: unbounded, a 64 KiB line took most of a minute)."""
+    from mdsel_claude.hook import files
+    from mdsel_claude.hook.shell_words import MAX_LINE_COUNTS
+
+    real = files.line_count
+    counted: list[str] = []
+
+    def spy(path: str) -> int | None:
+        counted.append(path)
+        return real(path)
+
+    monkeypatch.setattr(files, "line_count", spy)
+    names = []
+    for n in range(12):
+        (project / f"t{n}.txt").write_text("x\n" * 10)
+        names.append(f"t{n}.txt")
+    one = f"sed -n '2,$p' {' '.join(names)};"
+    printed_markdown(one * 300, str(project), 200)
+    assert len(counted) == MAX_LINE_COUNTS

@@ -28,9 +28,15 @@ VALUED = {
 """Short options that take a value, per command (`nl -w 3`): that value is not a file."""
 
 
-def shows(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str]]) -> Stream:
+def shows(
+    argv: list[str],
+    stream: Stream,
+    files: Callable[[list[str]], list[str]],
+    lines: Callable[[str], int | None] | None = None,
+) -> Stream:
     """What the command `argv` shows, given the `stream` flowing into it; `files` turns its
-    operands into paths (expanding a glob, or dropping what the text cannot say)."""
+    operands into paths (expanding a glob, or dropping what the text cannot say); `lines`
+    counts a file's lines for `sed` (the command line's budget of them)."""
     name = os.path.basename(argv[0])
     if name in PRINTERS:
         operands = operands_of(argv, VALUED.get(name, frozenset()))
@@ -50,7 +56,7 @@ def shows(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str
     if name in ("sed", "gsed"):
         from mdsel_claude.hook.sed import sed_shows  # only a `sed` command pays for reading it
 
-        return sed_shows(argv, stream, files)
+        return sed_shows(argv, stream, files, lines)
     return []
 
 
@@ -112,18 +118,34 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
     i = 1
     while i < len(argv):
         arg = argv[i]
-        if arg in ("-n", "-c", "--lines", "--bytes"):
-            unit = "bytes" if arg in ("-c", "--bytes") else "lines"
-            value = argv[i + 1] if i + 1 < len(argv) else ""
-            i += 1
-        elif arg.startswith(("--lines=", "--bytes=")):
-            unit = "bytes" if arg.startswith("--bytes") else "lines"
-            value = arg.partition("=")[2]
-        elif arg.startswith(("-n", "-c")) and len(arg) > 2:
-            unit = "bytes" if arg[1] == "c" else "lines"
-            value = arg[2:]
-        elif len(arg) > 1 and arg[0] in "-+" and arg[1:].isdigit():
-            unit, value = "lines", arg if arg[0] == "+" else arg[1:]  # `head -40`, `tail +40`
+        if len(arg) > 1 and arg[0] == "-" and arg[1] != "-" and not arg[1].isdigit():
+            # A cluster of short options: `-n 40`, `-n40`, `-qn 3`, `-c4K`, `-fn 5`.
+            for k, flag in enumerate(arg[1:], start=1):
+                if flag in "nc":
+                    unit = "bytes" if flag == "c" else "lines"
+                    value = arg[k + 1 :] or (argv[i + 1] if i + 1 < len(argv) else "")
+                    i += 0 if arg[k + 1 :] else 1
+                    break
+                if flag == "s" and name == "tail":  # `-s N`: seconds between polls
+                    i += 0 if arg[k + 1 :] else 1
+                    break
+                if flag not in "qvfF":
+                    return None, operands  # `-z` (NUL-ended lines) or an option not known
+        elif len(arg) > 1 and arg[0] in "-+" and arg[1].isdigit():
+            # `head -40`, `tail +40`, and the old forms with a unit: `tail -300c`, `-5l`, `-2b`
+            obsolete = _obsolete(name, arg)
+            if obsolete is None:
+                return None, operands
+            unit, value = obsolete
+        elif arg.startswith("--") and len(arg) > 2:
+            # GNU takes any unambiguous start of a long option: `--byte=100`, `--li 3`.
+            key, equals, given = arg.partition("=")
+            if "--zero-terminated".startswith(key):
+                return None, operands  # NUL-ended lines: the file is one line
+            if len(key) > 2 and ("--bytes".startswith(key) or "--lines".startswith(key)):
+                unit = "bytes" if "--bytes".startswith(key) else "lines"
+                value = given if equals else (argv[i + 1] if i + 1 < len(argv) else "")
+                i += 0 if equals else 1
         elif arg == "--":
             operands += argv[i + 1 :]
             break
@@ -142,6 +164,20 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
     if sign == "+":
         return (unit, max(count - 1, 0), None), operands
     return ((unit, -count, None) if count else (unit, 0, 0)), operands
+
+
+def _obsolete(name: str, arg: str) -> tuple[str, str] | None:
+    """`-40`, `+40`, `-300c`, `-5l`, `-2b` (`-Nk`, `-Nm` for head), with `f`, `q` or `v` after
+    them: (unit, count as `_head_tail` reads it); None for a form not known."""
+    digits = arg[1:].rstrip("abcdefghijklmnopqrstuvwxyz")
+    if not digits.isdigit():
+        return None
+    suffix = arg[1 + len(digits) :].rstrip("fqv")
+    scale = {"": 1, "l": 1, "c": 1, "b": 512, "k": 1024, "m": 1024**2}.get(suffix)
+    if scale is None or (name == "tail" and suffix in ("k", "m")) or len(digits) > 12:
+        return None
+    unit = "lines" if suffix in ("", "l") else "bytes"
+    return unit, ("+" if arg[0] == "+" else "") + str(int(digits) * scale)
 
 
 def _bat_range(argv: list[str]) -> Piece:

@@ -12,7 +12,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-def sed_shows(argv: list[str], stream: Stream, files: Callable[[list[str]], list[str]]) -> Stream:
+def sed_shows(
+    argv: list[str],
+    stream: Stream,
+    files: Callable[[list[str]], list[str]],
+    lines: Callable[[str], int | None] | None = None,
+) -> Stream:
     """`sed -n '1,400p' FILE` (and `-n -e '10,20p;30p'`): those lines; `sed 's/a/b/' FILE`
     (substitutions only, no -n): the whole file; in place (`-i`, `-Ei`), by a script file
     (`-f`), by pattern, or with commands that drop lines (`10q`, `5,$d`): nothing known."""
@@ -31,12 +36,12 @@ def sed_shows(argv: list[str], stream: Stream, files: Callable[[list[str]], list
             i += 1
         elif arg.startswith("--expression="):
             scripts.append(arg.partition("=")[2])
-        elif arg.startswith(("--in-place", "--file")):
-            return []
+        elif arg.startswith(("--in-place", "--file", "--null-data", "--zero-terminated")):
+            return []  # in place, a script file, or NUL-ended lines (the file is one line)
         elif arg.startswith("-") and len(arg) > 1 and not arg.startswith("--"):
             cluster = arg[1:].partition("e")[0]  # what follows an `e` is its script
-            if "i" in cluster or "f" in cluster:
-                return []  # `-i`, `-Ei.bak`, `-nf x.sed`: in place, or a script file
+            if "i" in cluster or "f" in cluster or "z" in cluster:
+                return []  # `-i`, `-Ei.bak`, `-nf x.sed`, `-nz`: in place, a script file, NULs
             quiet = quiet or "n" in cluster
             separate = separate or "s" in cluster
             if "e" in arg[1:]:
@@ -54,7 +59,7 @@ def sed_shows(argv: list[str], stream: Stream, files: Callable[[list[str]], list
     if pieces is None:
         return []
     if named and len(named) > 1 and not separate and pieces != [WHOLE]:
-        return _across(named, pieces)
+        return _across(named, pieces, lines or line_count)
     if named:
         return [(path, piece) for path in named for piece in pieces]
     return [part for piece in pieces for part in narrowed(stream, piece)]
@@ -65,7 +70,7 @@ MAX_ACROSS = 8
 the hook's byte bound): later ones are left out (under-counted, never over)."""
 
 
-def _across(named: list[str], pieces: list[Piece]) -> Stream:
+def _across(named: list[str], pieces: list[Piece], lines_of: Callable[[str], int | None]) -> Stream:
     """Line ranges numbered across the files one after another, as sed numbers them without
     -s: each file's part of each range (the files' lines are counted; past a file that cannot
     be counted, the rest are left out: under-counted, never over)."""
@@ -81,7 +86,7 @@ def _across(named: list[str], pieces: list[Piece]) -> Stream:
                 continue  # the range ended in an earlier file
             local_stop = None if stop is None else stop - before
             shown.append((path, (unit, max(start - before, 0), local_stop)))
-        lines = line_count(path)
+        lines = lines_of(path)
         if lines is None:
             break
         before += lines
@@ -127,8 +132,8 @@ def _sed_lines(script: str) -> list[Piece] | None:
             continue
         start_text, comma, stop_text = address.partition(",")
         start = count(start_text)
-        if start is None:
-            return None  # `$p`, `/re/p`: a line or a pattern, not a count
+        if not start:
+            return None  # `$p`, `/re/p`: a line or a pattern, not a count; `0,5p`: an error
         stop: int | None = start
         if comma and stop_text == "$":
             stop = None

@@ -30,7 +30,14 @@ from mdsel_claude.hook.shell_words import (
     redirections,
     without_prefixes,
 )
-from mdsel_claude.hook.tokens import BEFORE_COMMAND, COMMAND_OPERATORS, GROUPS, group_ends, tokens
+from mdsel_claude.hook.tokens import (
+    BEFORE_COMMAND,
+    COMMAND_OPERATORS,
+    FD,
+    GROUPS,
+    group_ends,
+    tokens,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -253,7 +260,9 @@ class _Walk:
                 stream = self.nested(argv, cwd, depth)
             else:
                 inner = stream if given else []
-                stream = shows(argv, stream, lambda w: file_operands(w, cwd, self.globs))
+                stream = shows(
+                    argv, stream, lambda w: file_operands(w, cwd, self.globs), self.globs.line_count
+                )
                 if inner and name in PRINTERS and inner[0] not in stream:
                     stream = inner + stream  # `cat <(…) guide.md` prints both
                 other = name not in _SILENT and (not stream or name not in _SHOWING)
@@ -282,8 +291,14 @@ def _stdout_taken_away(pipeline: list[list[str]]) -> bool:
         words = words[1:]
     if words[:1] != ["exec"]:
         return False
-    if any(word == ">&" and words[k + 1 : k + 2] == ["1"] for k, word in enumerate(words)):
-        return False
+    for k, word in enumerate(words):
+        # A copy of stdout kept on another descriptor, made while stdout was still the screen
+        # (`exec 3>&1 >/dev/null`). `exec >/dev/null 2>&1` copies /dev/null, and fd 2 is the
+        # tool's output anyway: neither keeps what later commands print to stdout.
+        fd = words[k - 1][len(FD) :] if k and words[k - 1].startswith(FD) else ""
+        copy = word == ">&" and words[k + 1 : k + 2] == ["1"] and fd not in ("", "1", "2")
+        if copy and redirections(words[: k - 1], None)[2]:
+            return False
     argv, _stdin, to_screen = redirections(words, None)
     return argv == ["exec"] and not to_screen
 

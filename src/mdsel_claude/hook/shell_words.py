@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from mdsel.names import is_markdown_name
+from mdsel_claude.hook.tokens import FD
 
 MAX_FILES = 64
 """At most this many files of one command are named or globbed."""
@@ -40,14 +41,32 @@ _PREFIXES = {
 """Commands that run the command after them, with their short options that take a value."""
 
 
-class Globs:
-    """The globs of one command line: each expanded once, all within one entry budget."""
+MAX_LINE_COUNTS = 8
+"""At most this many files of one command line have their lines counted (each read up to the
+hook's byte bound) to number `sed` ranges across files; past them a count is not known."""
 
-    __slots__ = ("entries", "seen")
+
+class Globs:
+    """The globs of one command line: each expanded once, all within one entry budget; and the
+    files whose lines it counts (`line_count`), within their own budget."""
+
+    __slots__ = ("counted", "entries", "seen")
 
     def __init__(self) -> None:
         self.entries = MAX_GLOB_ENTRIES
         self.seen: dict[tuple[str, str], list[str]] = {}
+        self.counted: dict[str, int | None] = {}
+
+    def line_count(self, path: str) -> int | None:
+        """`files.line_count` of `path`, each file once per command line and at most
+        `MAX_LINE_COUNTS` files in all (None past them: the caller then under-counts)."""
+        if path not in self.counted:
+            if len(self.counted) >= MAX_LINE_COUNTS:
+                return None
+            from mdsel_claude.hook.files import line_count
+
+            self.counted[path] = line_count(path)
+        return self.counted[path]
 
 
 def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | None, bool]:
@@ -61,7 +80,7 @@ def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | No
         word = words[i]
         if word in _REDIRECTS:
             target = words[i + 1] if i + 1 < len(words) else ""
-            fd = argv.pop() if argv and argv[-1].isdigit() and len(argv[-1]) == 1 else ""
+            fd = argv.pop()[len(FD) :] if argv and argv[-1].startswith(FD) else ""
             if word == "<" and fd in ("", "0"):
                 stdin = _file(target, cwd)
             elif target in _STILL_SHOWN:

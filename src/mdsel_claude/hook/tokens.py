@@ -42,6 +42,14 @@ def _code(text: str) -> str:
         elif c == "#" and (i == 0 or text[i - 1] in WORD_END):
             end = text.find("\n", i)
             i = n if end < 0 else end
+        elif c.isdigit() and (i == 0 or text[i - 1] in WORD_END):
+            # `2>/dev/null`, `0<x.md`: digits that touch a redirection are its file descriptor,
+            # marked so (`FD`); `head -n 7 < x.md` (a blank between) is an argument and a `<`.
+            end = i
+            while end < n and text[end].isdigit():
+                end += 1
+            out.append(FD + text[i:end] if text[end : end + 1] in ("<", ">") else text[i:end])
+            i = end
         elif text.startswith("$((", i) or (
             text.startswith("((", i) and (i == 0 or text[i - 1] in WORD_END)
         ):
@@ -100,6 +108,10 @@ def _after_heredocs(text: str, i: int, heredocs: list[tuple[str, bool]]) -> int:
                 break
     return i
 
+
+FD = "\U000f0100"
+"""Marks a word that is a redirection's file descriptor (`2` of `2>&1`): shlex splits `2>` as
+`2` and `>`, and `2 >` is another command (an argument `2`, then stdout redirected)."""
 
 _QUOTED = {ord(c): 0xF0000 + n for n, c in enumerate(";&|()<>\n")}
 """Operator characters inside quotes, as private-use characters while shlex splits (it would
