@@ -70,6 +70,11 @@ def _vscode_user(environ: Mapping[str, str]) -> Path:
     return folder / "mcp.json"
 
 
+def _gemini_home(environ: Mapping[str, str]) -> Path:
+    """Where Gemini CLI keeps its `.gemini` folder: `GEMINI_CLI_HOME` when set, else home."""
+    return Path(environ.get("GEMINI_CLI_HOME") or _home(environ))
+
+
 def codex_config(environ: Mapping[str, str]) -> Path:
     """Codex CLI's configuration: `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`."""
     return Path(environ.get("CODEX_HOME") or _home(environ) / ".codex") / "config.toml"
@@ -98,7 +103,7 @@ CLIENTS: Mapping[str, Client] = {
             "gemini",
             "Gemini CLI",
             "mcpServers",
-            lambda env: _home(env) / ".gemini" / "settings.json",
+            lambda env: _gemini_home(env) / ".gemini" / "settings.json",
             ".gemini/settings.json",
             lambda exe: {"command": exe, "args": ["serve"]},
         ),

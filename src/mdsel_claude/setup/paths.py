@@ -96,6 +96,50 @@ def project_root(start: Path) -> Path:
     return here
 
 
+def _read_small(path: Path) -> str | None:
+    """The text of a small regular file of git's (`.git`, `commondir`, `gitdir`), or None."""
+    try:
+        if not path.is_file():
+            return None
+        with open(path, "rb") as handle:
+            data = handle.read(4097)
+    except OSError:
+        return None
+    if len(data) > 4096:
+        return None
+    try:
+        return data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None
+
+
+def config_key_root(root: Path) -> Path:
+    """The project `~/.claude.json` keys `root`'s local-scope servers and approvals by.
+
+    Claude Code keys a linked git worktree (`.git` is a file `gitdir: <repo>/.git/worktrees/N`)
+    by its main repository's root, so that every worktree shares one project entry (`claude
+    mcp add -s local` run in a worktree writes there); any other root is its own key. The
+    checks follow Claude Code 2.1's: the worktree's git folder must sit in the repository's
+    `worktrees`, list `commondir`, and point back (`gitdir`) at this `.git`; anything else,
+    or anything unreadable, keeps `root`."""
+    text = _read_small(root / ".git")
+    if text is None or not text.startswith("gitdir:"):
+        return root
+    git_dir = Path(os.path.normpath(root / text[len("gitdir:") :].strip()))
+    common = _read_small(git_dir / "commondir")
+    back = _read_small(git_dir / "gitdir")
+    if not common or not back:
+        return root
+    common_dir = Path(os.path.normpath(git_dir / common))
+    if git_dir.parent != common_dir / "worktrees":
+        return root
+    if os.path.realpath(git_dir / back) != os.path.join(os.path.realpath(root), ".git"):
+        return root
+    if common_dir.name != ".git":  # a bare repository: its own folder is the project
+        return root if os.path.lexists(common_dir / ".git") else common_dir
+    return common_dir.parent
+
+
 def is_own_checkout(root: Path) -> bool:
     """True when `root` is a checkout of mdsel-claude itself (its marketplace file names the
     mdsel-claude marketplace): project scope would write into the project's own repository."""
@@ -125,7 +169,7 @@ def locations(scope: str, project_dir: Path, environ: Mapping[str, str]) -> Loca
     return Locations(
         scope,
         user_state_file(environ),
-        ("projects", str(root)),
+        ("projects", str(config_key_root(root))),
         claude_dir / "settings.local.json",
         claude_dir,
         root,

@@ -36,7 +36,7 @@ def file_step(
 
 def _server_what(where: Locations) -> str:
     if where.scope == "local":
-        return f"MCP server {SERVER_KEY!r} for project {where.project_root}"
+        return f"MCP server {SERVER_KEY!r} for project {where.servers_at[-1]}"
     return f"MCP server {SERVER_KEY!r}"
 
 
@@ -253,7 +253,7 @@ def recorded_elsewhere(
 
 
 def _at(where: Locations) -> str:
-    return f" projects[{str(where.project_root)!r}]" if where.servers_at else ""
+    return f" projects[{where.servers_at[-1]!r}]" if where.servers_at else ""
 
 
 def _leftover(value: object, hook: bool, environ: Mapping[str, str]) -> str | None:

@@ -132,8 +132,9 @@ def survey(directory: Path, environ: Mapping[str, str]) -> Survey:
     config_dir, claude_json = paths.user_config_dir(environ), paths.user_state_file(environ)
     state = _read(claude_json, found) or {}
     _servers(found, "user", str(claude_json), state.get("mcpServers"))
-    project_state = _object(_object(state.get("projects")).get(str(root)))
-    where = f"{claude_json} projects[{str(root)!r}]"
+    key = paths.config_key_root(root)
+    project_state = _object(_object(state.get("projects")).get(str(key)))
+    where = f"{claude_json} projects[{str(key)!r}]"
     _servers(found, "local", where, project_state.get("mcpServers"))
     for folder in (directory, *directory.parents):
         config = folder / ".mcp.json"

@@ -122,3 +122,15 @@ def test_a_codex_config_that_is_a_fifo_is_refused_not_read(
     os.mkfifo(config)
     assert cli.main([*command, "--client", "codex"]) == 1
     assert f"{config}: is a FIFO, not a regular file" in "".join(capsys.readouterr())
+
+
+def test_gemini_cli_home_moves_the_user_file(tmp_path: Path) -> None:
+    # Gemini CLI 0.61 reads `$GEMINI_CLI_HOME/.gemini/settings.json` when it is set.
+    from mdsel_claude.setup.clients import CLIENTS
+
+    gemini = CLIENTS["gemini"]
+    moved = {"HOME": str(tmp_path / "h"), "GEMINI_CLI_HOME": str(tmp_path / "g")}
+    assert gemini.user_file(moved) == tmp_path / "g" / ".gemini" / "settings.json"
+    assert gemini.user_file({"HOME": str(tmp_path / "h")}) == (
+        tmp_path / "h" / ".gemini" / "settings.json"
+    )

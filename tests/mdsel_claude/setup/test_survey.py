@@ -147,3 +147,45 @@ def test_allowed_mcp_servers_are_merged_and_judged(
     assert (refusal is None) == starts, refusal
     if refusal is not None:
         assert refusal.startswith("allowedMcpServers in settings0.json")
+
+
+def _worktree(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository and a linked worktree of it, laid out as `git worktree add` does."""
+    main = tmp_path / "repo"
+    git_dir = main / ".git" / "worktrees" / "wt"
+    git_dir.mkdir(parents=True)
+    tree = tmp_path / "wt"
+    tree.mkdir()
+    (tree / ".git").write_text(f"gitdir: {git_dir}\n")
+    (git_dir / "commondir").write_text("../..\n")
+    (git_dir / "gitdir").write_text(f"{tree / '.git'}\n")
+    return main, tree
+
+
+def test_a_worktree_is_keyed_by_its_main_repository(tmp_path: Path) -> None:
+    # Claude Code 2.1 keys a linked worktree's local-scope servers (`claude mcp add -s local`
+    # run in it writes there) and approvals by the main repository's root.
+    from mdsel_claude.setup import paths
+
+    main, tree = _worktree(tmp_path)
+    assert paths.project_root(tree) == tree
+    assert paths.config_key_root(tree) == main
+    assert paths.locations("local", tree, {}).servers_at == ("projects", str(main))
+    assert paths.config_key_root(main) == main
+
+
+def test_a_worktree_that_does_not_point_back_keeps_its_own_key(tmp_path: Path) -> None:
+    from mdsel_claude.setup import paths
+
+    main, tree = _worktree(tmp_path)
+    (main / ".git" / "worktrees" / "wt" / "gitdir").write_text("/elsewhere/.git\n")
+    assert paths.config_key_root(tree) == tree
+    (tree / ".git").write_text("gitdir: ../repo/.git/modules/sub\n")  # a submodule
+    assert paths.config_key_root(tree) == tree
+
+
+def test_a_worktree_local_server_is_read_under_the_main_key(home: Path, tmp_path: Path) -> None:
+    main, tree = _worktree(tmp_path)
+    write(home / ".claude.json", {"projects": {str(main): {"mcpServers": {"mdsel": SERVER}}}})
+    found = survey.survey(tree, {})
+    assert [(s.scope, s.name) for s in found.servers] == [("local", "mdsel")]
