@@ -149,3 +149,18 @@ def test_doctor_reads_managed_settings_as_claude_code_does(
         assert refused == (not started), (files, doctor.stdout)
         assert (doctor.returncode == 0) == started, (files, doctor.stdout)
         assert exe in doctor.stdout
+
+
+def test_install_writes_the_legacy_user_file_claude_code_reads(sandbox: Sandbox) -> None:
+    """A `~/.claude/.config.json` left by an older Claude Code is the user file Claude Code
+    reads (not `~/.claude.json`): install must write our server there for it to start."""
+    installed(sandbox)
+    legacy = sandbox.home / ".claude" / ".config.json"
+    legacy.parent.mkdir(exist_ok=True)
+    legacy.write_text('{"numStartups": 3}')
+    assert sandbox.run("mdsel-claude", "install", "--scope", "user").returncode == 0
+    [line] = server_lines(sandbox.run("claude", "mcp", "list").stdout, "mdsel")
+    assert "Connected" in line, line
+    assert sandbox.run("mdsel-claude", "doctor").returncode == 0
+    assert sandbox.run("mdsel-claude", "uninstall", "--scope", "user").returncode == 0
+    assert not server_lines(sandbox.run("claude", "mcp", "list").stdout, "mdsel")

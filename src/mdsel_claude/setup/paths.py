@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import sys
 import sysconfig
 import tempfile
@@ -75,11 +76,37 @@ def user_config_dir(environ: Mapping[str, str]) -> Path:
 
 def user_state_file(environ: Mapping[str, str]) -> Path:
     """Claude Code's user file (`~/.claude.json`, or `.claude.json` in `CLAUDE_CONFIG_DIR`):
-    user- and local-scope MCP servers, per-project approvals, and Claude Code's own state."""
+    user- and local-scope MCP servers, per-project approvals, and Claude Code's own state.
+
+    Where older versions left a `.config.json` in the user folder (`~/.claude/`), Claude Code
+    2.1 reads and writes that one instead (`claude mcp add` writes there): when it is a regular
+    file that is not empty, or an empty writable one while `.claude.json` is missing (or is an
+    empty read-only file: a placeholder)."""
     configured = environ.get("CLAUDE_CONFIG_DIR")
-    if configured:
-        return Path(configured).expanduser() / ".claude.json"
-    return Path.home() / ".claude.json"
+    current = (Path(configured).expanduser() if configured else Path.home()) / ".claude.json"
+    legacy = user_config_dir(environ) / ".config.json"
+    try:
+        found = os.stat(legacy)
+    except (OSError, ValueError):
+        return current
+    if not stat.S_ISREG(found.st_mode):
+        return current
+    if found.st_size > 0:
+        return legacy
+    if not found.st_mode & _WRITABLE:
+        return current
+    try:
+        present = os.stat(current)
+    except (OSError, ValueError):
+        return legacy
+    placeholder = (
+        sys.platform.startswith("linux") and stat.S_ISREG(present.st_mode)
+        and present.st_size == 0 and not present.st_mode & _WRITABLE and present.st_nlink == 1
+    )  # fmt: skip
+    return legacy if placeholder else current
+
+
+_WRITABLE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 
 def project_root(start: Path) -> Path:
