@@ -20,6 +20,7 @@ files looked at, the directory entries a glob reads, the depth of nested shells.
 from __future__ import annotations
 
 import os
+from functools import partial
 
 from mdsel_claude.hook.commands import PRINTERS, shows
 from mdsel_claude.hook.parts import OTHER, WHOLE, Piece, Stream, printed_exceeds
@@ -237,7 +238,7 @@ class _Walk:
         other = False
         for index, words in enumerate(pipeline):
             argv, stdin, to_screen = redirections(words, cwd)
-            argv = without_prefixes(argv)
+            argv, here = without_prefixes(argv, cwd)  # `env -C DIR`: the command runs there
             other = False
             if not argv:
                 stream = []
@@ -257,12 +258,11 @@ class _Walk:
                 stream = []
             name = os.path.basename(argv[0])
             if name in _SHELLS:
-                stream = self.nested(argv, cwd, depth)
+                stream = self.nested(argv, here, depth)
             else:
                 inner = stream if given else []
-                stream = shows(
-                    argv, stream, lambda w: file_operands(w, cwd, self.globs), self.globs.line_count
-                )
+                paths = partial(file_operands, cwd=here, globs=self.globs)
+                stream = shows(argv, stream, paths, self.globs.line_count)
                 if inner and name in PRINTERS and inner[0] not in stream:
                     stream = inner + stream  # `cat <(…) guide.md` prints both
                 other = name not in _SILENT and (not stream or name not in _SHOWING)

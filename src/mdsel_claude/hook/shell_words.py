@@ -96,26 +96,53 @@ def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | No
     return argv, stdin, to_screen
 
 
-def without_prefixes(argv: list[str]) -> list[str]:
-    """`sudo -u x cat f`, `FOO=1 cat f`, `timeout 10 cat f`, `then cat f`: the command itself."""
+_CHDIR = {"env": "C", "sudo": "D"}
+"""The prefixes' short option that runs the command in another directory (`--chdir` too)."""
+
+
+def without_prefixes(argv: list[str], cwd: str | None = None) -> tuple[list[str], str | None]:
+    """`sudo -u x cat f`, `FOO=1 cat f`, `timeout 10 cat f`, `then cat f`: the command itself,
+    and the directory it runs in (`env -C docs cat f`, `sudo -D docs …` run it in docs/)."""
     while argv:
         head = argv[0]
         name = os.path.basename(head)
         if head in _KEYWORDS or ("=" in head and head.partition("=")[0].isidentifier()):
             argv = argv[1:]
         elif name == "command" and argv[1:2] in (["-v"], ["-V"]):
-            return []  # `command -v cat`: says where a command is, runs nothing
+            return [], cwd  # `command -v cat`: says where a command is, runs nothing
         elif name in _PREFIXES:
             valued = _PREFIXES[name]
+            chdir = _CHDIR.get(name)
             argv = argv[1:]
             while argv and argv[0].startswith("-") and argv[0] != "-":
-                takes = argv[0][-1] in valued and not argv[0].startswith("--")
+                option = argv[0]
+                if option == "--":
+                    argv = argv[1:]
+                    break
+                key, equals, value = option.partition("=")
+                if chdir and key == "--chdir":
+                    if not equals:
+                        value = argv[1] if len(argv) > 1 else ""
+                        argv = argv[1:]
+                    cwd = changed_dir(["cd", value], cwd) if value else None
+                    argv = argv[1:]
+                    continue
+                if option.startswith("--"):
+                    argv = argv[1:]  # a long option: its value, if any, is attached with `=`
+                    continue
+                at = option.find(chdir, 1) if chdir else -1
+                if at > 0 and not any(flag in valued for flag in option[1:at]):
+                    value = option[at + 1 :] or (argv[1] if len(argv) > 1 else "")
+                    argv = argv[1:] if option[at + 1 :] else argv[2:]
+                    cwd = changed_dir(["cd", value], cwd) if value else None
+                    continue
+                takes = option[-1] in valued
                 argv = argv[2:] if takes else argv[1:]
             if name == "timeout" and argv:
                 argv = argv[1:]  # the duration
         else:
             break
-    return argv
+    return argv, cwd
 
 
 def _home(word: str) -> str:
