@@ -65,7 +65,7 @@ def catalog(
     closing_room = utf8_size(_closing(longest + " " * 40, docs, shown_root, root, True)) + 1
     body = _with_outlines(docs, room - closing_room, max_headings)
     if body is not None:
-        lines, depth, deeper, cap = body
+        lines, depth, deeper, cap, docs_shown, shown_outlines = body
         what = "every document with its title"
         if depth >= 0:
             what += " and " + _levels(depth)
@@ -75,7 +75,14 @@ def catalog(
             # Not "the largest": those whose deeper outline the cap would not change (a long
             # changelog) are passed over for the next largest.
             several = "documents also with their" if deeper > 1 else "document also with its"
-            what += f"; {deeper} {several} {_levels(depth + 1)}, largest first"
+            what += f"; {deeper} {several} {_levels(depth + 1)}"
+            if depth < 0 and any(
+                doc.column.count(doc.base) > cap and lines_of
+                for doc, lines_of in zip(docs_shown, shown_outlines, strict=True)
+            ):
+                # Their top-level headings cut to the share, as the titles-only map says too.
+                what += f" (at most {cap} each)"
+            what += ", largest first"
         closing = _closing(what, docs, shown_root, root, by_file=True)
         return [head, *lines, closing]
     summary = _by_directory(docs, room - closing_room)
@@ -98,11 +105,11 @@ def _levels(depth: int) -> str:
 
 def _with_outlines(
     docs: list[Entry], room: int, max_headings: int
-) -> tuple[list[str], int, int, int] | None:
+) -> tuple[list[str], int, int, int, list[Entry], list[list[str]]] | None:
     """File lines grouped under directory lines, with headings to the deepest outline depth
     whose lines all fit in `room` bytes: (lines, depth, documents shown one level deeper,
-    headings shown per document at most), depth -1 for titles only; None when not even the
-    titles fit."""
+    headings shown per document at most, the documents in the order shown, each one's
+    heading lines), depth -1 for titles only; None when not even the titles fit."""
     # Each directory once, its documents under it: sorted by directory, then in given order.
     docs = sorted(docs, key=lambda d: d.directory)
     groups: list[tuple[str, list[Entry]]] = []
@@ -141,7 +148,7 @@ def _with_outlines(
             lines.append(file_lines[number])
             lines.extend(kept[number])
             number += 1
-    return lines, depth, deeper, cap
+    return lines, depth, deeper, cap, docs, kept
 
 
 def _largest_deeper(

@@ -213,6 +213,9 @@ def _by_directory(paths: list[str], limit: int = 20) -> str:
 
 
 def _names(paths: list[str], limit: int = 10) -> str:
-    # Escaped: a name holding a line break must not forge a line of the output.
-    shown = ", ".join(p.encode("unicode_escape").decode("ascii") for p in paths[:limit])
+    # Control characters escaped: a name holding a line break must not forge a line of the
+    # output. Every other character is kept, so `docs/指南/` is a path the reader can name.
+    from mdsel.titles import shown_title
+
+    shown = ", ".join(shown_title(p) for p in paths[:limit])
     return shown + (f", … +{len(paths) - limit} more" if len(paths) > limit else "")

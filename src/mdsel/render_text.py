@@ -110,7 +110,7 @@ def _outlines(result: IndexResult, options: Options, room: int | None) -> list[s
             out.append("")
         # The namespace and path only tell documents apart: a call on one document already
         # knows which it asked for, and selectors are unqualified then.
-        named = f"{source.namespace} {source.path} " if qualify else ""
+        named = f"{source.namespace} {shown_title(source.path)} " if qualify else ""
         blocks = block_counts(document)
         out.append(
             f"{named}{document.line_count} lines {document.word_count} words"

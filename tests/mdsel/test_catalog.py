@@ -249,3 +249,22 @@ def test_the_closing_line_selects_what_the_example_file_has(tmp_path: Path) -> N
         assert example.groups() == (selector, f"docs/{largest}")
         path = tmp_path / example.group(2)
         assert run(["select", example.group(1), str(path)], {}, None).exit_code == 0
+
+
+def test_titles_only_map_names_the_share_its_documents_headings_were_cut_to(
+    tmp_path: Path,
+) -> None:
+    """A map of titles only, with the largest documents also given their top-level headings,
+    cut to the share: the closing line says so, as the map with everyone's headings does."""
+    words = " ".join(["w"] * 50)
+    (tmp_path / "big.md").write_text(
+        "# Big\n\n" + "".join(f"## Section {k}\n\n{words}\n\n" for k in range(40))
+    )
+    for n in range(700):
+        (tmp_path / f"p{n:03d}.md").write_text(f"# Page {n}\n\n## A\n\nsome words\n\n## B\n\nx\n")
+    out = index(".", cwd=tmp_path).stdout
+    closing = out.splitlines()[-1]
+    assert "every document with its title; " in closing  # titles only, some documents deeper
+    cut = re.search(r"\n  big\.md: .*\n(?:    h2\.\d+ .*\n)+    … \+(\d+) more\n", out)
+    assert cut is not None and int(cut.group(1)) > 0  # big.md's headings were cut
+    assert re.search(r"also with their top-level headings \(at most \d+ each\)", closing)

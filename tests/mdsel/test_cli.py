@@ -204,6 +204,37 @@ def test_max_files_leaves_out_with_a_warning(tmp_path: Path) -> None:
     assert out.exit_code == 0
 
 
+def test_names_left_out_are_shown_as_written_but_control_characters(tmp_path: Path) -> None:
+    """The warning names paths the reader can name again: `指南/`, `ü/` as written (not
+    `\\u6307\\u5357/`), a line break escaped so it forges no line."""
+    for folder in ("a", "ü", "指南"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "a" / "a.md").write_text("# a\n")
+    (tmp_path / "ü" / "ñ.md").write_text("# n\n")
+    (tmp_path / "指南" / "页面.md").write_text("# z\n")
+    (tmp_path / "指南" / "z\nb.md").write_text("# b\n")
+    warning = cli("index", str(tmp_path), env={"MDSEL_MAX_FILES": "1"}).stdout.splitlines()[0]
+    assert "ü/ñ.md" in warning and "指南/页面.md" in warning and "指南/z\\nb.md" in warning
+    many = tmp_path / "many"
+    for folder in ("ü", "指南"):
+        (many / folder).mkdir(parents=True)
+        for n in range(6):
+            (many / folder / f"p{n}.md").write_text("# p\n")
+    warning = cli("index", str(many), env={"MDSEL_MAX_FILES": "1"}).stdout.splitlines()[0]
+    assert "/ü/ 5" in warning and "/指南/ 6" in warning
+
+
+def test_an_index_of_several_documents_escapes_control_characters_in_paths(
+    tmp_path: Path,
+) -> None:
+    """Each document's first line names its path on that one line, as the map does."""
+    (tmp_path / "new\nline.md").write_text("# NL\n")
+    (tmp_path / "e\x1bred.md").write_text("# ESC\n")
+    out = cli("index", str(tmp_path)).stdout
+    assert "new\\nline.md 1 lines 2 words" in out and "e\\x1bred.md 1 lines" in out
+    assert "\x1b" not in out and not any(line.startswith("line.md") for line in out.splitlines())
+
+
 @pytest.mark.parametrize(
     "variable", ["MDSEL_PAGE_WORDS", "MDSEL_MAX_FILES", "MDSEL_INDEX_MAX_HEADINGS"]
 )
