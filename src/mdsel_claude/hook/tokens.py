@@ -39,6 +39,15 @@ def _code(text: str) -> str:
             quote = c
             out.append(c)
             i += 1
+        elif c == "`":
+            # Command substitution: what it runs prints into a word (`v=\`cat x.md\``), so the
+            # span stays one word, its blanks and operators set aside like quoted ones.
+            end = i + 1
+            while end < n and text[end] != "`":
+                end += 2 if text[end] == "\\" else 1
+            end = min(end + 1, n)
+            out.append(text[i:end].translate(_OPAQUE))
+            i = end
         elif c == "#" and (i == 0 or text[i - 1] in WORD_END):
             end = text.find("\n", i)
             i = n if end < 0 else end
@@ -116,7 +125,9 @@ FD = "\U000f0100"
 _QUOTED = {ord(c): 0xF0000 + n for n, c in enumerate(";&|()<>\n")}
 """Operator characters inside quotes, as private-use characters while shlex splits (it would
 take a quoted `|` alone for a pipe), then put back: see `_split`."""
-_UNQUOTED = {code: char for char, code in _QUOTED.items()}
+_OPAQUE = {**_QUOTED, **{ord(c): 0xF0010 + n for n, c in enumerate(" \t\r")}}
+"""The same for a backquoted command substitution, whose blanks do not end the word either."""
+_UNQUOTED = {code: chr(char) for char, code in _OPAQUE.items()}
 
 OPERATORS = ("<<<", "&>>", "<<-", ";;", "&&", "||", "|&", ">>", "<<", "&>", ">&", "<&", "<>", ">|")
 """The shell's operators of more than one character, longest first."""
