@@ -79,6 +79,13 @@ def test_home_is_expanded(project: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv("HOME", str(project))
     assert printed_markdown("cat ~/docs/guide.md", "/", 200)
     assert printed_markdown("cd && head -n 400 docs/guide.md", "/", 200)
+    # Quoted or escaped, `~` is taken as written: no such folder here.
+    for command in ('cat "~/docs/guide.md"', "cat '~'/docs/guide.md", "cat \\~/docs/guide.md",
+                    'cd "~" && cat docs/guide.md'):  # fmt: skip
+        assert not printed_markdown(command, "/", 200), command
+    (project / "~").mkdir()  # a folder named `~` is what they name, then
+    (project / "~" / "x.md").write_text("word " * 500)
+    assert printed_markdown('cat "~/x.md"', str(project), 200) == [str(project / "~" / "x.md")]
 
 
 def test_a_fifo_is_never_opened(project: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from mdsel.names import is_markdown_name
-from mdsel_claude.hook.tokens import FD
+from mdsel_claude.hook.tokens import AS_WRITTEN, FD
 
 MAX_FILES = 64
 """At most this many files of one command are named or globbed."""
@@ -82,7 +82,7 @@ def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | No
             target = words[i + 1] if i + 1 < len(words) else ""
             fd = argv.pop()[len(FD) :] if argv and argv[-1].startswith(FD) else ""
             if word == "<" and fd in ("", "0"):
-                stdin = _file(target, cwd)
+                stdin = _file(target, cwd, as_written=True)
             elif target in _STILL_SHOWN:
                 pass  # `> /dev/stdout`, `> /dev/stderr`: agents' shell tools return both
             elif fd in ("", "1") and (
@@ -159,17 +159,20 @@ def changed_dir(argv: list[str], cwd: str | None) -> str | None:
     target = _home(operands[0])
     if target == "-" or "$" in target or "`" in target or "\0" in target:
         return None
+    target = target.translate(AS_WRITTEN)
     if os.path.isabs(target):
         return os.path.normpath(target)
     return None if cwd is None else os.path.normpath(os.path.join(cwd, target))
 
 
-def _file(word: str, cwd: str | None) -> str | None:
+def _file(word: str, cwd: str | None, as_written: bool = False) -> str | None:
     """An operand as an absolute path, or None when the shell would change it (`$X`) or the
-    directory is unknown."""
+    directory is unknown; `as_written`: its quoted glob characters put back (tokens)."""
     if not word or "$" in word or "`" in word or len(word) > 4096:
         return None
     word = _home(word)
+    if as_written:
+        word = word.translate(AS_WRITTEN)
     if os.path.isabs(word):
         return word
     return None if cwd is None else os.path.join(cwd, word)
@@ -189,7 +192,7 @@ def file_operands(words: list[str], cwd: str | None, globs: Globs) -> list[str]:
                 globs.seen[key] = _glob(folder, name, globs)
             found += globs.seen[key]
         elif not any(magic in folder for magic in "*?["):
-            found.append(path)
+            found.append(path.translate(AS_WRITTEN))  # `"*.md"`: the name as written
         if len(found) >= MAX_FILES:
             break
     return found[:MAX_FILES]

@@ -25,15 +25,15 @@ def _code(text: str) -> str:
         c = text[i]
         if quote:
             if c == "\\" and quote == '"':
-                out.append(text[i : i + 2].translate(_QUOTED))
+                out.append(text[i : i + 2].translate(_IN_QUOTES))
                 i += 2
                 continue
             quote = "" if c == quote else quote
-            out.append(c if c == quote else c.translate(_QUOTED))
+            out.append(c if c == quote else c.translate(_IN_QUOTES))
             i += 1
         elif c == "\\":
             if text[i + 1 : i + 2] != "\n":  # `\` newline joins the lines
-                out.append(text[i : i + 2])
+                out.append(c + text[i + 1 : i + 2].translate(LITERAL_MAGIC))  # `\*` is a star
             i += 2
         elif c in "'\"":
             quote = c
@@ -125,6 +125,12 @@ FD = "\U000f0100"
 _QUOTED = {ord(c): 0xF0000 + n for n, c in enumerate(";&|()<>\n")}
 """Operator characters inside quotes, as private-use characters while shlex splits (it would
 take a quoted `|` alone for a pipe), then put back: see `_split`."""
+LITERAL_MAGIC = {ord(c): 0xF0020 + n for n, c in enumerate("*?[~")}
+"""Glob and tilde characters quoted or escaped (`"docs/*.md"`, a backslash before `~`), taken as
+written: private-use characters until a word is read as a path (see shell_words), so that no
+glob is expanded and no home folder put in their place."""
+AS_WRITTEN = {code: char for char, code in LITERAL_MAGIC.items()}
+_IN_QUOTES = {**_QUOTED, **LITERAL_MAGIC}
 _OPAQUE = {**_QUOTED, **{ord(c): 0xF0010 + n for n, c in enumerate(" \t\r")}}
 """The same for a backquoted command substitution, whose blanks do not end the word either."""
 _UNQUOTED = {code: chr(char) for char, code in _OPAQUE.items()}
