@@ -98,6 +98,14 @@ def _checked(path: Path, text: str, expected: dict[str, Any]) -> str:
     return text
 
 
+def _line_ends(new: str, old: str | None) -> str:
+    """`new` with the line ends of `old`: tomlkit writes the lines it adds with `\n`, so in a
+    file of CRLF lines (and no other) they get CRLF too."""
+    if not old or "\r\n" not in old or "\n" in old.replace("\r\n", ""):
+        return new
+    return new.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
 def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | None = None) -> Plan:
     """Our server (and `hook`, trusted) in the file, replacing earlier ones of ours."""
     state = ledger.load(state_file)
@@ -132,7 +140,7 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
         created += placed.created
         wrote += placed.written
         what += f"; {hook.event} hook on its shell tool, trusted → {hook.entry['command']}"
-    new = _checked(path, tomlkit.dumps(doc), expected)
+    new = _checked(path, _line_ends(tomlkit.dumps(doc), text), expected)
     keys = tuple(dict.fromkeys(old.keys + tuple(created)))
     state = state.with_file(path, Created(old.file or text is None, keys, wrote))
     step: Step = (
@@ -215,8 +223,10 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
         steps += recorded_elsewhere(state, path, "CODEX_HOME", "lists Codex CLI entries", AT)
         return Plan(tuple(steps), state, state_file)
     # Our table went in after a blank line; take that away again with it.
-    new = tomlkit.dumps(doc).rstrip("\n")
-    new = _checked(path, new + "\n" if new.strip() else "", expected)
+    new = tomlkit.dumps(doc)
+    end = "\r\n" if _line_ends("\n", text) == "\r\n" else "\n"
+    new = new.rstrip("\r\n") if end == "\r\n" else new.rstrip("\n")
+    new = _checked(path, new + end if new.strip() else "", expected)
     if created.file and not new.strip():
         steps.append(DeleteFile(path))
     else:

@@ -53,6 +53,25 @@ def test_install_adds_our_table_and_uninstall_restores_the_file(
     assert os.listdir(".") == []
 
 
+def test_a_file_of_crlf_lines_gets_crlf_lines(home: Path) -> None:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    before = b'# mine\r\nmodel = "o3"\r\n\r\n[mcp_servers.other]\r\ncommand = "x"\r\n'
+    config.write_bytes(before)
+    assert cli.main(["install", "--client", "codex"]) == 0
+    after = config.read_bytes()
+    assert after.count(b"\n") == after.count(b"\r\n") > before.count(b"\n")
+    assert tomllib.loads(after.decode())["mcp_servers"]["mdsel"]["args"] == ["serve"]
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert config.read_bytes() == before
+    mixed = b'model = "o3"\r\nother = 1\n'  # mixed already: left to tomlkit's own
+    config.write_bytes(mixed)
+    assert cli.main(["install", "--client", "codex"]) == 0
+    assert config.read_bytes().startswith(mixed)
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert config.read_bytes() == mixed
+
+
 def test_codex_home_is_honoured(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CODEX_HOME", str(home / "codex-elsewhere"))
     assert cli.main(["install", "--client", "codex"]) == 0
