@@ -128,12 +128,21 @@ CLIENTS: Mapping[str, Client] = {
 """Every client `--client` accepts, by name."""
 
 
+def project_folder(client: Client, cwd: Path) -> Path:
+    """The folder whose project file `client` reads when started in `cwd`: the project root
+    (the nearest folder with `.git`), but for Gemini CLI, which reads `.gemini/settings.json`
+    only in the folder it starts in (checked with `gemini mcp list` in a subfolder)."""
+    if client.name == "gemini":
+        return Path(os.path.realpath(cwd))
+    return project_root(cwd)
+
+
 def config_file(client: Client, scope: str, cwd: Path, environ: Mapping[str, str]) -> Path:
     """The file `client` keeps our server in, for `scope` (`user` or `project`)."""
     if scope == "user":
         return client.user_file(environ)
     if scope == "project" and client.project_file is not None:
-        return project_root(cwd) / client.project_file
+        return project_folder(client, cwd) / client.project_file
     others = "user" if client.project_file is None else "user (the default) or project"
     raise SetupError(f"{client.title} has no {scope} scope: use --scope {others}")
 

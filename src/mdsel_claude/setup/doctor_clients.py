@@ -27,7 +27,7 @@ from mdsel_claude.setup import (
     policy,
     survey,
 )
-from mdsel_claude.setup.clients import Client
+from mdsel_claude.setup.clients import Client, project_folder
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.ours import Installation
@@ -87,7 +87,8 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
     _header(me, report)
     places = [("user", client.user_file(environ))]
     if client.project_file is not None:
-        places.append(("project", paths.project_root(project_dir) / client.project_file))
+        folder = project_folder(client, project_dir)
+        places.append(("project", folder / client.project_file))
     report.say(f"{client.title}")
     mine: list[str] = []
     registered: list[str] = []

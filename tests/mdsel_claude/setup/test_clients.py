@@ -66,18 +66,26 @@ def test_created_files_and_folders_go_again(home: Path, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", JSON_CLIENTS)
-def test_project_scope_is_portable_and_at_the_root(on_path: str, home: Path, name: str) -> None:
+def test_project_scope_is_portable_and_where_the_client_reads_it(
+    on_path: str, home: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At the project root; for Gemini CLI, which reads `.gemini/settings.json` only in the
+    folder it starts in, in the current folder (and doctor looks there)."""
     root = Path.cwd()
     (root / ".git").mkdir()
     (root / "src").mkdir()
     os.chdir(root / "src")
     assert cli.main(["install", "--client", name, "--scope", "project"]) == 0
-    config = root / PROJECT_FILES[name]
+    folder = root / "src" if name == "gemini" else root
+    config = folder / PROJECT_FILES[name]
     entry = json.loads(config.read_text())[CLIENTS[name].container]["mdsel"]
     assert entry == expected_entry(name, "mdsel-claude")
-    assert os.listdir(".") == []
+    capsys.readouterr()
+    cli.main(["doctor", "--client", name])
+    assert f"MCP server 'mdsel' project ({config})" in capsys.readouterr().out
     assert cli.main(["uninstall", "--client", name, "--scope", "project"]) == 0
     assert sorted(os.listdir(root)) == [".git", "src"]
+    assert os.listdir(root / "src") == []
 
 
 def test_vscode_uses_servers_not_mcp_servers(home: Path) -> None:
