@@ -200,3 +200,18 @@ def test_sed_across_files_line_counts_are_bounded_per_command_line(
     one = f"sed -n '2,$p' {' '.join(names)};"
     printed_markdown(one * 300, str(project), 200)
     assert len(counted) == MAX_LINE_COUNTS
+
+
+def test_a_cut_after_numbering_counts_the_lines_not_the_bytes(project: Path) -> None:
+    """`nl` and `cat -n` add to each line: a cut by lines is that cut of the file, a cut by
+    bytes holds fewer of the file's bytes than it says (not known: silence)."""
+    (project / "short.md").write_text("word\n" * 400)
+    cwd = str(project)
+    for numbered in ("nl -ba short.md", "cat -n short.md", "cat short.md | nl"):
+        assert printed_markdown(f"{numbered} | head -n 300", cwd, 200), numbered
+        assert not printed_markdown(f"{numbered} | head -n 150", cwd, 200), numbered
+        # 2,000 bytes of `     1\tword` lines hold 166 of the file's words, not 400.
+        assert not printed_markdown(f"{numbered} | head -c 2000", cwd, 200), numbered
+    assert printed_markdown("cat short.md | head -c 2000", cwd, 200)  # 400 words
+    assert printed_markdown("cat -s short.md | head -c 2000", cwd, 200)  # -s adds nothing
+    assert printed_markdown("nl short.md", cwd, 200)

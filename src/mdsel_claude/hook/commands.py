@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from mdsel_claude.hook.parts import REVERSED, WHOLE, Piece, Stream, count, narrowed
+from mdsel_claude.hook.parts import NUMBERED, REVERSED, WHOLE, Piece, Stream, count, narrowed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ def shows(
         named = files([o for o in operands if o != "-"])
         if name == "tac":
             return [(path, REVERSED) for path in named] if named else _reversed(stream)
+        if name == "nl" or (name == "cat" and _adds_to_lines(argv)):
+            return [(path, NUMBERED) for path in named] if named else _numbered(stream)
         piece = _bat_range(argv) if name in ("bat", "batcat") else WHOLE
         return [(path, piece) for path in named] if named else narrowed(stream, piece)
     if name == "tee":
@@ -100,6 +102,27 @@ def _scaled(text: str) -> int | None:
     scale = _MULTIPLIERS.get(text[len(digits) :], 0) if digits != text else 1
     number = count(digits)
     return None if number is None or not scale else number * scale
+
+
+def _adds_to_lines(argv: list[str]) -> bool:
+    """Whether `cat` is given an option that adds to its lines (`-n`, `-b`, `-A`, `-E`…): any
+    but `-s` (fewer blank lines) and `-u` (ignored), before a `--`."""
+    for arg in argv[1:]:
+        if arg == "--":
+            break
+        if arg.startswith("-") and len(arg) > 1 and arg.strip("-su"):
+            return True
+    return False
+
+
+def _numbered(stream: Stream) -> Stream:
+    """`… | nl`: each part with something added to its lines; a part of bytes is left out (a
+    later cut by bytes could not be placed in it: under-counted, never over)."""
+    return [
+        (path, NUMBERED if piece == WHOLE else piece)
+        for path, piece in stream
+        if piece[0] != "bytes"
+    ]
 
 
 def _reversed(stream: Stream) -> Stream:

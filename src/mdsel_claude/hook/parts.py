@@ -22,6 +22,9 @@ tail -n 50`), which a file of 40 lines shows whole."""
 WHOLE: Piece = ("lines", 0, None)
 REVERSED: Piece = ("reversed lines", 0, None)
 """A whole file, last line first (`tac`): the same words as WHOLE; a cut of it is another."""
+NUMBERED: Piece = ("numbered lines", 0, None)
+"""A whole file with something added to each line (`nl`, `cat -n`): the same words as WHOLE;
+a cut by lines is that cut of the file, a cut by bytes is not known (the added bytes)."""
 OTHER: tuple[str, Piece] = ("", ("other lines", 0, None))
 """Lines of no file named (an `echo` in a group), at each end of a stream that holds some:
 where a cut of it falls is then not known (silence); whole, it still shows its files."""
@@ -49,6 +52,8 @@ def narrowed(stream: Stream, piece: Piece) -> Stream:
         return []
     if current == WHOLE:
         return [(path, piece)]
+    if current == NUMBERED:
+        return [(path, piece)] if cut_unit == "lines" else []
     if current == REVERSED:  # `tac f | head -n 5` shows f's last 5 lines, `| tail` its first
         if cut_unit == "lines" and cut_start == 0 and cut_stop is not None and cut_stop >= 0:
             return [(path, ("lines", -cut_stop, None))] if cut_stop else []
@@ -82,7 +87,7 @@ def printed_exceeds(path: str, piece: Piece, threshold: int) -> bool:
     """
     if not files.is_markdown_file_name(path):
         return False
-    if piece in (WHOLE, REVERSED):
+    if piece in (WHOLE, REVERSED, NUMBERED):
         return files.exceeds_word_threshold(path, threshold)
     opened = files.open_wordy(path, threshold)
     if opened is None:
