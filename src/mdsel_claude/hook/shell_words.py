@@ -20,10 +20,11 @@ expands to nothing."""
 
 
 _REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<-", "<<<", "<>", "<&"})
-_STILL_SHOWN = frozenset(
-    {"/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2", "/proc/self/fd/1", "/proc/self/fd/2"}
-)
-"""Redirection targets that are the shell tool's own output."""
+_STILL_SHOWN = {
+    "/dev/stdout": "1", "/dev/fd/1": "1", "/proc/self/fd/1": "1",
+    "/dev/stderr": "2", "/dev/fd/2": "2", "/proc/self/fd/2": "2",
+}  # fmt: skip
+"""Redirection targets that are the shell tool's own output: the descriptor each one is."""
 _KEYWORDS = frozenset({"if", "then", "elif", "else", "while", "until", "do", "!"})
 """Words before a command that leave what it prints alone (`if cat x.md; then …`)."""
 _PREFIXES = {
@@ -71,10 +72,15 @@ class Globs:
 
 def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | None, bool]:
     """The words without redirections; the file fed on stdin (`< x.md`), if any; and whether
-    stdout still reaches the screen (`> out`, `>/dev/null` take it away; `2>&1` does not)."""
+    stdout still reaches the screen (`> out`, `>/dev/null` take it away; `2>&1` does not).
+
+    Applied in order, as the shell does: `2>/dev/null >&2` sends stdout where stderr went by
+    then (nowhere), `>&2 2>/dev/null` to where stderr went first (the screen: agents' shell
+    tools return stderr too). A descriptor beyond 2 reaches the screen only when copied from
+    one that does in the same command."""
     argv: list[str] = []
     stdin: str | None = None
-    to_screen = True
+    shown = {"1": True, "2": True}  # where each descriptor goes: the screen, or elsewhere
     i = 0
     while i < len(words):
         word = words[i]
@@ -83,17 +89,18 @@ def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | No
             fd = argv.pop()[len(FD) :] if argv and argv[-1].startswith(FD) else ""
             if word == "<" and fd in ("", "0"):
                 stdin = _file(target, cwd, as_written=True)
-            elif target in _STILL_SHOWN:
-                pass  # `> /dev/stdout`, `> /dev/stderr`: agents' shell tools return both
-            elif fd in ("", "1") and (
-                word in (">", ">>", ">|", "&>", "&>>") or (word == ">&" and target not in "12")
-            ):
-                to_screen = False  # `>&2` still shows it: agents' shell tools return stderr too
+            elif word in (">", ">>", ">|", "&>", "&>>") or (word == ">&" and not target.isdigit()):
+                to = shown.get(_STILL_SHOWN.get(target, ""), False)
+                both = word in ("&>", "&>>") or (word == ">&" and fd == "" and target != "-")
+                for number in ("1", "2") if both else (fd or "1",):
+                    shown[number] = to
+            elif word == ">&":
+                shown[fd or "1"] = shown.get(target, False)
             i += 2
             continue
         argv.append(word)
         i += 1
-    return argv, stdin, to_screen
+    return argv, stdin, shown["1"]
 
 
 _CHDIR = {"env": "C", "sudo": "D"}
