@@ -150,22 +150,28 @@ def test_a_directory_with_a_bracket_in_its_name(tmp_path: Path) -> None:
     assert printed_markdown("cat *.md", str(odd), 200) == [str(odd / "big.md")]
 
 
-def test_sed_across_files_counts_the_lines_of_few(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Numbering a range across files reads the lines of the files before it, and no more:
-    none past the range's end, at most MAX_ACROSS for a range to the last line, each file once
-    per command line."""
-    from mdsel_claude.hook import files, sed
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files whose lines the hook counts (files.line_count), in order, as it counts them."""
+    from mdsel_claude.hook import files
 
     real = files.line_count
-    counted: list[str] = []
+    paths: list[str] = []
 
     def spy(path: str) -> int | None:
-        counted.append(path)
+        paths.append(path)
         return real(path)
 
     monkeypatch.setattr(files, "line_count", spy)
+    return paths
+
+
+def test_sed_across_files_counts_the_lines_of_few(project: Path, counted: list[str]) -> None:
+    """Numbering a range across files reads the lines of the files before it, and no more:
+    none past the range's end, at most MAX_ACROSS for a range to the last line, each file once
+    per command line."""
+    from mdsel_claude.hook import sed
+
     many = " ".join(["docs/guide.md"] * 20)
     assert printed_markdown(f"sed -n 1,150p {many}", str(project), 200)
     assert counted == [str(project / "docs" / "guide.md")]  # counted once, used twice
@@ -178,21 +184,12 @@ def test_sed_across_files_counts_the_lines_of_few(
 
 
 def test_sed_across_files_line_counts_are_bounded_per_command_line(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+    project: Path, counted: list[str]
 ) -> None:
     """Hundreds of `sed` commands each numbering across files read at most MAX_LINE_COUNTS
     files' lines in all (each up to 8 MiB: unbounded, a 64 KiB line took most of a minute)."""
-    from mdsel_claude.hook import files
     from mdsel_claude.hook.shell_words import MAX_LINE_COUNTS
 
-    real = files.line_count
-    counted: list[str] = []
-
-    def spy(path: str) -> int | None:
-        counted.append(path)
-        return real(path)
-
-    monkeypatch.setattr(files, "line_count", spy)
     names = []
     for n in range(12):
         (project / f"t{n}.txt").write_text("x\n" * 10)

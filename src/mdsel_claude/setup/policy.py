@@ -22,13 +22,7 @@ def server_refusal(server: Server, found: Survey) -> str | None:
             if theirs
             else "; ask the administrator to add ours there"
         )
-    locked = managed.plugin_only.get("mcp")
-    if locked is not None and server.scope in SCOPES:
-        return (
-            f"strictPluginOnlyCustomization in {locked} lets servers come from plugins only; "
-            "install the mdsel plugin instead (docs/claude-code.md)"
-        )
-    return None
+    return _plugins_only(found, "mcp", server.scope)
 
 
 def hook_refusal(hook: Hook, found: Survey) -> str | None:
@@ -44,10 +38,16 @@ def hook_refusal(hook: Hook, found: Survey) -> str | None:
                 "settings and of plugins they enable; ask the administrator to enable the mdsel "
                 "plugin there"
             )
-    locked = managed.plugin_only.get("hooks")
-    if locked is not None and hook.scope in SCOPES:
-        return (
-            f"strictPluginOnlyCustomization in {locked} lets hooks come from plugins only; "
-            "install the mdsel plugin instead (docs/claude-code.md)"
-        )
-    return None
+    return _plugins_only(found, "hooks", hook.scope)
+
+
+def _plugins_only(found: Survey, surface: str, scope: str) -> str | None:
+    """Why `strictPluginOnlyCustomization` keeps the `surface` of a scope of the user's out."""
+    locked = found.policy.plugin_only.get(surface)
+    if locked is None or scope not in SCOPES:
+        return None
+    what = "servers" if surface == "mcp" else surface
+    return (
+        f"strictPluginOnlyCustomization in {locked} lets {what} come from plugins only; "
+        "install the mdsel plugin instead (docs/claude-code.md)"
+    )
