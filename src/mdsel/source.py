@@ -133,9 +133,11 @@ class LineTable:
         if first < len(starts) and starts[first] < end and not data[start : starts[first]].strip():
             first += 1
         # pulldown-cmark may end a nested block's range just past the `> ` or indentation of the
-        # next line; that line belongs to what follows.
+        # next line; that line belongs to what follows. A range that reaches the end of the
+        # data ends with a whole line of its own (a last line without a line ending: `    >>>`
+        # closing an indented code block), never with a part of a next line.
         tail = starts[bisect_right(starts, end - 1) - 1]
-        if tail > start and not data[tail:end].strip(b" \t>"):
+        if tail > start and end < len(data) and not data[tail:end].strip(b" \t>"):
             end = tail
         content_end = self.content_end(start, end)
         final = max(first, bisect_right(starts, content_end))

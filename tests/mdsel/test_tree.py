@@ -448,3 +448,24 @@ def test_headings_of_one_level_are_flat_sections(markdown: bytes) -> None:
 def test_lists_are_exactly_their_items(markdown: str, selector: str, expected: str) -> None:
     (match,) = _select(parse_document(markdown.encode()), selector)
     assert match.content.rstrip("\r\n").replace("\r\n", "\n") == expected
+
+
+@pytest.mark.parametrize(
+    ("markdown", "selector", "expected"),
+    [
+        # A last line without a line ending that holds only `>` and spaces is the block's own
+        # line (a REPL prompt, a quoted `>`), not the `> ` of a next line the range ran into.
+        ("# T\n\n    >>> 1+1\n    2\n    >>>", "code.0", "    >>> 1+1\n    2\n    >>>"),
+        ("# T\n\n~~~\na\n>", "h1.0/code.0", "~~~\na\n>"),
+        ("- item\n\n      code\n      >", "list.0", "- item\n\n      code\n      >"),
+        ("- item\n\n      code\n      >", "list.0/code.0", "      code\n      >"),
+        # With a line ending, as before.
+        ("# T\n\n    >>> 1+1\n    2\n    >>>\n", "code.0", "    >>> 1+1\n    2\n    >>>"),
+        ("> ~~~\n> a\n> ", "quote.0/code.0", "> ~~~\n> a"),
+    ],
+)
+def test_a_last_line_of_markers_at_the_end_of_the_file_is_kept(
+    markdown: str, selector: str, expected: str
+) -> None:
+    (match,) = _select(parse_document(markdown.encode()), selector)
+    assert match.content.rstrip("\r\n") == expected
