@@ -238,7 +238,7 @@ def nested_lines(document: Document, index: int) -> tuple[int, int]:
             # From the start of its line: a list marker before it belongs to the next item.
             end = document.lines.starts[document.lines.line_of(later.start) - 1]
             break
-    return document.lines.content_span(heading.start, max(end, heading.end), quoted=True)
+    return document.lines.content_span(heading.start, max(end, heading.end), quoted=-1)
 
 
 def closest(document: Document, anchor: str) -> list[tuple[str, str]]:

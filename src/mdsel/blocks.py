@@ -68,14 +68,14 @@ class Blocks(Sequence[Block]):
         for fields in zip(kinds, self.starts, self.ends, self.parents, strict=True):
             yield tuple.__new__(Block, fields)
 
-    def quoted(self, index: int) -> bool:
-        """Block `index` is a blockquote or inside one."""
+    def quoted(self, index: int) -> int:
+        """How many blockquotes block `index` is or is inside (0: none)."""
         kinds, parents = self.kinds, self.parents
+        depth = 0
         while index >= 0:
-            if kinds[index] == _QUOTE_CODE:
-                return True
+            depth += kinds[index] == _QUOTE_CODE
             index = parents[index]
-        return False
+        return depth
 
     def ordinal(self, index: int) -> int:
         """0-based position of block `index` among the blocks of its kind with the same parent."""

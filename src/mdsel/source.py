@@ -121,10 +121,12 @@ class LineTable:
             return 0
         return self.words_between(self.starts[first - 1], self.starts[last])
 
-    def content_span(self, start: int, end: int, quoted: bool = False) -> tuple[int, int]:
+    def content_span(self, start: int, end: int, quoted: int = 0) -> tuple[int, int]:
         """Lines touched by bytes [start, end), trailing blank lines dropped; 1-based, inclusive.
 
-        `quoted`: inside a blockquote, where a line holding only `>` markers is a blank line.
+        `quoted`: inside that many blockquotes (-1: some), where a line holding only their `>`
+        markers is a blank line. A `>` past them, or one indented four spaces past a marker
+        (`>     >>>`, a prompt in indented code), is text.
         """
         starts, data = self.starts, self.data
         first = bisect_right(starts, start)
@@ -142,7 +144,7 @@ class LineTable:
         content_end = self.content_end(start, end)
         final = max(first, bisect_right(starts, content_end))
         if quoted:
-            while final > first and not data[starts[final - 1] : starts[final]].strip(b" \t>\r\n"):
+            while final > first and quote_blank(data[starts[final - 1] : starts[final]], quoted):
                 final -= 1
         return first, final
 
@@ -157,6 +159,23 @@ class LineTable:
         for other in (b"\x0b", b"\x0c"):
             last = max(last, self.data.rfind(other, max(start, last + 1), end))
         return last
+
+
+def quote_blank(line: bytes, depth: int) -> bool:
+    """Whether `line` holds nothing but the markers of `depth` blockquotes (-1: of any number):
+    each `>` after at most three spaces, and the one space or tab that may follow it."""
+    pos, size, seen = 0, len(line), 0
+    while seen != depth:
+        marker = pos
+        while marker < size and marker - pos < 3 and line[marker] == 0x20:
+            marker += 1
+        if marker >= size or line[marker] != 0x3E:
+            break
+        pos = marker + 1
+        if pos < size and line[pos] in (0x20, 0x09):
+            pos += 1
+        seen += 1
+    return not line[pos:].strip(b" \t\r\n")
 
 
 def _lines(data: bytes, chunk: int = 1 << 20) -> Iterator[bytes]:

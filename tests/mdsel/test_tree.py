@@ -469,3 +469,26 @@ def test_a_last_line_of_markers_at_the_end_of_the_file_is_kept(
 ) -> None:
     (match,) = _select(parse_document(markdown.encode()), selector)
     assert match.content.rstrip("\r\n") == expected
+
+
+@pytest.mark.parametrize(
+    ("markdown", "selector", "expected"),
+    [
+        # A `>` past the quote's own markers is text: a prompt in indented code in a quote,
+        # a `>` line of a fenced block in a quote.
+        ("# T\n\n>     >>> 1 + 1\n>     2\n>     >>>\n\nafter\n", "quote.0",
+         ">     >>> 1 + 1\n>     2\n>     >>>"),
+        ("# T\n\n>     >>> 1 + 1\n>     2\n>     >>>\n\nafter\n", "quote.0/code.0",
+         ">     >>> 1 + 1\n>     2\n>     >>>"),
+        ("> ```text\n> a\n> >>\n", "quote.0/code.0", "> ```text\n> a\n> >>"),
+        # The quote's own markers alone are still a blank line.
+        ("> a\n>\n> \n", "quote.0", "> a"),
+        ("> > a\n> >\n>\n", "quote.0/quote.0", "> > a"),
+        ("- x\n\n  > a\n  >\n", "list.0/quote.0", "  > a"),
+    ],
+)  # fmt: skip
+def test_a_quote_line_is_blank_only_with_the_quotes_own_markers(
+    markdown: str, selector: str, expected: str
+) -> None:
+    (match,) = _select(parse_document(markdown.encode()), selector)
+    assert match.content.rstrip("\r\n") == expected
