@@ -61,6 +61,13 @@ def _suggestion_line(problem: Problem, qualify: bool) -> str | None:
     return " ".join(parts)
 
 
+def _line_break(out: list[str]) -> None:
+    """Before a line of ours: a line break after text whose last line ends in a lone CR (a file
+    of CR line endings), which a reader splitting at LF would take for the same line."""
+    if out and out[-1].endswith("\r"):
+        out.append("\n")
+
+
 def problems_text(problems: Sequence[Problem], qualify: bool) -> str:
     lines: list[str] = []
     for problem in problems:
@@ -139,6 +146,7 @@ def select(
     for match in result.matches:
         selector = f"{match.namespace}::{match.selector}" if qualify else match.selector
         if several:
+            _line_break(out)
             out.append(f"==> {selector} L{match.line_start}-{match.line_end} <==\n")
         content = match.content
         # A line break ends what does not end in one (an empty file shows nothing).
@@ -159,8 +167,10 @@ def select(
                 shown = " ".join(match.subsections[:MAX_LISTED])
                 more = len(match.subsections) - MAX_LISTED
                 trailer += "; subsections: " + shown + (f" … +{more} more" if more > 0 else "")
+            _line_break(out)
             out.append(trailer + "]\n")
     if result.omitted:
+        _line_break(out)
         names = compact_selectors(
             [f"{ns}::{sel}" if qualify else sel for ns, sel in result.omitted]
         )

@@ -170,6 +170,18 @@ def test_directory_expands_to_markdown_files(tmp_path: Path) -> None:
     assert headers == ["docs/a.markdown", "docs/b.md", "docs/deep/c.md"]
 
 
+def test_our_lines_after_text_of_lone_cr_endings_start_a_line_of_their_own(
+    tmp_path: Path,
+) -> None:
+    """A file of CR line endings: its lines come back as they are, and a header, trailer or
+    listing that follows one starts after a line break (not after the CR alone)."""
+    (tmp_path / "cr.md").write_bytes(b"# A\rone\r# B\rtwo\r")
+    out = cli("select", "h1.0", "cr.md", cwd=str(tmp_path))
+    assert out.stdout == "# A\rone\r"  # one match: verbatim, nothing of ours after it
+    out = cli("select", "h1.0,h1.1", "cr.md", cwd=str(tmp_path))
+    assert out.stdout == "==> h1.0 L1-2 <==\n# A\rone\r\n==> h1.1 L3-4 <==\n# B\rtwo\r"
+
+
 def test_glob_patterns(tmp_path: Path) -> None:
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "x.md").write_text("# X\n")
