@@ -2,8 +2,9 @@
 
 A page holds at most `page_words` words and `page_words * BYTES_PER_WORD` bytes, and never more
 than the answer budget's bytes (see mdsel.budget). A single line
-longer than a page is cut at the last whitespace before the limit, or at HARD_CUT bytes when
-there is none (a 5 MB line of base64 still comes back in pieces), never inside a UTF-8 character.
+longer than a page is cut at the last whitespace before the limit, or at the limit (HARD_CUT
+bytes at most) when there is none (a 5 MB line of base64 still comes back in pieces), never
+inside a UTF-8 character.
 """
 
 from __future__ import annotations
