@@ -106,7 +106,7 @@ class CheckedReader:
     def _read_open(self, path: str, fd: int, target: str) -> bytes | Problem:
         # Judged by where the descriptor points: a directory above the file swapped for a link
         # between the policy's look and the open shows up here, whatever the names said.
-        where = opened_path(fd) or target
+        where = _opened_file(fd) or target
         policy = self.policy
         if policy.roots is not None and not any(access.inside(where, r) for r in policy.roots):
             return _refusal(path, "OUTSIDE_ROOTS", access.OUTSIDE_ROOTS)
@@ -154,6 +154,33 @@ class CheckedReader:
         """`data` was read from the file `info` describes; `started_ns` (wall clock) was taken
         before that fstat, so a change to the file after it leaves another ctime (see
         `freshness` for how far the file system's stamps may lag it)."""
+
+
+_DELETED = " (deleted)"
+
+
+def _opened_file(fd: int) -> str | None:
+    """Where the open file `fd` lives, also once its name is gone.
+
+    An editor saves by writing a new file and renaming it over the old one; a read that opened
+    the old one just before is still reading a complete Markdown file, but the kernel now names
+    it `<path> (deleted)`, which is no Markdown name. The suffix is dropped only when the file's
+    link count is 0, and then from a name asked for after that count was seen: an unlinked file
+    cannot be linked again, so that name surely ends in the kernel's suffix, and a file really
+    called `x.md (deleted)` keeps its own name (and is refused) whenever it is removed."""
+    where = opened_path(fd)
+    if where is None or not where.endswith(_DELETED):
+        return where
+    try:
+        unlinked = os.fstat(fd).st_nlink == 0
+    except OSError:
+        return where
+    if not unlinked:
+        return where
+    again = opened_path(fd)
+    if again is None or not again.endswith(_DELETED):
+        return where
+    return again[: -len(_DELETED)]
 
 
 def _read_at_most(fd: int, expected: int, limit: int) -> bytes:

@@ -85,8 +85,19 @@ _LEADING_ID = re.compile(
 to parse, so its sender still gets its answer. Anywhere else it could sit inside a string."""
 
 
-def _leading_id(head: bytes) -> int | str | None:
+_REQUEST_START = re.compile(rb'\s*\{\s*"method"\s*:')
+"""A request written method first, as the TypeScript SDK (Claude Code's) writes them:
+`{"method": …, "params": …, "jsonrpc": "2.0", "id": 7}`, its id last."""
+
+_TRAILING_ID = re.compile(rb'"id"\s*:\s*(-?[0-9]{1,18}|"[^"\\]{0,200}")\s*\}\s*$')
+"""The id of such a request, read from the end of a line too long to parse: the member right
+before the brace that ends the line belongs to the message itself, never to a string in it."""
+
+
+def _leading_id(head: bytes, tail: bytes = b"") -> int | str | None:
     found = _LEADING_ID.match(head)
+    if found is None and _REQUEST_START.match(head):
+        found = _TRAILING_ID.search(tail[-4096:])
     if found is None:
         return None
     value = json.loads(found.group(1))
@@ -119,13 +130,15 @@ class _CheckedLines:
         if len(raw) <= self._max_bytes or raw.endswith(b"\n"):
             return raw.decode("utf-8", errors="replace"), None
         head = raw[:4096]
+        tail = raw[-4096:]
         while raw and not raw.endswith(b"\n"):
             raw = await readline(65536)
+            tail = (tail + raw)[-4096:]
         message = (
             f"Invalid Request: a message over {self._max_bytes} bytes "
             "(MDSEL_MAX_REQUEST_BYTES); send fewer or shorter arguments"
         )
-        return "", _error(_leading_id(head), INVALID_REQUEST, message)
+        return "", _error(_leading_id(head, tail), INVALID_REQUEST, message)
 
     def attach(self, replies: WriteStream[SessionMessage]) -> None:
         """Where error replies go: the transport's own write stream, so frames never interleave."""

@@ -104,3 +104,52 @@ def test_the_engine_reports_what_the_reader_refuses_and_parses_what_it_returns(
     outcome = run_command("index", None, ["a.md", "b.md"], read=read, cwd=str(tmp_path))
     assert "Handed over" in outcome.stdout and "From disk" not in outcome.stdout
     assert "!b.md PROCESSING_ERROR: refused by the caller" in outcome.stderr
+
+
+def test_a_file_replaced_by_an_editor_save_after_it_was_opened_is_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An atomic save (write a new file, rename it over the name) between the open and the
+    # kernel's naming of the descriptor: the old file is complete Markdown, named
+    # `<path> (deleted)` by the kernel, and must not be refused as "not a Markdown file now".
+    from mdsel_claude.server import reader as reader_module
+
+    (tmp_path / "notes.md").write_bytes(b"# Old\n")
+    real_opened_path = reader_module.opened_path
+
+    def save_then_name(fd: int) -> str | None:
+        (tmp_path / "new.md").write_bytes(b"# New\n")
+        os.replace(tmp_path / "new.md", tmp_path / "notes.md")
+        return real_opened_path(fd)
+
+    monkeypatch.setattr(reader_module, "opened_path", save_then_name)
+    assert reader(tmp_path, roots=(str(tmp_path),))("notes.md") == b"# Old\n"
+
+
+def test_a_file_really_named_deleted_is_not_taken_for_an_unlinked_one(tmp_path: Path) -> None:
+    (tmp_path / "x.md (deleted)").write_text("secret")
+    (tmp_path / "x.md").symlink_to("x.md (deleted)")
+    assert problem(reader(tmp_path)("x.md")).code == "NOT_MARKDOWN"
+
+
+def test_a_file_really_named_deleted_and_removed_while_read_keeps_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The file is removed between the kernel's first answer and the link count: the name asked
+    # again carries the kernel's suffix after its own, and only that one is dropped.
+    from mdsel_claude.server import reader as reader_module
+
+    (tmp_path / "x.md (deleted)").write_text("secret")
+    (tmp_path / "x.md").symlink_to("x.md (deleted)")
+    real_opened_path = reader_module.opened_path
+    asked: list[str | None] = []
+
+    def name_then_remove(fd: int) -> str | None:
+        asked.append(real_opened_path(fd))
+        if len(asked) == 1:
+            os.unlink(tmp_path / "x.md (deleted)")
+        return asked[-1]
+
+    monkeypatch.setattr(reader_module, "opened_path", name_then_remove)
+    found = problem(reader(tmp_path)("x.md"))
+    assert found.code == "NOT_MARKDOWN" and "secret" not in found.message

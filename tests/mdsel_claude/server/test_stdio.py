@@ -84,6 +84,52 @@ def test_the_id_of_a_message_too_long_to_parse(head: bytes, expected: int | str 
 # --- the wire: lines read when ready, answers written by one thread -----------------------------
 
 
+@pytest.mark.parametrize(
+    ("head", "tail", "expected"),
+    [
+        # The TypeScript SDK (Claude Code's) writes a request method first and its id last.
+        (b'{"method":"tools/call","params":{', b'"]}},"jsonrpc":"2.0","id":12}\n', 12),
+        (
+            b'{ "method": "tools/call", "params": {',
+            b'} }, "jsonrpc": "2.0", "id": "r-2" }\r\n',
+            "r-2",
+        ),
+        # The last member of something inside the message, or of a response: no guess.
+        (b'{"method":"tools/call","params":{', b'"arguments":{"id":5}}}\n', None),
+        (b'{"result":{"content":[', b'"jsonrpc":"2.0","id":5}\n', None),
+        (b'{"method":"tools/call","params":{', b'"jsonrpc":"2.0","id":null}\n', None),
+    ],
+)
+def test_the_id_a_method_first_message_too_long_to_parse_ends_with(
+    head: bytes, tail: bytes, expected: int | str | None
+) -> None:
+    assert _leading_id(head, tail) == expected
+
+
+def test_a_method_first_line_over_the_limit_is_answered_under_its_id() -> None:
+    read_end, write_end = os.pipe()
+    pad = b"x" * 5000
+    payload = b'{"method": "ping", "params": {"pad": "' + pad + b'"}, "jsonrpc": "2.0", "id": 9}\n'
+    os.write(write_end, payload + b'{"jsonrpc": "2.0", "id": 10, "method": "ping"}\n')
+    os.close(write_end)
+
+    async def run() -> list[dict[str, object]]:
+        sent: list[dict[str, object]] = []
+
+        class Replies:
+            async def send(self, message: object) -> None:
+                sent.append(message.message.model_dump(by_alias=True))  # type: ignore[attr-defined]
+
+        lines = stdio._CheckedLines(wire.ReadyLines(read_end), max_bytes=1000)
+        lines.attach(Replies())  # type: ignore[arg-type]
+        await lines.__anext__()
+        return sent
+
+    sent = anyio.run(run)
+    os.close(read_end)
+    assert [reply["id"] for reply in sent] == [9]
+
+
 def test_a_line_over_the_request_limit_is_answered_and_the_next_one_read() -> None:
     read_end, write_end = os.pipe()
     payload = b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "pad": "' + b"x" * 5000 + b'"}\n'
