@@ -163,4 +163,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         anyio.run(serve, settings)
     except KeyboardInterrupt:
         return 130
+    except BaseException as error:
+        if not _client_gone(error):
+            raise
+        # The client closed its end of stdout: nobody reads answers any more. The calls in
+        # flight are cancelled (serve's finally); exit as promptly as when stdin closes, not
+        # after the work nobody waits for, and without a traceback.
+        logger.warning("the client stopped reading answers (stdout closed); exiting")
     exit_now()
+
+
+def _client_gone(error: BaseException) -> bool:
+    """Whether `error` is only broken or reset pipes (possibly grouped by the task groups)."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_client_gone(part) for part in error.exceptions)
+    return isinstance(error, (BrokenPipeError, ConnectionResetError))

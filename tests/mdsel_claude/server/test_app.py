@@ -3,9 +3,11 @@ protocol can carry."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -92,3 +94,48 @@ def test_a_file_name_that_is_not_utf8_does_not_end_the_session(tmp_path: Path) -
     text = answers[1]["result"]["content"][0]["text"]
     assert "docs/caf\\xe9.md" in text
     assert len(answers[2]["result"]["tools"]) == 2
+
+
+def test_a_client_that_stops_reading_ends_the_server_cleanly(tmp_path: Path) -> None:
+    # The client closes its end of stdout: the next answer cannot be written. The server exits
+    # with status 0 and one line on stderr, not an unhandled exception group (status 1).
+    import json
+
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    import mdsel_claude
+
+    source = str(Path(mdsel_claude.__file__).parent.parent)  # this checkout, from any cwd
+    path = os.pathsep.join([source, os.environ.get("PYTHONPATH", "")])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mdsel_claude", "serve"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": path},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(json.dumps(init).encode() + b"\n")
+    process.stdin.flush()
+    assert json.loads(process.stdout.readline())["id"] == 0
+    process.stdout.close()
+    for number in range(1, 50):  # the first answer fails in the writer, a later one tells
+        ping = {"jsonrpc": "2.0", "id": number, "method": "ping"}
+        try:
+            process.stdin.write(json.dumps(ping).encode() + b"\n")
+            process.stdin.flush()
+        except BrokenPipeError:
+            break
+        if process.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert process.wait(timeout=30) == 0
+    with contextlib.suppress(BrokenPipeError):
+        process.stdin.close()
+    assert process.stderr is not None
+    error = process.stderr.read().decode()
+    process.stderr.close()
+    assert "Traceback" not in error
+    assert "stopped reading" in error
