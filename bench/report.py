@@ -161,7 +161,7 @@ def machine() -> dict[str, Any]:
             )
         },
         "commit": commit or "unknown",
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
 
 

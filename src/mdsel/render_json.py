@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from mdsel.anchors import anchors
 from mdsel.budget import RESERVE_BYTES, answer_bytes
@@ -28,7 +28,7 @@ def printable_path(path: str) -> str:
 
 
 def _timestamp() -> str:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 

@@ -11,26 +11,38 @@ import json
 from typing import Any
 
 MORE_PROBLEMS = "… {count} more problems not shown (MDSEL_MAX_PROBLEMS)"
-CUT = (
-    "… answer cut at {shown} of {total} characters (MDSEL_MAX_ANSWER_CHARS); "
-    "ask for fewer files or a narrower selector"
-)
+CUT = "… answer cut at {shown} of {total} characters (MDSEL_MAX_ANSWER_CHARS); {advice}"
+TOO_LARGE = "the answer, {total} characters, is over MDSEL_MAX_ANSWER_CHARS; {advice}"
+ADVICE = {
+    "select": "ask for fewer files or a narrower selector",
+    "index": "ask for fewer files",
+    "index json": (
+        "ask for fewer files, or for text (MDSEL_FORMAT=text), whose index of one file or of a "
+        "whole tree fits MDSEL_MAX_ANSWER_TOKENS"
+    ),
+}
+"""What to do instead, per command (and for a JSON index, which lists every heading)."""
 
 
-def cap_problem_lines(stderr: str, limit: int) -> str:
+def cap_problem_lines(stderr: str, limit: int, room: int | None = None) -> str:
     """Keep the first `limit` problem lines (`!…`, with their `~` suggestion lines) of mdsel's
-    text stderr, then one line counting the rest; other lines stay where they are."""
-    if stderr.count("\n!") + stderr.startswith("!") <= limit:
+    text stderr, then one line counting the rest; other lines stay where they are. With `room`
+    (characters), problems past the first stop where their lines would pass it: sixty missing
+    paths a thousand characters long are not an answer of sixty thousand."""
+    over = room is not None and len(stderr) > room
+    if stderr.count("\n!") + stderr.startswith("!") <= limit and not over:
         return stderr
     kept: list[str] = []
     seen = 0
     dropping = False
     dropped = 0
     marker = -1
+    used = 0
     for line in stderr.splitlines(keepends=True):
         if line.startswith("!"):
             seen += 1
-            dropping = seen > limit
+            full = room is not None and seen > 1 and used + len(line) > room
+            dropping = seen > limit or full
             if dropping:
                 dropped += 1
                 if marker < 0:
@@ -40,8 +52,10 @@ def cap_problem_lines(stderr: str, limit: int) -> str:
             continue
         else:
             dropping = False
+        used += len(line)
         kept.append(line)
-    kept.insert(marker, MORE_PROBLEMS.format(count=dropped) + "\n")
+    if dropped:
+        kept.insert(marker, MORE_PROBLEMS.format(count=dropped) + "\n")
     return "".join(kept)
 
 
@@ -72,12 +86,14 @@ def cap_json_errors(stdout: str, limit: int) -> str:
 def cap_answer(text: str, limit: int, json_mode: bool, command: str) -> tuple[str, bool]:
     """`text` within `limit` characters, and whether it had to change.
 
-    Text is cut at a line break and ends with a line saying so; a JSON answer cannot be cut and
-    stay JSON, so it becomes an error envelope that says the same.
+    Text is cut at a line break (inside its first line when even that is longer) and ends with
+    a line saying so; a JSON answer cannot be cut and stay JSON, so it becomes an error
+    envelope that says the same.
     """
     if len(text) <= limit:
         return text, False
     if json_mode:
+        advice = ADVICE.get(f"{command} json", ADVICE.get(command, ADVICE["select"]))
         body: dict[str, Any] = {
             "success": False,
             "command": command,
@@ -85,13 +101,14 @@ def cap_answer(text: str, limit: int, json_mode: bool, command: str) -> tuple[st
                 {
                     "type": "PROCESSING_ERROR",
                     "code": "ANSWER_TOO_LARGE",
-                    "message": CUT.format(shown=0, total=len(text)),
+                    "message": TOO_LARGE.format(total=len(text), advice=advice),
                 }
             ],
         }
         return json.dumps(body, ensure_ascii=False, indent=2) + "\n", True
-    notice = CUT.format(shown=limit, total=len(text)) + "\n"
+    advice = ADVICE.get(command, ADVICE["select"])
+    notice = CUT.format(shown=limit, total=len(text), advice=advice) + "\n"
     room = max(0, limit - len(notice))
-    end = text.rfind("\n", 0, room) + 1
-    notice = CUT.format(shown=end, total=len(text)) + "\n"
-    return text[:end] + notice, True
+    end = text.rfind("\n", 0, room) + 1 or room
+    notice = CUT.format(shown=end, total=len(text), advice=advice) + "\n"
+    return text[:end] + ("" if text[end - 1 : end] == "\n" else "\n") + notice, True

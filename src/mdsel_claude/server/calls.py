@@ -148,7 +148,12 @@ def run_request(
     if settings.json:
         outcome = outcome._replace(stdout=cap_json_errors(outcome.stdout, settings.max_problems))
     else:
-        outcome = outcome._replace(stderr=cap_problem_lines(outcome.stderr, settings.max_problems))
+        from mdsel.budget import answer_bytes  # the engine, loaded by the first call only
+
+        # Problems share the answer's budget with what it shows.
+        room = answer_bytes(settings.engine.max_answer_tokens) - len(outcome.stdout)
+        stderr = cap_problem_lines(outcome.stderr, settings.max_problems, room)
+        outcome = outcome._replace(stderr=stderr)
     result = relay(outcome)
     text, cut = cap_answer(result.text, settings.max_answer_chars, settings.json, request.command)
     return ToolResult(text, result.is_error or (cut and settings.json))

@@ -69,3 +69,33 @@ def test_a_long_json_answer_becomes_an_error_envelope() -> None:
     body = json.loads(capped)
     assert cut and body["success"] is False and body["command"] == "select"
     assert body["errors"][0]["code"] == "ANSWER_TOO_LARGE"
+
+
+def test_problem_lines_share_the_answers_room_and_the_first_always_shows() -> None:
+    long = "".join(f"!{'x' * 1000}{n}.md FILE_NOT_FOUND: no such file\n" for n in range(60))
+    capped = cap_problem_lines(long, 50, room=5000)
+    kept = [line for line in capped.splitlines() if line.startswith("!")]
+    assert len(kept) == 4 and len(capped) < 5200
+    assert capped.splitlines()[-1] == "… 56 more problems not shown (MDSEL_MAX_PROBLEMS)"
+    one = "!" + "y" * 9000 + ".md FILE_NOT_FOUND: no such file\n"
+    assert cap_problem_lines(one, 50, room=100) == one  # the first problem, whatever its size
+    assert cap_problem_lines(problem_lines(3), 50, room=10_000) == problem_lines(3)
+
+
+def test_a_first_line_longer_than_the_answer_is_cut_inside_it() -> None:
+    text = "z" * 5000 + "\nsecond\n"
+    capped, cut = cap_answer(text, 1000, json_mode=False, command="select")
+    body, notice = capped.rstrip("\n").rsplit("\n", 1)
+    assert cut and len(capped) <= 1000 and body and text.startswith(body)
+    assert notice.startswith(f"… answer cut at {len(body)} of {len(text)} characters")
+
+
+def test_the_advice_fits_the_command() -> None:
+    capped, _ = cap_answer("x\n" * 1000, 100, json_mode=True, command="index")
+    message = json.loads(capped)["errors"][0]["message"]
+    assert "over MDSEL_MAX_ANSWER_CHARS" in message and "MDSEL_FORMAT=text" in message
+    assert "selector" not in message  # mdsel_index takes none
+    capped, _ = cap_answer("x\n" * 1000, 200, json_mode=False, command="index")
+    assert "ask for fewer files" in capped and "selector" not in capped
+    capped, _ = cap_answer("x\n" * 1000, 200, json_mode=False, command="select")
+    assert "a narrower selector" in capped

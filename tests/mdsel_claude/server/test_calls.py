@@ -306,3 +306,17 @@ def test_a_decoded_fragment_cannot_forge_lines_in_the_tool_result(docs: Path) ->
         assert first.startswith(f"!{selector} INVALID_SELECTOR: the anchor decodes to a control")
         assert all(line.isprintable() for line in (first, *rest))
         assert not {"~h2.0", "~h2.0%1b[31m", "~h2.0\x1b[31m"} & set(rest)  # no forged line
+
+
+def test_many_long_missing_paths_stay_within_the_answer_budget(docs: Path) -> None:
+    """Sixty missing paths of a thousand characters: problems past the answer's budget are
+    counted, not shown; the first is always shown."""
+    files = [f"{'d' * 990}{n:04}.md" for n in range(60)]
+    settings = Settings()
+    backend = EmbeddedBackend(settings)
+    result = run_tool("mdsel_index", {"files": files}, settings, backend, str(docs))
+    assert result.is_error
+    budget = settings.engine.max_answer_tokens * 5 // 2
+    assert len(result.text) < budget + 2000, len(result.text)
+    assert result.text.count("FILE_NOT_FOUND") >= 1
+    assert "more problems not shown (MDSEL_MAX_PROBLEMS)" in result.text

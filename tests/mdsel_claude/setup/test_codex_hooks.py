@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 
 import pytest
-import tomllib
 
 from mdsel_claude.setup import cli, codex_trust, ledger, paths
 

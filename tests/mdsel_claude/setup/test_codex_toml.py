@@ -4,10 +4,10 @@ for byte."""
 from __future__ import annotations
 
 import os
+import tomllib
 from pathlib import Path
 
 import pytest
-import tomllib
 
 from mdsel_claude.setup import cli, paths
 
