@@ -115,7 +115,7 @@ def test_a_file_replaced_by_an_editor_save_after_it_was_opened_is_still_read(
     from mdsel_claude.server import reader as reader_module
 
     (tmp_path / "notes.md").write_bytes(b"# Old\n")
-    real_opened_path = reader_module.opened_path
+    from mdsel_claude.server.where import opened_path as real_opened_path
 
     def save_then_name(fd: int) -> str | None:
         (tmp_path / "new.md").write_bytes(b"# New\n")
@@ -141,7 +141,8 @@ def test_a_file_really_named_deleted_and_removed_while_read_keeps_its_name(
 
     (tmp_path / "x.md (deleted)").write_text("secret")
     (tmp_path / "x.md").symlink_to("x.md (deleted)")
-    real_opened_path = reader_module.opened_path
+    from mdsel_claude.server.where import opened_path as real_opened_path
+
     asked: list[str | None] = []
 
     def name_then_remove(fd: int) -> str | None:
