@@ -38,7 +38,7 @@ INVALID_REQUEST = -32600
 
 def rejection(line: str) -> dict[str, Any] | None:
     """The JSON-RPC error answering `line`, or None when the SDK accepts it or it is blank."""
-    from mcp.types import JSONRPCNotification, jsonrpc_message_adapter
+    from mcp.types import JSONRPCNotification, JSONRPCRequest, jsonrpc_message_adapter
 
     if not line.strip():
         return None
@@ -47,6 +47,9 @@ def rejection(line: str) -> dict[str, Any] | None:
     except ValueError:
         message = None
     else:
+        if isinstance(message, JSONRPCRequest) and message.method in _PARAMS:
+            problem = _params_problem(message.method, message.params)
+            return None if problem is None else _error(message.id, INVALID_PARAMS, problem)
         if not isinstance(message, JSONRPCNotification):
             return None
     try:
@@ -54,6 +57,9 @@ def rejection(line: str) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         # RecursionError: JSON nested deeper than the parser goes is as unreadable as bad JSON.
         return _error(None, PARSE_ERROR, "Parse error: not a JSON document")
+    if isinstance(body, dict) and "params" in body and not isinstance(body["params"], dict):
+        number = _request_id(body)
+        return _error(number, INVALID_REQUEST, "Invalid Request: params must be an object in MCP")
     if message is not None:
         if isinstance(body, dict) and "id" in body:
             # A request whose id MCP cannot carry (null, 1.5, true) validates as a notification
@@ -61,6 +67,30 @@ def rejection(line: str) -> dict[str, Any] | None:
             return _error(None, INVALID_REQUEST, "Invalid Request: id must be a string or integer")
         return None
     return _error(_request_id(body), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+INVALID_PARAMS = -32602
+
+_PARAMS = {
+    "tools/call": (("name", str, True), ("arguments", dict, False)),
+    "tools/list": (("cursor", str, False),),
+}
+"""The params of the requests whose shape is ours to name: (field, type, required)."""
+
+
+def _params_problem(method: str, params: object) -> str | None:
+    """What is wrong with a request's params, naming the field; None when nothing is (what
+    the tool's own arguments hold is the tool's to say, as a tool result)."""
+    fields = params if isinstance(params, dict) else {}
+    for name, kind, required in _PARAMS[method]:
+        value = fields.get(name)
+        if value is None and not required:
+            continue
+        if not isinstance(value, kind):
+            what = "a string" if kind is str else "an object"
+            also = " naming the tool (mdsel_index or mdsel_select)" if name == "name" else ""
+            return f"Invalid params: {method} needs params.{name} to be {what}{also}"
+    return None
 
 
 def _request_id(body: object) -> int | str | None:

@@ -66,6 +66,35 @@ def test_unusable_lines_get_one_error_under_the_id_they_carried(
 
 
 @pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ('{"jsonrpc": "2.0", "id": 1, "method": "tools/call"}', "params.name"),
+        ('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}', "params.name"),
+        ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":null}}', "params.name"),
+        (
+            '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mdsel_index",'
+            '"arguments":[1]}}',
+            "params.arguments",
+        ),
+        ('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":5}}', "params.cursor"),
+    ],
+)
+def test_a_request_whose_params_are_malformed_is_told_which_field(line: str, field: str) -> None:
+    error = rejection(line)
+    assert error is not None and error["id"] == 1
+    assert error["error"]["code"] == stdio.INVALID_PARAMS
+    assert field in error["error"]["message"]
+    fine = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mdsel_index"}}'
+    assert rejection(fine) is None  # no arguments at all: the tool's own error names `files`
+
+
+def test_params_that_are_no_object_are_named_so() -> None:
+    error = rejection('{"jsonrpc": "2.0", "id": 2, "method": "ping", "params": []}')
+    assert error is not None and error["id"] == 2
+    assert error["error"]["message"] == "Invalid Request: params must be an object in MCP"
+
+
+@pytest.mark.parametrize(
     ("head", "expected"),
     [
         (b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":', 7),
