@@ -70,9 +70,13 @@ class Globs:
         return self.counted[path]
 
 
-def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | None, bool]:
+def redirections(
+    words: list[str], cwd: str | None, kept: list[str] | None = None
+) -> tuple[list[str], str | None, bool]:
     """The words without redirections; the file fed on stdin (`< x.md`), if any; and whether
     stdout still reaches the screen (`> out`, `>/dev/null` take it away; `2>&1` does not).
+    `kept`, when given, gets each descriptor beyond 2 made a copy of stdout while stdout still
+    reached the screen (`3>&1` before `>/dev/null`), found in the same pass.
 
     Applied in order, as the shell does: `2>/dev/null >&2` sends stdout where stderr went by
     then (nowhere), `>&2 2>/dev/null` to where stderr went first (the screen: agents' shell
@@ -87,14 +91,20 @@ def redirections(words: list[str], cwd: str | None) -> tuple[list[str], str | No
         if word in _REDIRECTS:
             target = words[i + 1] if i + 1 < len(words) else ""
             fd = argv.pop()[len(FD) :] if argv and argv[-1].startswith(FD) else ""
+            fd = (fd.lstrip("0") or "0") if fd else ""  # `01>` is stdout, as `1>`
+            copied = word == ">&" and target.isascii() and target.isdigit()
+            if copied:
+                target = target.lstrip("0") or "0"  # `>&02` copies stderr
             if word == "<" and fd in ("", "0"):
                 stdin = _file(target, cwd, as_written=True)
-            elif word in (">", ">>", ">|", "&>", "&>>") or (word == ">&" and not target.isdigit()):
+            elif word in (">", ">>", ">|", "&>", "&>>") or (word == ">&" and not copied):
                 to = shown.get(_STILL_SHOWN.get(target, ""), False)
                 both = word in ("&>", "&>>") or (word == ">&" and fd == "" and target != "-")
                 for number in ("1", "2") if both else (fd or "1",):
                     shown[number] = to
             elif word == ">&":
+                if kept is not None and target == "1" and fd not in ("", "1", "2") and shown["1"]:
+                    kept.append(fd)
                 shown[fd or "1"] = shown.get(target, False)
             i += 2
             continue

@@ -51,11 +51,11 @@ def _code(text: str) -> str:
         elif c == "#" and (i == 0 or text[i - 1] in WORD_END):
             end = text.find("\n", i)
             i = n if end < 0 else end
-        elif c.isdigit() and (i == 0 or text[i - 1] in WORD_END):
+        elif c in _DIGITS and (i == 0 or text[i - 1] in WORD_END):
             # `2>/dev/null`, `0<x.md`: digits that touch a redirection are its file descriptor,
             # marked so (`FD`); `head -n 7 < x.md` (a blank between) is an argument and a `<`.
             end = i
-            while end < n and text[end].isdigit():
+            while end < n and text[end] in _DIGITS:
                 end += 1
             out.append(FD + text[i:end] if text[end : end + 1] in ("<", ">") else text[i:end])
             i = end
@@ -117,6 +117,9 @@ def _after_heredocs(text: str, i: int, heredocs: list[tuple[str, bool]]) -> int:
                 break
     return i
 
+
+_DIGITS = "0123456789"
+"""The digits of a descriptor: ASCII only (`²>x` is a word `²` and stdout redirected)."""
 
 FD = "\U000f0100"
 """Marks a word that is a redirection's file descriptor (`2` of `2>&1`): shlex splits `2>` as
