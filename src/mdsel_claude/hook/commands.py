@@ -138,6 +138,8 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
     each file (or the input) is cut to, and the file operands; None for a count not understood."""
     unit, value = "lines", "10"
     operands: list[str] = []
+    nul = False  # `-z`: NUL-ended lines, so a Markdown file (no NUL in it) is one line
+    flags = "qvfFz" if name == "tail" else "qvz"
     i = 1
     while i < len(argv):
         arg = argv[i]
@@ -152,8 +154,9 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
                 if flag == "s" and name == "tail":  # `-s N`: seconds between polls
                     i += 0 if arg[k + 1 :] else 1
                     break
-                if flag not in "qvfF":
-                    return None, operands  # `-z` (NUL-ended lines) or an option not known
+                if flag not in flags:
+                    return None, operands  # an option not known (`head -f`: none of head's)
+                nul = nul or flag == "z"
         elif len(arg) > 1 and arg[0] in "-+" and arg[1].isdigit():
             # `head -40`, `tail +40`, and the old forms with a unit: `tail -300c`, `-5l`, `-2b`
             obsolete = _obsolete(name, arg)
@@ -163,9 +166,9 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
         elif arg.startswith("--") and len(arg) > 2:
             # GNU takes any unambiguous start of a long option: `--byte=100`, `--li 3`.
             key, equals, given = arg.partition("=")
-            if "--zero-terminated".startswith(key):
-                return None, operands  # NUL-ended lines: the file is one line
-            if len(key) > 2 and ("--bytes".startswith(key) or "--lines".startswith(key)):
+            if len(key) > 2 and "--zero-terminated".startswith(key):
+                nul = True
+            elif len(key) > 2 and ("--bytes".startswith(key) or "--lines".startswith(key)):
                 unit = "bytes" if "--bytes".startswith(key) else "lines"
                 value = given if equals else (argv[i + 1] if i + 1 < len(argv) else "")
                 i += 0 if equals else 1
@@ -180,6 +183,13 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
     count = _scaled(value[len(sign) :])
     if count is None:
         return None, operands
+    if nul and unit == "lines":
+        # One line: a head or tail of one or more shows it, all but the last N none of it.
+        if name == "head":
+            shown = count > 0 if sign != "-" else count == 0
+        else:
+            shown = count <= 1 if sign == "+" else count > 0
+        return (WHOLE if shown else (unit, 0, 0)), operands
     if name == "head":
         if sign == "-":  # all but the last `count`
             return ((unit, 0, -count) if count else (unit, 0, None)), operands

@@ -21,7 +21,7 @@ def sed_shows(
     """`sed -n '1,400p' FILE` (and `-n -e '10,20p;30p'`): those lines; `sed 's/a/b/' FILE`
     (substitutions only, no -n): the whole file; in place (`-i`, `-Ei`), by a script file
     (`-f`), by pattern, or with commands that drop lines (`10q`, `5,$d`): nothing known."""
-    quiet = separate = False
+    quiet = separate = nul = False
     scripts: list[str] = []
     operands: list[str] = []
     i = 1
@@ -36,14 +36,17 @@ def sed_shows(
             i += 1
         elif arg.startswith("--expression="):
             scripts.append(arg.partition("=")[2])
-        elif arg.startswith(("--in-place", "--file", "--null-data", "--zero-terminated")):
-            return []  # in place, a script file, or NUL-ended lines (the file is one line)
+        elif arg.startswith(("--in-place", "--file")):
+            return []  # in place, or a script file
+        elif arg.startswith(("--null-data", "--zero-terminated")):
+            nul = True
         elif arg.startswith("-") and len(arg) > 1 and not arg.startswith("--"):
             cluster = arg[1:].partition("e")[0]  # what follows an `e` is its script
-            if "i" in cluster or "f" in cluster or "z" in cluster:
-                return []  # `-i`, `-Ei.bak`, `-nf x.sed`, `-nz`: in place, a script file, NULs
+            if "i" in cluster or "f" in cluster:
+                return []  # `-i`, `-Ei.bak`, `-nf x.sed`: in place, or a script file
             quiet = quiet or "n" in cluster
             separate = separate or "s" in cluster
+            nul = nul or "z" in cluster
             if "e" in arg[1:]:
                 rest = arg[1:].partition("e")[2]
                 scripts.append(rest if rest else (argv[i + 1] if i + 1 < len(argv) else ""))
@@ -58,11 +61,23 @@ def sed_shows(
     pieces = _sed_lines(script) if quiet else ([WHOLE] if _edits_only(script) else None)
     if pieces is None:
         return []
+    if nul and pieces != [WHOLE]:
+        # NUL-ended lines (`-z`): a Markdown file, which holds no NUL, is one line, shown whole
+        # by a range that holds line 1; across several files, which line is which is left out.
+        if named and len(named) > 1 and not separate:
+            return []
+        pieces = [WHOLE] if any(_holds_first(piece) for piece in pieces) else []
     if named and len(named) > 1 and not separate and pieces != [WHOLE]:
         return _across(named, pieces, lines or line_count)
     if named:
         return [(path, piece) for path in named for piece in pieces]
     return [part for piece in pieces for part in narrowed(stream, piece)]
+
+
+def _holds_first(piece: Piece) -> bool:
+    """Whether a range of lines holds the first line."""
+    unit, start, stop = piece
+    return unit == "lines" and start == 0 and (stop is None or stop >= 1)
 
 
 MAX_ACROSS = 8
