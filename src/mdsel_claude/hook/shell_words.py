@@ -130,6 +130,7 @@ def without_prefixes(argv: list[str], cwd: str | None = None) -> tuple[list[str]
         elif name in _PREFIXES:
             valued = _PREFIXES[name]
             chdir = _CHDIR.get(name)
+            start = cwd  # the last `-C DIR` counts, from where the prefix runs (GNU env)
             argv = argv[1:]
             while argv and argv[0].startswith("-") and argv[0] != "-":
                 option = argv[0]
@@ -141,7 +142,7 @@ def without_prefixes(argv: list[str], cwd: str | None = None) -> tuple[list[str]
                     if not equals:
                         value = argv[1] if len(argv) > 1 else ""
                         argv = argv[1:]
-                    cwd = changed_dir(["cd", value], cwd) if value else None
+                    cwd = changed_dir(["cd", value], start) if value else None
                     argv = argv[1:]
                     continue
                 if option.startswith("--"):
@@ -151,7 +152,7 @@ def without_prefixes(argv: list[str], cwd: str | None = None) -> tuple[list[str]
                 if at > 0 and not any(flag in valued for flag in option[1:at]):
                     value = option[at + 1 :] or (argv[1] if len(argv) > 1 else "")
                     argv = argv[1:] if option[at + 1 :] else argv[2:]
-                    cwd = changed_dir(["cd", value], cwd) if value else None
+                    cwd = changed_dir(["cd", value], start) if value else None
                     continue
                 takes = option[-1] in valued
                 argv = argv[2:] if takes else argv[1:]
