@@ -135,34 +135,11 @@ def test_the_id_a_method_first_message_too_long_to_parse_ends_with(
     assert _leading_id(head, tail) == expected
 
 
-def test_a_method_first_line_over_the_limit_is_answered_under_its_id() -> None:
+def first_line_and_replies(data: bytes) -> tuple[str, list[dict[str, object]]]:
+    """What the server's line reader (a 1,000-byte limit) gives for `data` on stdin: the first
+    line it passes on, and the error replies it sent meanwhile."""
     read_end, write_end = os.pipe()
-    pad = b"x" * 5000
-    payload = b'{"method": "ping", "params": {"pad": "' + pad + b'"}, "jsonrpc": "2.0", "id": 9}\n'
-    os.write(write_end, payload + b'{"jsonrpc": "2.0", "id": 10, "method": "ping"}\n')
-    os.close(write_end)
-
-    async def run() -> list[dict[str, object]]:
-        sent: list[dict[str, object]] = []
-
-        class Replies:
-            async def send(self, message: object) -> None:
-                sent.append(message.message.model_dump(by_alias=True))  # type: ignore[attr-defined]
-
-        lines = stdio._CheckedLines(wire.ReadyLines(read_end), max_bytes=1000)
-        lines.attach(Replies())  # type: ignore[arg-type]
-        await lines.__anext__()
-        return sent
-
-    sent = anyio.run(run)
-    os.close(read_end)
-    assert [reply["id"] for reply in sent] == [9]
-
-
-def test_a_line_over_the_request_limit_is_answered_and_the_next_one_read() -> None:
-    read_end, write_end = os.pipe()
-    payload = b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "pad": "' + b"x" * 5000 + b'"}\n'
-    os.write(write_end, payload + b'{"jsonrpc": "2.0", "id": 10, "method": "ping"}\n')
+    os.write(write_end, data)
     os.close(write_end)
 
     async def run() -> tuple[str, list[dict[str, object]]]:
@@ -176,8 +153,25 @@ def test_a_line_over_the_request_limit_is_answered_and_the_next_one_read() -> No
         lines.attach(Replies())  # type: ignore[arg-type]
         return await lines.__anext__(), sent
 
-    line, sent = anyio.run(run)
-    os.close(read_end)
+    try:
+        return anyio.run(run)
+    finally:
+        os.close(read_end)
+
+
+NEXT = b'{"jsonrpc": "2.0", "id": 10, "method": "ping"}\n'
+
+
+def test_a_method_first_line_over_the_limit_is_answered_under_its_id() -> None:
+    pad = b"x" * 5000
+    payload = b'{"method": "ping", "params": {"pad": "' + pad + b'"}, "jsonrpc": "2.0", "id": 9}\n'
+    _line, sent = first_line_and_replies(payload + NEXT)
+    assert [reply["id"] for reply in sent] == [9]
+
+
+def test_a_line_over_the_request_limit_is_answered_and_the_next_one_read() -> None:
+    payload = b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "pad": "' + b"x" * 5000 + b'"}\n'
+    line, sent = first_line_and_replies(payload + NEXT)
     assert '"id": 10' in line
     assert [reply["id"] for reply in sent] == [9]
     assert "MDSEL_MAX_REQUEST_BYTES" in str(sent[0]["error"])
