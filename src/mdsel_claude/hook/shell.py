@@ -32,6 +32,7 @@ from mdsel_claude.hook.shell_words import (
     without_prefixes,
 )
 from mdsel_claude.hook.tokens import (
+    AS_WRITTEN,
     BEFORE_COMMAND,
     COMMAND_OPERATORS,
     GROUPS,
@@ -277,7 +278,10 @@ class _Walk:
                 if depth >= MAX_DEPTH or cwd is None:
                     return []
                 inner = _Scope(cwd)
-                stream = list(_shown(argv[i + 1], cwd, depth + 1, self.globs, inner))
+                # The text as the inner shell reads it: quoting that kept a glob literal here
+                # was this shell's, and is gone there (`bash -c 'cat docs/*.md'` expands it).
+                text = argv[i + 1].translate(AS_WRITTEN)
+                stream = list(_shown(text, cwd, depth + 1, self.globs, inner))
                 return [OTHER, *stream, OTHER] if inner.other else stream
         return []
 
