@@ -157,15 +157,20 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
                 if flag not in flags:
                     return None, operands  # an option not known (`head -f`: none of head's)
                 nul = nul or flag == "z"
-        elif len(arg) > 1 and arg[0] in "-+" and arg[1].isdigit():
+        elif len(arg) > 1 and arg[0] in "-+" and arg[1].isdigit() and i == 1:
             # `head -40`, `tail +40`, and the old forms with a unit: `tail -300c`, `-5l`, `-2b`
+            # (GNU reads them first only: later, `-40` is an error and `+40` a file's name)
             obsolete = _obsolete(name, arg)
             if obsolete is None:
                 return None, operands
             unit, value = obsolete
+        elif len(arg) > 1 and arg[0] == "-" and arg[1].isdigit():
+            return None, operands
         elif arg.startswith("--") and len(arg) > 2:
             # GNU takes any unambiguous start of a long option: `--byte=100`, `--li 3`.
             key, equals, given = arg.partition("=")
+            if key in ("--help", "--version"):
+                return None, operands  # prints that, and no file
             if len(key) > 2 and "--zero-terminated".startswith(key):
                 nul = True
             elif len(key) > 2 and ("--bytes".startswith(key) or "--lines".startswith(key)):
