@@ -152,6 +152,9 @@ def _head_tail(name: str, argv: list[str]) -> tuple[Piece | None, list[str]]:
                     i += 0 if arg[k + 1 :] else 1
                     break
                 if flag == "s" and name == "tail":  # `-s N`: seconds between polls
+                    seconds = arg[k + 1 :] or (argv[i + 1] if i + 1 < len(argv) else "")
+                    if not seconds.replace(".", "", 1).isdigit():
+                        return None, operands  # `-sn 3`: `n` for seconds, an error
                     i += 0 if arg[k + 1 :] else 1
                     break
                 if flag not in flags:
