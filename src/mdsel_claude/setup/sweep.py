@@ -50,6 +50,19 @@ def _present(value: JSONObject, path: Path, created: Created, written: Written) 
     return name in servers and created.wrote(servers[name], False, written.at)
 
 
+def _present_toml(value: dict[str, object], created: Created, written: Written) -> bool:
+    """Whether `written` is still in a Codex CLI `config.toml` (as plain values) as install
+    wrote it: the hook in any `[[hooks.EVENT]]` group, the server at its key path."""
+    if written.hook:
+        return any(created.wrote(hook, True) for _, hook in entry_edits.hooks_in(value))
+    here: object = value
+    for key in written.at:
+        if not isinstance(here, dict) or key not in here:
+            return False
+        here = here[key]
+    return created.wrote(here, False, written.at)
+
+
 def _without(value: JSONObject, path: Path, created: Created) -> JSONObject:
     """`value` without every entry the record lists for it."""
     after = entry_edits.remove_hooks(value, path, lambda hook: created.wrote(hook, True))
@@ -141,21 +154,29 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
         if owned.is_owned(created):
             report.say("    " + owned.describe(path, created))
             continue
+        toml = path.suffix == ".toml"
         try:
-            value = jsonfile.load(path) if path.suffix != ".toml" else None
+            value = codex_toml.plain_values(path) if toml else jsonfile.load(path)
+            if toml and not os.path.lexists(path):
+                value = None
         except jsonfile.JsonFileError as error:
             report.fail(f"cannot be read: {error}")
-            continue
-        if path.suffix == ".toml":
-            report.say("    Codex CLI configuration (see `doctor --client codex`)")
             continue
         if value is None:
             report.say("    gone (deleted since install)")
             continue
+        if toml:
+            report.say("    Codex CLI configuration (trust and more: `doctor --client codex`)")
         for written in created.written:
             what = describe_entry(written)
+            if toml and not written.hook and written.at[:2] == ("hooks", "state"):
+                continue  # the hook's trust, not a program: `doctor --client codex` checks it
             try:
-                present = _present(value, path, created, written)
+                present = (
+                    _present_toml(value, created, written)
+                    if toml
+                    else _present(value, path, created, written)
+                )
             except jsonfile.JsonFileError as error:  # the file's shape changed since install
                 report.fail(f"{what}: cannot be checked: {error}")
                 continue

@@ -483,6 +483,23 @@ def test_doctor_all_finds_a_program_gone_in_every_clients_shape(tmp_path: Path, 
     assert everywhere.stdout.count(f"runs {old}, which no longer exists") == 5, everywhere.stdout
 
 
+def test_doctor_all_finds_a_codex_program_gone(tmp_path: Path, home: Path) -> None:
+    """Codex CLI's config.toml is checked like the JSON files: a server and hook whose program
+    was removed fail `doctor --all` (it said "all good" before)."""
+    old = fake_install(tmp_path / "old-venv" / "bin")
+    env = {**os.environ, "HOME": str(home), "PATH": "/usr/bin:/bin"}
+    done = run_exe(old, tmp_path, env, "install", "--client", "codex")
+    assert done.returncode == 0, done.stderr
+    me = Path(paths.find_executable())
+    kept = run_exe(old, tmp_path, env, "doctor", "--all")
+    assert kept.returncode == 0, kept.stdout
+    assert kept.stdout.count(f"ours, runs {old}") == 2, kept.stdout
+    old.unlink()
+    everywhere = run_exe(me, tmp_path, env, "doctor", "--all")
+    assert everywhere.returncode == 1, everywhere.stdout
+    assert everywhere.stdout.count(f"runs {old}, which no longer exists") == 2, everywhere.stdout
+
+
 def test_doctor_plugin_under_managed_settings(
     home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
