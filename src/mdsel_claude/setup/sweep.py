@@ -124,10 +124,13 @@ def _rekeyed(state: State, path: Path) -> State:
 
 def plan_dirs(state_file: Path) -> Plan:
     """Remove the directories install made, innermost first, when they are empty; forget them
-    either way (a directory with something else in it is kept and said so)."""
+    either way (a directory with something else in it is kept and said so) — but for one that
+    still holds a file the record lists (its removal failed), kept on record for the next run."""
     state = ledger.load(state_file)
     steps: list[Step] = []
     for folder in sorted(state.dirs, key=lambda d: d.count(os.sep), reverse=True):
+        if any(name.startswith(folder.rstrip(os.sep) + os.sep) for name in state.files):
+            continue  # a file there could not be done: its folders wait for the next run
         state = state.with_dir(Path(folder), False)
         if os.path.isdir(folder):
             steps.append(RemoveDir(Path(folder)))

@@ -500,6 +500,22 @@ def test_doctor_all_finds_a_codex_program_gone(tmp_path: Path, home: Path) -> No
     assert everywhere.stdout.count(f"runs {old}, which no longer exists") == 2, everywhere.stdout
 
 
+def test_uninstall_all_keeps_the_folders_of_a_file_it_could_not_do(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file uninstall --all cannot edit stays in the record, and so do the folders install
+    made for it: once the file is fixed, the next run removes them too."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    assert run(capsys, "install", "--client", "vscode")[0] == 0
+    target = home / ".config" / "Code" / "User" / "mcp.json"
+    text = target.read_text()
+    target.write_text("// a comment VS Code allows\n" + text)
+    assert run(capsys, "uninstall", "--all")[0] == 1
+    target.write_text(text)
+    assert run(capsys, "uninstall", "--all")[0] == 0
+    assert not (home / ".config").exists()
+
+
 def test_doctor_plugin_under_managed_settings(
     home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
