@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -92,6 +93,12 @@ def parse(data: bytes | str, path: Path) -> JSONObject:
         raise JsonFileError(path, f"duplicate key {error.args[0]!r}") from None
     except json.JSONDecodeError as error:
         problem = f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        if _JSONC_SIGNS.search(text):
+            problem += (
+                "; it holds comments or trailing commas (JSONC, which VS Code and others "
+                "accept), and setup edits strict JSON only, to leave your text as it is: make "
+                "the change by hand (docs/clients.md shows the entry)"
+            )
         raise JsonFileError(path, problem) from None
     except RecursionError:
         raise JsonFileError(path, f"nested more than {MAX_DEPTH} levels deep") from None
@@ -102,6 +109,10 @@ def parse(data: bytes | str, path: Path) -> JSONObject:
     if _too_deep(value):
         raise JsonFileError(path, f"nested more than {MAX_DEPTH} levels deep")
     return value
+
+
+_JSONC_SIGNS = re.compile(r"^\s*//|/\*|,\s*[}\]]", re.MULTILINE)
+"""A line comment, a block comment or a trailing comma: what makes JSONC not JSON."""
 
 
 def _text(data: bytes, path: Path) -> str:

@@ -142,3 +142,21 @@ def test_gemini_cli_home_moves_the_user_file(tmp_path: Path) -> None:
     assert gemini.user_file({"HOME": str(tmp_path / "h")}) == (
         tmp_path / "h" / ".gemini" / "settings.json"
     )
+
+
+def test_a_jsonc_file_is_left_as_it_is_and_the_refusal_says_why(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """VS Code reads comments and trailing commas in mcp.json; setup edits strict JSON only, so
+    it refuses such a file untouched and says what it holds and what to do."""
+    config = home / USER_FILES["vscode"]
+    config.parent.mkdir(parents=True)
+    text = '{\n  // mine\n  "servers": {"other": {"command": "x"},},\n}\n'
+    config.write_text(text)
+    assert cli.main(["install", "--client", "vscode"]) == 1
+    err = capsys.readouterr().err
+    assert "comments or trailing commas (JSONC" in err and "by hand" in err
+    assert config.read_text() == text
+    config.write_text('{"servers": {"other": {"command": "x"}}\n')  # broken, no JSONC sign
+    assert cli.main(["install", "--client", "vscode"]) == 1
+    assert "JSONC" not in capsys.readouterr().err
