@@ -27,7 +27,7 @@ def read_path(payload: dict[str, object]) -> str | None:
     tool_input = payload.get("tool_input")
     if payload.get("tool_name") != "Read" or not isinstance(tool_input, dict):
         return None
-    return absolute_path(tool_input.get("file_path"), payload.get("cwd"))
+    return absolute_path(tool_input.get("file_path"), payload.get("cwd"), lexical=True)
 
 
 def is_partial_read(payload: dict[str, object]) -> bool:

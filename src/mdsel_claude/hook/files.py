@@ -40,18 +40,24 @@ _ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
 """The separators of `bytes.split()`: the word rule of SPEC §2."""
 
 
-def absolute_path(path: object, cwd: object) -> str | None:
+def absolute_path(path: object, cwd: object, lexical: bool = False) -> str | None:
     """`path` as an absolute path (relative to `cwd` when that is usable, else this process's
-    directory), or None when it is not a usable path string."""
+    directory), or None when it is not a usable path string.
+
+    `lexical`: `..` and `.` are taken out of the text, as Node's `path.resolve` does before the
+    file is opened — how Claude Code's `Read`, Gemini CLI's `read_file` and OpenCode's `read`
+    (and the `workdir` of its `bash`) resolve a path. The system would instead take `..` after
+    a symlinked directory from the link's target (`lnk/../guide.md` is then another file).
+    """
     if not isinstance(path, str) or not path or "\0" in path or len(path) > MAX_PATH:
         return None
-    if os.path.isabs(path):
-        return path
-    if isinstance(cwd, str) and cwd and "\0" not in cwd and len(cwd) <= MAX_PATH:
-        base = cwd
-    else:
-        base = os.getcwd()
-    return os.path.join(base, path)
+    if not os.path.isabs(path):
+        if isinstance(cwd, str) and cwd and "\0" not in cwd and len(cwd) <= MAX_PATH:
+            base = cwd
+        else:
+            base = os.getcwd()
+        path = os.path.join(base, path)
+    return os.path.normpath(path) if lexical else path
 
 
 def is_markdown_file_name(path: str) -> bool:

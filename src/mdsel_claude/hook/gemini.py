@@ -40,12 +40,12 @@ def read_file_path(tool_input: dict[str, object], cwd: object) -> str | None:
     Like the CLI, a path that does not exist as written is tried without a leading `@` (a model
     copying the user's `@docs/guide.md`); a read that failed is ruled out by the caller.
     """
-    path = absolute_path(tool_input.get("file_path"), cwd)
+    path = absolute_path(tool_input.get("file_path"), cwd, lexical=True)
     raw = tool_input.get("file_path")
     if path is not None and not os.path.lexists(path) and isinstance(raw, str):
         stripped = raw[1:].lstrip("/\\") if raw.startswith("@") else ""
         if stripped:
-            path = absolute_path(stripped, cwd)
+            path = absolute_path(stripped, cwd, lexical=True)
     return path
 
 

@@ -49,8 +49,12 @@ def _replacement(path: str) -> str | None:
 def _bash_prints_large_markdown(args: dict[str, object], directory: object, threshold: int) -> bool:
     command = args.get("command")
     workdir = args.get("workdir")
-    # Like the tool: `workdir` relative to the project, the project itself without one.
-    cwd = absolute_path(directory, None) if workdir is None else absolute_path(workdir, directory)
+    # Like the tool: `workdir` resolved from the project (`path.resolve`: `..` taken out of
+    # the text), the project itself without one.
+    if workdir is None:
+        cwd = absolute_path(directory, None)
+    else:
+        cwd = absolute_path(workdir, directory, lexical=True)
     from mdsel_claude.hook.shell import shows_large_markdown
 
     return shows_large_markdown(command, cwd, threshold)
@@ -70,7 +74,7 @@ def answer(payload: object, threshold: int, mode: str) -> str | None:
         return _append() if _bash_prints_large_markdown(args, directory, threshold) else None
     if tool != "read":
         return None
-    path = absolute_path(args.get("filePath"), directory)
+    path = absolute_path(args.get("filePath"), directory, lexical=True)
     partial = any(args.get(key) is not None for key in SLICE_KEYS)
     if path is None or (mode == "outline" and partial):
         return None

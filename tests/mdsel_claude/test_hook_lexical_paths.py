@@ -1,0 +1,84 @@
+"""A path with `..` after a symlinked folder, as the Node clients resolve it.
+
+Claude Code's `Read`, Gemini CLI's `read_file` and OpenCode's `read` (and the `workdir` of its
+`bash`) resolve a path with `path.resolve`, which takes `lnk/..` out of the text before the file
+is opened: `lnk/../notes.md` is the project's own `notes.md`, never the one beside the link's
+target (where the system's own resolution would land). The hook must judge the file the client
+reads.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mdsel_claude.hook import claude, gemini, opencode
+
+REMINDER = (
+    "This is a Markdown file over the configured size threshold.\n"
+    "Use mdsel_index and mdsel_select instead of Read."
+)
+APPEND = json.dumps({"append": "\n\n" + REMINDER}) + "\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """`proj/notes.md` (3 words) and `proj/lnk` → `elsewhere/deep`, with `elsewhere/notes.md`
+    (500 words): the system reads `proj/lnk/../notes.md` as the large one."""
+    root = tmp_path / "proj"
+    (tmp_path / "elsewhere" / "deep").mkdir(parents=True)
+    root.mkdir()
+    (tmp_path / "elsewhere" / "notes.md").write_text(" ".join(["word"] * 500) + "\n")
+    (root / "notes.md").write_text("# Notes\n\nhi\n")
+    (root / "lnk").symlink_to(tmp_path / "elsewhere" / "deep")
+    (tmp_path / "elsewhere" / "big").mkdir()
+    (tmp_path / "elsewhere" / "big" / "guide.md").write_text(" ".join(["w"] * 500) + "\n")
+    (root / "biglnk").symlink_to(tmp_path / "elsewhere" / "big")
+    return root
+
+
+@pytest.mark.parametrize("relative", [True, False], ids=["relative", "absolute"])
+@pytest.mark.parametrize("mode", ["reminder", "outline"])
+def test_dotdot_after_a_symlink_is_the_lexical_parent(
+    project: Path, relative: bool, mode: str
+) -> None:
+    path = "lnk/../notes.md" if relative else f"{project}/lnk/../notes.md"
+    claude_payload = {
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": path},
+        "tool_response": {"type": "text", "file": {"filePath": path, "content": "x"}},
+        "cwd": str(project),
+    }
+    gemini_payload = {
+        "hook_event_name": "AfterTool",
+        "tool_name": "read_file",
+        "tool_input": {"file_path": path},
+        "tool_response": {"llmContent": "# Notes\n\nhi\n", "returnDisplay": ""},
+        "cwd": str(project),
+    }
+    opencode_payload = {"tool": "read", "args": {"filePath": path}, "directory": str(project)}
+    assert claude.answer(claude_payload, 200, mode) is None
+    assert gemini.answer(gemini_payload, 200, mode) is None
+    assert opencode.answer(opencode_payload, 200, mode) is None
+
+
+def test_a_large_file_through_a_symlinked_folder_is_still_found(project: Path) -> None:
+    """Only `..` is taken out of the text: a symlinked folder on the way is still followed."""
+    payload = {"tool": "read", "args": {"filePath": "biglnk/guide.md"}, "directory": str(project)}
+    assert opencode.answer(payload, 200, "reminder") == APPEND
+
+
+def test_opencode_workdir_dotdot_after_a_symlink(project: Path) -> None:
+    """OpenCode runs the command in `path.resolve(directory, workdir)`: `lnk/..` is the project."""
+    payload = {
+        "tool": "bash",
+        "args": {"command": "cat notes.md", "workdir": "lnk/.."},
+        "directory": str(project),
+    }
+    assert opencode.answer(payload, 200, "reminder") is None
+    # In the command itself, `..` is the system's: `cat lnk/../notes.md` reads the large one.
+    payload["args"] = {"command": "cat lnk/../notes.md"}
+    assert opencode.answer(payload, 200, "reminder") == APPEND
