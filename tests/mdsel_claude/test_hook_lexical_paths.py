@@ -82,3 +82,41 @@ def test_opencode_workdir_dotdot_after_a_symlink(project: Path) -> None:
     # In the command itself, `..` is the system's: `cat lnk/../notes.md` reads the large one.
     payload["args"] = {"command": "cat lnk/../notes.md"}
     assert opencode.answer(payload, 200, "reminder") == APPEND
+
+
+@pytest.mark.parametrize(
+    ("name", "written", "reminded"),
+    [
+        ("my guide.md", "my%20guide.md", True),  # as a Markdown link writes it
+        ("100%.md", "100%.md", True),  # decodeURIComponent throws: kept as written
+        ("a%ff.md", "a%ff.md", True),  # %ff is no UTF-8: kept as written
+    ],
+)
+def test_gemini_decodes_the_path_as_the_cli_does(
+    tmp_path: Path, name: str, written: str, reminded: bool
+) -> None:
+    """Gemini CLI's `read_file` opens `decodeURIComponent(path.resolve(dir, file_path))`."""
+    (tmp_path / name).write_text(" ".join(["word"] * 300) + "\n")
+    payload = {
+        "hook_event_name": "AfterTool",
+        "tool_name": "read_file",
+        "tool_input": {"file_path": written},
+        "tool_response": {"llmContent": "word word", "returnDisplay": ""},
+        "cwd": str(tmp_path),
+    }
+    answered = gemini.answer(payload, 200, "reminder")
+    assert (answered is not None) is reminded
+
+
+def test_gemini_decoded_name_wins_over_a_literal_one(tmp_path: Path) -> None:
+    """`my%20guide.md` is read as `my guide.md` even when a file of the literal name exists."""
+    (tmp_path / "my guide.md").write_text("# Guide\n\nfew words\n")
+    (tmp_path / "my%20guide.md").write_text(" ".join(["word"] * 300) + "\n")
+    payload = {
+        "hook_event_name": "AfterTool",
+        "tool_name": "read_file",
+        "tool_input": {"file_path": "my%20guide.md"},
+        "tool_response": {"llmContent": "# Guide", "returnDisplay": ""},
+        "cwd": str(tmp_path),
+    }
+    assert gemini.answer(payload, 200, "reminder") is None

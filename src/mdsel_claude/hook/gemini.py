@@ -46,7 +46,24 @@ def read_file_path(tool_input: dict[str, object], cwd: object) -> str | None:
         stripped = raw[1:].lstrip("/\\") if raw.startswith("@") else ""
         if stripped:
             path = absolute_path(stripped, cwd, lexical=True)
-    return path
+    return None if path is None else _uri_decoded(path)
+
+
+def _uri_decoded(path: str) -> str:
+    """`path` as the CLI opens it: it passes the resolved path through `decodeURIComponent`
+    (`my%20guide.md`, as a Markdown link writes it, is `my guide.md`), and keeps it as it is
+    when that throws (a `%` not followed by two hex digits, or bytes that are not UTF-8)."""
+    if "%" not in path:
+        return path
+    import re
+    from urllib.parse import unquote_to_bytes
+
+    if re.search(r"%(?![0-9A-Fa-f]{2})", path):
+        return path
+    try:
+        return unquote_to_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        return path
 
 
 def many_files_paths(response: dict[str, object]) -> list[str]:
