@@ -50,19 +50,6 @@ def _present(value: JSONObject, path: Path, created: Created, written: Written) 
     return name in servers and created.wrote(servers[name], False, written.at)
 
 
-def _present_toml(value: dict[str, object], created: Created, written: Written) -> bool:
-    """Whether `written` is still in a Codex CLI `config.toml` (as plain values) as install
-    wrote it: the hook in any `[[hooks.EVENT]]` group, the server at its key path."""
-    if written.hook:
-        return any(created.wrote(hook, True) for _, hook in entry_edits.hooks_in(value))
-    here: object = value
-    for key in written.at:
-        if not isinstance(here, dict) or key not in here:
-            return False
-        here = here[key]
-    return created.wrote(here, False, written.at)
-
-
 def _without(value: JSONObject, path: Path, created: Created) -> JSONObject:
     """`value` without every entry the record lists for it."""
     after = entry_edits.remove_hooks(value, path, lambda hook: created.wrote(hook, True))
@@ -175,11 +162,7 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
             if toml and not written.hook and written.at[:2] == ("hooks", "state"):
                 continue  # the hook's trust, not a program: `doctor --client codex` checks it
             try:
-                present = (
-                    _present_toml(value, created, written)
-                    if toml
-                    else _present(value, path, created, written)
-                )
+                present = _present(value, path, created, written)
             except jsonfile.JsonFileError as error:  # the file's shape changed since install
                 report.fail(f"{what}: cannot be checked: {error}")
                 continue
