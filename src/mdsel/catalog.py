@@ -66,23 +66,22 @@ def catalog(
     body = _with_outlines(docs, room - closing_room, max_headings)
     if body is not None:
         lines, depth, deeper, cap, docs_shown, shown_outlines = body
+        # Whether a document shown with headings had its top-level ones cut to the share.
+        share = ""
+        if any(
+            lines_of and doc.column.count(doc.base) > cap
+            for doc, lines_of in zip(docs_shown, shown_outlines, strict=True)
+        ):
+            share = f" (at most {cap} each)"
         what = "every document with its title"
         if depth >= 0:
-            what += " and " + _levels(depth)
-            if any(doc.column.count(doc.base) > cap for doc in docs):
-                what += f" (at most {cap} each)"
+            what += " and " + _levels(depth) + share
         if deeper:
             # Not "the largest": those whose deeper outline the cap would not change (a long
             # changelog) are passed over for the next largest.
             several = "documents also with their" if deeper > 1 else "document also with its"
             what += f"; {deeper} {several} {_levels(depth + 1)}"
-            if depth < 0 and any(
-                doc.column.count(doc.base) > cap and lines_of
-                for doc, lines_of in zip(docs_shown, shown_outlines, strict=True)
-            ):
-                # Their top-level headings cut to the share, as the titles-only map says too.
-                what += f" (at most {cap} each)"
-            what += ", largest first"
+            what += (share if depth < 0 else "") + ", largest first"
         closing = _closing(what, docs, shown_root, root, by_file=True)
         return [head, *lines, closing]
     summary = _by_directory(docs, room - closing_room)
