@@ -52,17 +52,22 @@ def test_dotdot_after_a_symlink_is_the_lexical_parent(
         "tool_response": {"type": "text", "file": {"filePath": path, "content": "x"}},
         "cwd": str(project),
     }
-    gemini_payload = {
-        "hook_event_name": "AfterTool",
-        "tool_name": "read_file",
-        "tool_input": {"file_path": path},
-        "tool_response": {"llmContent": "# Notes\n\nhi\n", "returnDisplay": ""},
-        "cwd": str(project),
-    }
+    gemini_payload = read_file(path, project, "# Notes\n\nhi\n")
     opencode_payload = {"tool": "read", "args": {"filePath": path}, "directory": str(project)}
     assert claude.answer(claude_payload, 200, mode) is None
     assert gemini.answer(gemini_payload, 200, mode) is None
     assert opencode.answer(opencode_payload, 200, mode) is None
+
+
+def read_file(path: str, cwd: Path, content: str) -> dict[str, object]:
+    """Gemini CLI's AfterTool payload for a `read_file` of `path` that returned `content`."""
+    return {
+        "hook_event_name": "AfterTool",
+        "tool_name": "read_file",
+        "tool_input": {"file_path": path},
+        "tool_response": {"llmContent": content, "returnDisplay": ""},
+        "cwd": str(cwd),
+    }
 
 
 def test_a_large_file_through_a_symlinked_folder_is_still_found(project: Path) -> None:
@@ -97,14 +102,7 @@ def test_gemini_decodes_the_path_as_the_cli_does(
 ) -> None:
     """Gemini CLI's `read_file` opens `decodeURIComponent(path.resolve(dir, file_path))`."""
     (tmp_path / name).write_text(" ".join(["word"] * 300) + "\n")
-    payload = {
-        "hook_event_name": "AfterTool",
-        "tool_name": "read_file",
-        "tool_input": {"file_path": written},
-        "tool_response": {"llmContent": "word word", "returnDisplay": ""},
-        "cwd": str(tmp_path),
-    }
-    answered = gemini.answer(payload, 200, "reminder")
+    answered = gemini.answer(read_file(written, tmp_path, "word word"), 200, "reminder")
     assert (answered is not None) is reminded
 
 
