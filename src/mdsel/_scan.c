@@ -100,6 +100,54 @@ column_bytearray(Column *column)
     return bytes;
 }
 
+/* Columns of one typecode whose items fit in SMALL_COLUMNS bytes in all are copied into one
+ * array and handed out as its slices: a slice is made in C, where make() is a Python-level call
+ * that parses its arguments, a share of a small file's cost when a dozen columns are made. Past
+ * that size each column is made on its own, so that a document of millions of blocks never holds
+ * its columns twice. `out[i]` gets a new reference; the columns are released. */
+enum { SMALL_COLUMNS = 1 << 16 };
+
+static int
+columns_arrays(PyObject *make, PyObject *typecode, Column **columns, Py_ssize_t count,
+               PyObject **out)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < count; i++)
+        total += columns[i]->len * columns[i]->width;
+    if (total > SMALL_COLUMNS) {
+        for (Py_ssize_t i = 0; i < count; i++)
+            if ((out[i] = column_array(make, typecode, columns[i])) == NULL)
+                return -1;
+        return 0;
+    }
+    PyObject *raw = PyBytes_FromStringAndSize(NULL, total);
+    if (raw == NULL)
+        return -1;
+    char *at = PyBytes_AS_STRING(raw);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t size = columns[i]->len * columns[i]->width;
+        if (size)
+            memcpy(at, columns[i]->data, (size_t)size);
+        at += size;
+    }
+    PyObject *whole = PyObject_CallFunctionObjArgs(make, typecode, raw, NULL);
+    Py_DECREF(raw);
+    if (whole == NULL)
+        return -1;
+    Py_ssize_t first = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t length = columns[i]->len;
+        column_release(columns[i]);
+        if ((out[i] = PySequence_GetSlice(whole, first, first + length)) == NULL) {
+            Py_DECREF(whole);
+            return -1; /* the caller releases those made */
+        }
+        first += length;
+    }
+    Py_DECREF(whole);
+    return 0;
+}
+
 enum { LIST_CODE = 2, QUOTE_CODE = 4, KIND_COUNT = 5 };
 
 /* The open lists and blockquotes: their byte ends, block indices and (a list's) the end of its
@@ -429,17 +477,27 @@ PyDoc_STRVAR(scan_doc,
 "drop it.");
 
 static PyObject *
-scan(PyObject *Py_UNUSED(module), PyObject *args)
+scan(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *iterable, *codes, *levels_of, *checkpoint, *rare, *limit, *make, *code_name,
-        *signed_name;
-    Py_ssize_t room;
-    int width, parent_width;
-    long every;
-    long long shift;
-    if (!PyArg_ParseTuple(args, "OO!O!OlnOOOUiUiL:scan", &iterable, &PyDict_Type, &codes,
-                          &PyDict_Type, &levels_of, &checkpoint, &every, &room, &rare, &limit,
-                          &make, &code_name, &width, &signed_name, &parent_width, &shift))
+    /* Positional arguments read in place (METH_FASTCALL): a format string's parsing costs a
+     * small file's scan more than its events. */
+    if (nargs != 14) {
+        PyErr_Format(PyExc_TypeError, "scan() takes 14 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *iterable = args[0], *codes = args[1], *levels_of = args[2], *checkpoint = args[3],
+             *rare = args[6], *limit = args[7], *make = args[8], *code_name = args[9],
+             *signed_name = args[11];
+    if (!PyDict_Check(codes) || !PyDict_Check(levels_of) || !PyUnicode_Check(code_name) ||
+        !PyUnicode_Check(signed_name)) {
+        PyErr_SetString(PyExc_TypeError, "scan(): codes and levels are dicts, typecodes str");
+        return NULL;
+    }
+    long every = PyLong_AsLong(args[4]);
+    Py_ssize_t room = PyLong_AsSsize_t(args[5]);
+    long width = PyLong_AsLong(args[10]), parent_width = PyLong_AsLong(args[12]);
+    long long shift = PyLong_AsLongLong(args[13]);
+    if (PyErr_Occurred())
         return NULL;
     if ((width != 4 && width != 8) || (parent_width != 4 && parent_width != 8) || shift < 0) {
         PyErr_SetString(PyExc_ValueError, "widths are 4 or 8 bytes and the shift is positive");
@@ -455,11 +513,11 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
     Columns c;
     memset(&c, 0, sizeof c);
     c.kinds.width = c.levels.width = 1;
-    c.starts.width = c.ends.width = c.last.width = width;
-    c.heading_starts.width = c.heading_ends.width = c.title_ends.width = width;
-    c.parents.width = parent_width;
+    c.starts.width = c.ends.width = c.last.width = (int)width;
+    c.heading_starts.width = c.heading_ends.width = c.title_ends.width = (int)width;
+    c.parents.width = (int)parent_width;
     for (int k = 0; k < KIND_COUNT; k++)
-        c.top[k].width = width;
+        c.top[k].width = (int)width;
     PyObject *titles = PyList_New(0), *result = NULL, *pair;
     int64_t title_length = 0; /* of every title so far, in code points */
     if (titles == NULL)
@@ -608,16 +666,21 @@ scan(PyObject *Py_UNUSED(module), PyObject *args)
     if (PyErr_Occurred())
         goto done;
     stack_close(&c.open, INT64_MAX, &c.last, c.kinds.len - 1, &c.kinds, &c.starts, &c.ends);
+    /* Every offset column but the signed parents, made at once (columns_arrays). */
+    Column *offsets[] = {&c.starts, &c.ends, &c.last, &c.top[0], &c.top[1], &c.top[2],
+                         &c.top[3], &c.top[4], &c.heading_starts, &c.heading_ends,
+                         &c.title_ends};
+    PyObject *made[sizeof offsets / sizeof *offsets] = {NULL};
+    if (columns_arrays(make, code_name, offsets, sizeof offsets / sizeof *offsets, made) < 0) {
+        for (size_t i = 0; i < sizeof made / sizeof *made; i++)
+            Py_XDECREF(made[i]);
+        goto done;
+    }
     result = Py_BuildValue(
-        "(NNNNN(NNNNN)NNNNN)", column_bytearray(&c.kinds),
-        column_array(make, code_name, &c.starts), column_array(make, code_name, &c.ends),
-        column_array(make, signed_name, &c.parents), column_array(make, code_name, &c.last),
-        column_array(make, code_name, &c.top[0]), column_array(make, code_name, &c.top[1]),
-        column_array(make, code_name, &c.top[2]), column_array(make, code_name, &c.top[3]),
-        column_array(make, code_name, &c.top[4]), column_bytearray(&c.levels),
-        column_array(make, code_name, &c.heading_starts),
-        column_array(make, code_name, &c.heading_ends), PyUnicode_Join(empty, titles),
-        column_array(make, code_name, &c.title_ends));
+        "(NNNNN(NNNNN)NNNNN)", column_bytearray(&c.kinds), made[0], made[1],
+        column_array(make, signed_name, &c.parents), made[2], made[3], made[4], made[5],
+        made[6], made[7], column_bytearray(&c.levels), made[8], made[9],
+        PyUnicode_Join(empty, titles), made[10]);
 done:
     Py_XDECREF(titles);
     Py_DECREF(events.iterator);
@@ -683,12 +746,18 @@ PyDoc_STRVAR(heading_counts_doc,
 "word. Both are make(starts.typecode, bytes), counted in one pass over the bytes.");
 
 static PyObject *
-heading_counts(PyObject *Py_UNUSED(module), PyObject *args)
+heading_counts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer data, starts;
-    PyObject *starts_object, *make, *typecode = NULL, *lines = NULL, *words = NULL;
+    PyObject *typecode = NULL, *lines = NULL, *words = NULL;
     PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*OO:heading_counts", &data, &starts_object, &make))
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "heading_counts() takes 3 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *starts_object = args[1], *make = args[2];
+    /* A bytes-like object, as "y*" takes (read in place, METH_FASTCALL, like scan). */
+    if (PyObject_GetBuffer(args[0], &data, PyBUF_SIMPLE) < 0)
         return NULL;
     /* The array's typecode is its buffer format: unsigned 4 or 8 bytes (offset_typecode). */
     if (PyObject_GetBuffer(starts_object, &starts, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
@@ -743,8 +812,9 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"scan", scan, METH_VARARGS, scan_doc},
-    {"heading_counts", heading_counts, METH_VARARGS, heading_counts_doc},
+    {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL, scan_doc},
+    {"heading_counts", (PyCFunction)(void (*)(void))heading_counts, METH_FASTCALL,
+     heading_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -92,6 +92,19 @@ def test_generated_documents(pieces: list[str], shift: int) -> None:
     both(text, b"#" * shift + text.encode(), shift)
 
 
+@pytest.mark.parametrize("paragraphs", [0, 1, 100, 4095, 4097, 20_000])
+def test_columns_alike_on_both_sides_of_the_one_array_cut(paragraphs: int) -> None:
+    # A paragraph fills four offset columns (starts, ends, last, top) of four bytes: past 4,096
+    # of them the columns no longer fit in the one array the small ones are cut from.
+    text = "# Title\n\n" + "para\n\n" * paragraphs + "## End\n"
+    both(text)
+    columns = scan_compiled(text, text.encode())
+    # Each column is an array of its own, not a view of another: changing one leaves the rest.
+    before = [array(column.typecode, column) for column in (columns.starts, columns.ends)]
+    columns.starts.append(7)
+    assert columns.ends == before[1] and columns.starts[:-1] == before[0]
+
+
 def test_the_checkpoint_is_called_as_often_and_what_it_raises_ends_the_scan() -> None:
     text = "para\n\n" * (CHECK_EVERY * 2)
     calls: dict[str, int] = {"python": 0, "compiled": 0}
@@ -162,6 +175,25 @@ def test_counts_refuse_starts_out_of_order_outside_or_of_another_type() -> None:
         with pytest.raises(TypeError):
             # bytes where the stub says array, on purpose: refused, not read as one.
             compiled.native.heading_counts(b"a b c d", wrong, array)  # type: ignore[arg-type]
+
+
+def test_arguments_of_the_wrong_count_or_type_are_an_error_not_a_crash() -> None:
+    assert compiled.native is not None
+    native: Any = compiled.native  # wrong calls on purpose
+    good = [
+        [], {"Paragraph": 0}, {"H1": 1}, None, 10, 100, _never, _never, array, "I", 4, "i", 4, 0,
+    ]  # fmt: skip
+    assert native.scan(*good)[1] == array("I")
+    for position, wrong in [(1, []), (2, None), (4, "10"), (9, b"I"), (10, 3), (12, 16), (13, -1)]:
+        with pytest.raises((TypeError, ValueError)):
+            native.scan(*good[:position], wrong, *good[position + 1 :])
+    for count in (0, 13, 15):
+        with pytest.raises(TypeError, match="14 arguments"):
+            native.scan(*[*good, 0][:count])
+    with pytest.raises(TypeError, match="3 arguments"):
+        native.heading_counts(b"a", array("I"))
+    with pytest.raises(TypeError):
+        native.heading_counts("a", array("I"), array)
 
 
 @pytest.mark.parametrize(
