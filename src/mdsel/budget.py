@@ -14,6 +14,10 @@ imported: the CLI's start-up pays for every module.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 BYTES_PER_TOKEN_TIMES_2 = 5
 """Bytes per estimated token, doubled (2.5 bytes) so the arithmetic stays in integers."""
 
@@ -31,6 +35,12 @@ def utf8_size(text: str) -> int:
     if text.isascii():
         return len(text)
     return len(text.encode("utf-8", "surrogateescape"))
+
+
+def lines_size(lines: Sequence[str]) -> int:
+    """Bytes of `lines` in UTF-8, each with a line ending: one join and one count, where a
+    count per line would cost a Python call for each of an outline's hundreds of lines."""
+    return utf8_size("".join(lines)) + len(lines)
 
 
 def estimated_tokens(size: int) -> int:

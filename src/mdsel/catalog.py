@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from mdsel.budget import utf8_size
+from mdsel.budget import lines_size, utf8_size
 from mdsel.catalog_entries import INDENT, MAX_DEPTH, Entry
 from mdsel.names import heading_selector
 from mdsel.titles import shown_title
@@ -119,7 +119,7 @@ def _with_outlines(
             groups.append((doc.directory, [doc]))
     used = sum(utf8_size(directory) + 2 for directory, _ in groups)
     file_lines = [doc.line(INDENT) for doc in docs]
-    used += sum(utf8_size(line) + 1 for line in file_lines)
+    used += lines_size(file_lines)
     if used > room:
         return None
     # The deepest outline depth whose lines all fit, each document's at most `cap` headings
@@ -170,7 +170,7 @@ def _largest_deeper(
 
 
 def _size(outlines: list[list[str]]) -> int:
-    return sum(utf8_size(line) + 1 for lines in outlines for line in lines)
+    return sum(map(lines_size, outlines))
 
 
 def _by_directory(docs: list[Entry], room: int) -> tuple[list[str], int] | None:
@@ -189,7 +189,7 @@ def _by_directory(docs: list[Entry], room: int) -> tuple[list[str], int] | None:
         # As many of the largest documents named per directory as the room holds, 3 at least.
         largest = max(LARGEST, min(MAX_LARGEST, room // (len(groups) * BYTES_PER_NAMED) - 2))
         lines = [_directory_line(name, members, largest) for name, members in groups.items()]
-        if sum(utf8_size(line) + 1 for line in lines) <= room:
+        if lines_size(lines) <= room:
             return lines, (0 if keep == deepest else keep)
     # Top-level directories, the ones holding the most documents first, while they fit.
     ranked = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mdsel.budget import answer_bytes, utf8_size
+from mdsel.budget import answer_bytes, lines_size, utf8_size
 from mdsel.errors import Problem
 from mdsel.outline import block_counts, fit_outline, outline
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
@@ -86,7 +86,7 @@ def index(
 ) -> Outcome:
     out: list[str] = list(warnings)
     budget = None if options.full else answer_bytes(options.answer_tokens)
-    taken = sum(utf8_size(line) + 1 for line in out) if out else 0
+    taken = lines_size(out)
     body = _outlines(result, options, None if budget is None else budget - taken)
     if body is None:
         assert budget is not None  # only a budget can refuse the whole outlines
@@ -131,7 +131,7 @@ def _outlines(result: IndexResult, options: Options, room: int | None) -> list[s
             lines = fit_outline(document, 0, last, prefix, budget, lines, room_left, "use --full")
         out.extend(lines)
         if room is not None and len(result.sources) > 1:
-            used += sum(utf8_size(line) + 1 for line in out[-len(lines) - 1 - bool(number) :])
+            used += lines_size(out[-len(lines) - 1 - bool(number) :])
             if used > room:
                 return None
     return out
