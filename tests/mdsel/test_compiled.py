@@ -180,11 +180,14 @@ def test_counts_refuse_starts_out_of_order_outside_or_of_another_type() -> None:
 def test_arguments_of_the_wrong_count_or_type_are_an_error_not_a_crash() -> None:
     assert compiled.native is not None
     native: Any = compiled.native  # wrong calls on purpose
-    good = [
+    good: list[Any] = [
         [], {"Paragraph": 0}, {"H1": 1}, None, 10, 100, _never, _never, array, "I", 4, "i", 4, 0,
     ]  # fmt: skip
     assert native.scan(*good)[1] == array("I")
-    for position, wrong in [(1, []), (2, None), (4, "10"), (9, b"I"), (10, 3), (12, 16), (13, -1)]:
+    wrongs: list[tuple[int, Any]] = [
+        (1, []), (2, None), (4, "10"), (9, b"I"), (10, 3), (12, 16), (13, -1),
+    ]  # fmt: skip
+    for position, wrong in wrongs:
         with pytest.raises((TypeError, ValueError)):
             native.scan(*good[:position], wrong, *good[position + 1 :])
     for count in (0, 13, 15):
