@@ -706,35 +706,27 @@ done:
 #define VECTOR_CLONES
 #endif
 
-/* Words in `size` bytes: a non-space byte at the start or after a space. */
-VECTOR_CLONES static int64_t
-word_starts(const unsigned char *bytes, Py_ssize_t size)
+/* The words (a non-space byte at the start or after a space) and the newlines in `size` bytes,
+ * added to *words and *lines: both in one pass over the bytes. */
+VECTOR_CLONES static void
+count_words_and_lines(const unsigned char *bytes, Py_ssize_t size, int64_t *words,
+                      int64_t *lines)
 {
     if (size <= 0)
-        return 0;
-    int64_t count = !IS_SPACE(bytes[0]);
+        return;
+    int64_t word_count = !IS_SPACE(bytes[0]), line_count = bytes[0] == '\n';
     for (Py_ssize_t start = 1; start < size; start += BLOCK) {
         Py_ssize_t end = size - start > BLOCK ? start + BLOCK : size;
-        uint8_t block = 0;
-        for (Py_ssize_t i = start; i < end; i++)
-            block += IS_SPACE(bytes[i - 1]) & !IS_SPACE(bytes[i]);
-        count += block;
+        uint8_t word_block = 0, line_block = 0;
+        for (Py_ssize_t i = start; i < end; i++) {
+            word_block += IS_SPACE(bytes[i - 1]) & !IS_SPACE(bytes[i]);
+            line_block += bytes[i] == '\n';
+        }
+        word_count += word_block;
+        line_count += line_block;
     }
-    return count;
-}
-
-VECTOR_CLONES static int64_t
-newlines(const unsigned char *bytes, Py_ssize_t size)
-{
-    int64_t count = 0;
-    for (Py_ssize_t start = 0; start < size; start += BLOCK) {
-        Py_ssize_t end = size - start > BLOCK ? start + BLOCK : size;
-        uint8_t block = 0;
-        for (Py_ssize_t i = start; i < end; i++)
-            block += bytes[i] == '\n';
-        count += block;
-    }
-    return count;
+    *words += word_count;
+    *lines += line_count;
 }
 
 PyDoc_STRVAR(heading_counts_doc,
@@ -784,10 +776,9 @@ heading_counts(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
             PyErr_SetString(PyExc_ValueError, "starts must be in order and within the data");
             goto free_columns;
         }
-        line += newlines(bytes + previous, bound - previous);
         /* As nesting's Python counts: a span opening on a word counts it (headings start at
          * line starts, so no word is cut in two). */
-        word += word_starts(bytes + previous, bound - previous);
+        count_words_and_lines(bytes + previous, bound - previous, &word, &line);
         if (column_push(&first, line) < 0 || column_push(&before, word) < 0)
             goto free_columns;
         previous = bound;
