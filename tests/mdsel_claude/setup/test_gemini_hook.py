@@ -267,3 +267,52 @@ def test_parse_entry_refuses_what_install_does_not_write(value: object) -> None:
 def test_parse_entry_reads_back_what_install_writes() -> None:
     for args in (("/a b/mdsel-claude", 0, "reminder"), ("/x/mdsel-claude", 7, "outline")):
         assert gemini_hook.parse_entry(gemini_hook.hook_entry(*args)) == args
+
+
+@pytest.mark.parametrize(
+    ("mcp", "complaint"),
+    [
+        ({"allowed": []}, "mcp.allowed list without 'mdsel'"),
+        ({"excluded": ["MDSEL"]}, "in mcp.excluded, so Gemini CLI"),
+        ({"excluded": [" mdsel "]}, "in mcp.excluded, so Gemini CLI"),
+        ({"allowed": ["MdSel"], "excluded": ["other", 5]}, None),
+    ],
+    ids=["empty-allow-list", "excluded-upper-case", "excluded-spaced", "allowed-mixed-case"],
+)
+def test_doctor_compares_server_names_as_gemini_does(
+    home: Path, capsys: pytest.CaptureFixture[str], mcp: object, complaint: str | None
+) -> None:
+    # `gemini mcp list` (0.61): an empty allow list admits nothing, and names are compared
+    # trimmed and in lower case (Blocked, Blocked, Blocked, Connected).
+    assert run(capsys, "install", "--client", "gemini")[0] == 0
+    path = settings_file(home)
+    value = json.loads(path.read_text())
+    value["mcp"] = mcp
+    path.write_text(json.dumps(value))
+    status, out, _ = run(capsys, "doctor", "--client", "gemini")
+    if complaint is None:
+        assert status == 0, out
+    else:
+        assert status == 1 and complaint in out, out
+
+
+@pytest.mark.parametrize(
+    ("states", "off"),
+    [
+        ({"mdsel": {"enabled": False}}, True),
+        ({"mdsel": {"enabled": 0}}, True),
+        ({"mdsel": {"enabled": None}}, False),
+        ({"mdsel": {"enabled": True}}, False),
+        ({"MDSEL": {"enabled": False}}, False),
+        ({"other": {"enabled": False}}, False),
+    ],
+)
+def test_doctor_fails_on_a_server_switched_off_by_mcp_disable(
+    home: Path, capsys: pytest.CaptureFixture[str], states: object, off: bool
+) -> None:
+    # `/mcp disable mdsel` writes ~/.gemini/mcp-server-enablement.json; `gemini mcp list` then
+    # shows the server "Disabled" (and Gemini CLI does not start it).
+    assert run(capsys, "install", "--client", "gemini")[0] == 0
+    (home / ".gemini" / "mcp-server-enablement.json").write_text(json.dumps(states))
+    status, out, _ = run(capsys, "doctor", "--client", "gemini")
+    assert (status, "switches 'mdsel' off (/mcp disable)" in out) == (int(off), off), out
