@@ -68,6 +68,22 @@ def _our_hooks(doc: object) -> list[tuple[str, int, int, dict[str, object]]]:
     return found
 
 
+FEATURES = "features"
+HOOKS_FEATURES = ("hooks", "codex_hooks")
+"""Codex's switch for all hooks under `[features]` (default on), then its legacy alias, which
+counts only when the first is not set (`codex features list`)."""
+
+
+def hooks_switched_off(doc: object) -> str | None:
+    """The `[features]` key that switches Codex's hooks off, or None when they run."""
+    features = doc.get(FEATURES) if isinstance(doc, dict) else None
+    for key in HOOKS_FEATURES:
+        value = features.get(key) if isinstance(features, dict) else None
+        if isinstance(value, bool):
+            return None if value else key
+    return None
+
+
 def doctor(path: Path, environ: Mapping[str, str], report: Report) -> None:
     """Our hook in Codex's user `config.toml`: there, ours, trusted; then run it."""
     try:
@@ -75,6 +91,9 @@ def doctor(path: Path, environ: Mapping[str, str], report: Report) -> None:
     except JsonFileError as error:
         report.fail(str(error))
         return
+    off = hooks_switched_off(doc)
+    if off is not None:
+        report.fail(f"hooks are switched off in {path} ([features] {off} = false): Codex runs none")
     me = ours.this_installation()
     source = codex_trust.trust_source(environ)
     mine: list[str] = []
