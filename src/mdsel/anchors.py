@@ -12,7 +12,8 @@ A fragment is looked for, in this order:
 3. an HTML anchor, `<a id="x">`, `<a name="x">` or any element with `id="x"`, which names the
    innermost section holding it;
 4. the slug another generator would give a heading (Python-Markdown's toc as MkDocs uses it,
-   kramdown, Hugo's Blackfriday style, VitePress), taken only when exactly one heading answers.
+   kramdown, Hugo's Blackfriday style, VitePress), taken only when exactly one heading answers;
+   a heading with an explicit id is slugged only when no heading without one answers.
 
 GitHub's slug (the rule of its github-slugger package): lower-case the text, drop every
 character that is not a letter, a combining mark, a digit, a connector punctuation (`_`), `-` or
@@ -69,9 +70,12 @@ def slug(title: str) -> str:
     return "".join(kept)
 
 
-def _numbered(slugs: list[str], separator: str = "-") -> list[str]:
-    """Repeats numbered as the generators do: the first free `slug-1`, `slug-2`…"""
-    taken: dict[str, int] = {}
+def _numbered(
+    slugs: list[str], separator: str = "-", reserved: frozenset[str] | set[str] = frozenset()
+) -> list[str]:
+    """Repeats numbered as the generators do: the first free `slug-1`, `slug-2`… (`reserved`:
+    ids already on the page, which a slug is numbered past too)."""
+    taken: dict[str, int] = dict.fromkeys(reserved, 0)
     result = []
     for base in slugs:
         anchor = base
@@ -195,10 +199,28 @@ def emoji_shown_slug(text: str) -> str:
 
 
 def _by_generators(document: Document, fragment: str) -> Target | None:
-    """The one heading whose anchor under another generator's rule is `fragment`."""
+    """The one heading whose anchor under another generator's rule is `fragment`.
+
+    A generator that reads an explicit id gives that heading its id, not a slug, and numbers
+    the other headings' slugs without it (the id taken, as Python-Markdown and markdown-it
+    take it): so `## Über {#ueber}` then `## Über` is `#ueber` then `#uber`. Only when no
+    heading without an id answers is every heading's title slugged, as a generator that
+    does not use the ids would."""
     order = _all_headings(document)
     texts = [_text(document, kind, index, shown=True) for kind, index in order]
-    answering = _answering(order, texts, GENERATORS, fragment)
+    ids = [_explicit_id(document, kind, index) for kind, index in order]
+    answering: set[tuple[str, int]] = set()
+    if any(ids):
+        plain = [position for position, ident in enumerate(ids) if not ident]
+        answering = _answering(
+            [order[p] for p in plain],
+            [texts[p] for p in plain],
+            GENERATORS,
+            fragment,
+            {ident for ident in ids if ident},
+        )
+    if not answering:
+        answering = _answering(order, texts, GENERATORS, fragment)
     if not answering:  # last: the shortcode slug only where no generator's answers
         github_texts = [_text(document, kind, index) for kind, index in order]
         if any(":" in text for text in github_texts):
@@ -209,17 +231,26 @@ def _by_generators(document: Document, fragment: str) -> Target | None:
     return Target(kind, index)
 
 
+def _explicit_id(document: Document, kind: str, index: int) -> str | None:
+    """A heading's explicit id (`{#id}`), or None."""
+    if kind == NESTED:
+        return document.nested[index].id or None
+    return document.headings.ids.get(index)
+
+
 def _answering(
     order: list[tuple[str, int]],
     texts: list[str],
     rules: Sequence[tuple[Callable[[str], str], str]],
     fragment: str,
+    taken: frozenset[str] | set[str] = frozenset(),
 ) -> set[tuple[str, int]]:
     """The headings (of `order`, with `texts`) whose anchor under one of `rules` (slug rule,
-    repeat separator) is `fragment`."""
+    repeat separator) is `fragment`; `taken`: ids the slugs are numbered around."""
     answering: set[tuple[str, int]] = set()
     for rule, separator in rules:
-        for position, anchor in enumerate(_numbered([rule(t) for t in texts], separator)):
+        numbered = _numbered([rule(t) for t in texts], separator, taken)
+        for position, anchor in enumerate(numbered):
             if anchor == fragment or anchor == fragment.lower():
                 answering.add(order[position])
     return answering

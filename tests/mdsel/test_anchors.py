@@ -339,6 +339,22 @@ def test_repeats_are_numbered_by_each_generators_rule() -> None:
     assert picked(markdown, "#ünïcode") == [("h2.0", "## Ünïcode")]
 
 
+def test_a_generator_gives_a_heading_with_an_id_its_id_and_slugs_the_others() -> None:
+    # Python-Markdown (MkDocs, attr_list): `ueber`, then `uber` for the heading without an id.
+    markdown = "# Doc\n\n## Über {#ueber}\n\nfirst\n\n## Über\n\nsecond\n"
+    assert picked(markdown, "#uber") == [("h2.1", "## Über")]
+    assert picked(markdown, "#ueber") == [("h2.0", "## Über {#ueber}")]
+    # kramdown: `setup-old`, then `setup` (leading non-letters dropped).
+    markdown = "# Doc\n\n## 1. Setup {#setup-old}\n\nold\n\n## 2. Setup\n\nnew\n"
+    assert picked(markdown, "#setup") == [("h2.1", "## 2. Setup")]
+    # The ids are taken: a slug equal to one is numbered on, as Python-Markdown numbers it.
+    markdown = "# Doc\n\n## Intro {#uber}\n\none\n\n## Über\n\ntwo\n"
+    assert picked(markdown, "#uber_1") == [("h2.1", "## Über")]
+    # With no heading without an id answering, a title's slug still names its heading.
+    markdown = "# Top\n\n## Getting started {#setup}\n\ntext\n"
+    assert picked(markdown, "#getting-started") == [("h2.0", "## Getting started {#setup}")]
+
+
 def test_closest_names_headings_by_their_explicit_ids() -> None:
     doc = document("# Top\n\n## Installation {#install-guide}\n\n## Usage\n")
     assert closest(doc, "install") == [("install-guide", "Installation")]
