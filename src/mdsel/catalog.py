@@ -51,7 +51,7 @@ def catalog(
     docs = [Entry(source, root) for source in sources]
     lines_total = sum(d.document.line_count for d in docs)
     words_total = sum(d.document.word_count for d in docs)
-    shown_root = shown_title(root.replace(os.sep, "/") + "/") if root else "./"
+    shown_root = _joined(root, "", "") if root else "./"
     head = (
         f"{shown_root} {len(docs)} documents {lines_total} lines {words_total} words "
         "(document: file: title, lines, words; heading: selector, title, line, words)"
@@ -237,7 +237,9 @@ def _closing(what: str, docs: list[Entry], shown_root: str, root: str, by_file: 
     example_file = _joined(root, largest.directory, largest.name)
     words_below: dict[str, int] = {}
     for doc in docs:
-        if doc.directory:
+        # A directory shown absolute (the call named absolute and relative paths: no folder
+        # holds them all) has no top-level subdirectory to index: its first part is `/`.
+        if doc.directory and not doc.directory.startswith("/"):
             top = doc.directory.split("/")[0]
             words_below[top] = words_below.get(top, 0) + doc.document.word_count
     # The subdirectory holding the most words; ties by name, so the hint is always the same.
@@ -269,8 +271,14 @@ def _example_selector(doc: Entry) -> str:
 
 
 def _joined(root: str, directory: str, name: str) -> str:
-    parts = [p for p in (shown_title(root.replace(os.sep, "/")), directory) if p]
+    """The path of `name` (a directory's, ending in `/`, when empty) in `directory` below the
+    map's root; the file system's root is `/`, not `//`."""
+    parts = [p for p in (shown_title(root.replace(os.sep, "/")).rstrip("/"), directory) if p]
     prefix = "/".join(parts)
+    if root and not prefix:  # the file system's root
+        return "/" + name
+    if root.startswith(("/", os.sep)) and not prefix.startswith("/"):
+        prefix = "/" + prefix
     if not name:
         return prefix + "/"
     return f"{prefix}/{name}" if prefix else name

@@ -268,3 +268,38 @@ def test_titles_only_map_names_the_share_its_documents_headings_were_cut_to(
     cut = re.search(r"\n  big\.md: .*\n(?:    h2\.\d+ .*\n)+    … \+(\d+) more\n", out)
     assert cut is not None and int(cut.group(1)) > 0  # big.md's headings were cut
     assert re.search(r"also with their top-level headings \(at most \d+ each\)", closing)
+
+
+def _map_of(paths: list[str]) -> list[str]:
+    """The map `catalog` prints of documents at these paths (never read: given parsed)."""
+    from mdsel.catalog import catalog
+    from mdsel.tree import Source, parse_document
+
+    text = "# Title\n\n" + "".join(f"## Part {k}\n\n" + "word " * 40 + "\n\n" for k in range(30))
+    document = parse_document(text.encode())
+    sources = [Source(f"doc{n}", path, document) for n, path in enumerate(paths)]
+    lines = catalog(sources, 4000, 0, 250)
+    assert lines is not None
+    return lines
+
+
+def test_a_map_under_the_file_systems_root_names_real_paths() -> None:
+    """Documents whose only common folder is `/`: the map's root is `/`, and the paths it
+    suggests are `/srv/…`, never `//srv/…` (a UNC path on Windows)."""
+    lines = _map_of(["/srv/docs/a.md", "/srv/docs/b.md", "/home/me/notes/c.md"])
+    assert lines[0].startswith("/ 3 documents ")
+    assert "//" not in lines[-1], lines[-1]
+    assert lines[-1].startswith("[/: ")
+    assert "index a subdirectory (/srv/)" in lines[-1]
+    assert "(h2.0 in /srv/docs/a.md)" in lines[-1]
+
+
+def test_a_map_of_absolute_and_relative_paths_suggests_no_root_folder() -> None:
+    """Absolute and relative paths have no folder in common: the subdirectory suggested is
+    one of the relative ones, never `/`, the whole file system."""
+    lines = _map_of(["/srv/docs/a.md", "/srv/docs/b.md", "rel/docs/c.md"])
+    assert "index a subdirectory (/)" not in lines[-1], lines[-1]
+    assert "index a subdirectory (rel/)" in lines[-1]
+    lines = _map_of(["/srv/docs/a.md", "/srv/docs/b.md"])  # one folder: no subdirectory
+    assert lines[0].startswith("/srv/docs/ 2 documents ")
+    assert "Go deeper: index one file (/srv/docs/a.md)" in lines[-1], lines[-1]
