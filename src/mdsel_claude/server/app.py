@@ -132,11 +132,25 @@ async def serve(settings: Settings, backend: Backend | None = None) -> None:
 
     in_flight = InFlight()
     server = build_server(settings, backend, in_flight=in_flight)
+    gone = functools.partial(_client_stopped_reading, in_flight)
     try:
-        async with stdio_transport(settings.max_request_bytes) as (read_stream, write_stream):
+        async with stdio_transport(settings.max_request_bytes, gone) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         in_flight.cancel_all()
+
+
+CLIENT_GONE = "the client stopped reading answers (stdout closed); exiting"
+
+
+def _client_stopped_reading(in_flight: InFlight, _error: OSError | None = None) -> None:
+    """An answer could not be written: the client closed its end of stdout. Nobody can be
+    answered any more, so the calls in flight are cancelled and the process ends now, from
+    whichever thread found out, rather than waiting for another answer to fail or for stdin to
+    close (a client may keep it open)."""
+    in_flight.cancel_all()
+    logger.warning(CLIENT_GONE)
+    exit_now()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -169,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The client closed its end of stdout: nobody reads answers any more. The calls in
         # flight are cancelled (serve's finally); exit as promptly as when stdin closes, not
         # after the work nobody waits for, and without a traceback.
-        logger.warning("the client stopped reading answers (stdout closed); exiting")
+        logger.warning(CLIENT_GONE)
     exit_now()
 
 

@@ -208,8 +208,11 @@ class _CheckedLines:
 @asynccontextmanager
 async def stdio_transport(
     max_bytes: int = 1024 * 1024,
+    on_gone: Callable[[OSError], None] | None = None,
 ) -> AsyncIterator[tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]]:
-    """The SDK's stdio transport reading checked lines; streams for `Server.run`."""
+    """The SDK's stdio transport reading checked lines; streams for `Server.run`. `on_gone` is
+    called (in the writer thread) once an answer cannot be written because the client closed
+    its end of stdout."""
     import anyio
     from mcp.server.stdio import stdio_server
 
@@ -222,7 +225,7 @@ async def stdio_transport(
     else:
         # closefd=False: a worker thread may still be blocked reading the wire when serving ends.
         source = ThreadLines(open(fd_in, "rb", closefd=False))  # noqa: SIM115
-    writer = Writer(sys.stdout.fileno() if wire_out is None else wire_out)
+    writer = Writer(sys.stdout.fileno() if wire_out is None else wire_out, on_gone)
     lines = _CheckedLines(source, max_bytes, on_end=writer.end)
     try:
         async with stdio_server(

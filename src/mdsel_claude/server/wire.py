@@ -15,6 +15,7 @@ import os
 import queue
 import stat
 import threading
+from collections.abc import Callable
 from typing import BinaryIO
 
 READ_CHUNK = 65536
@@ -131,6 +132,10 @@ PENDING_LIMIT = 16 * 1024 * 1024
 requests but never reads its answers cannot make them pile up without end."""
 
 
+GONE_ERRORS = (BrokenPipeError, ConnectionResetError)
+"""What writing meets once the client has closed its end of stdout."""
+
+
 WRITE_CHUNK = 65536
 """Bytes written at a time, so a slow reader's progress shows between writes."""
 
@@ -140,10 +145,14 @@ class Writer:
     to one writer thread, which writes them in order, so the event loop never waits for a write.
 
     A write error (the client closed its end) stops the thread and is raised by the next write,
-    as writing to the file itself would; `close` lets queued frames go out first."""
+    as writing to the file itself would; `close` lets queued frames go out first. That next
+    write may never come (the failed answer was the last one asked for), so the thread also
+    calls `on_gone` when the error says the client closed its end: nobody can be answered any
+    more, and the server must not linger until stdin happens to close."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, on_gone: Callable[[OSError], None] | None = None) -> None:
         self._fd = fd
+        self._on_gone = on_gone
         self._queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self._pending = 0
         self._written = 0
@@ -198,10 +207,13 @@ class Writer:
                     view = view[count:]
             except OSError as error:
                 self._error = error
-                return
-            finally:
                 with self._lock:
                     self._pending -= len(data)
+                if self._on_gone is not None and isinstance(error, GONE_ERRORS):
+                    self._on_gone(error)
+                return
+            with self._lock:
+                self._pending -= len(data)
 
 
 CLOSE_SECONDS = 5.0

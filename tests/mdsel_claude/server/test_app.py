@@ -139,3 +139,52 @@ def test_a_client_that_stops_reading_ends_the_server_cleanly(tmp_path: Path) -> 
     process.stderr.close()
     assert "Traceback" not in error
     assert "stopped reading" in error
+
+
+def test_a_client_that_stops_reading_ends_the_server_without_another_request(
+    tmp_path: Path,
+) -> None:
+    # The client closes its end of stdout while a call is in flight and keeps stdin open: the
+    # answer cannot be written, and no later one will come to tell. The server exits anyway.
+    import json
+
+    (tmp_path / "doc.md").write_text("# Doc\n\nText.\n")
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "mdsel_index", "arguments": {"files": ["doc.md"]}}}  # fmt: skip
+    import mdsel_claude
+
+    source = str(Path(mdsel_claude.__file__).parent.parent)  # this checkout, from any cwd
+    path = os.pathsep.join([source, os.environ.get("PYTHONPATH", "")])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mdsel_claude", "serve"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": path},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(json.dumps(init).encode() + b"\n")
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 0
+        initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        process.stdin.write(json.dumps(initialized).encode() + b"\n")
+        process.stdout.close()
+        process.stdin.write(json.dumps(call).encode() + b"\n")
+        process.stdin.flush()
+        assert process.wait(timeout=20) == 0  # stdin still open
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.close()
+    assert process.stderr is not None
+    error = process.stderr.read().decode()
+    process.stderr.close()
+    assert "Traceback" not in error
+    assert "stopped reading" in error

@@ -94,6 +94,29 @@ def test_a_closed_reader_makes_the_next_write_fail() -> None:
     assert isinstance(error, BrokenPipeError)
 
 
+def test_a_closed_reader_is_reported_by_the_write_that_meets_it() -> None:
+    # The failed answer may be the last one asked for: no next write would ever tell.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    gone: list[OSError] = []
+    told = threading.Event()
+
+    def on_gone(error: OSError) -> None:
+        gone.append(error)
+        told.set()
+
+    async def run() -> None:
+        writer = wire.Writer(write_end, on_gone)
+        await writer.write("lost\n")
+        assert told.wait(5)
+        writer.close(5)
+
+    anyio.run(run)
+    os.close(write_end)
+    assert len(gone) == 1
+    assert isinstance(gone[0], BrokenPipeError)
+
+
 def test_a_client_that_never_reads_makes_writes_wait_not_pile_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
