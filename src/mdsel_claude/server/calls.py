@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from mdsel.errors import PROCESSING_ERROR, Problem
 from mdsel.results import Outcome
 from mdsel_claude.server import access
 from mdsel_claude.server.backend import Backend
@@ -17,9 +19,6 @@ from mdsel_claude.server.config import Settings
 from mdsel_claude.server.embedded import report_only
 from mdsel_claude.server.reader import Cancelled, stop_if_set
 from mdsel_claude.server.tools import ArgumentError, ArgumentLimits, ToolRequest, parse_arguments
-
-if TYPE_CHECKING:
-    from mdsel import Problem
 
 logger = logging.getLogger("mdsel_claude.server")
 
@@ -73,13 +72,39 @@ class FileCheck:
         return tuple(path for path in self.paths if path not in self.refused)
 
 
+def working_directory(cwd: str | None) -> tuple[str | None, bool]:
+    """The directory a call's relative paths are read against, and whether the server's own
+    working directory is gone (deleted after the server started: the kernel can no longer name
+    it, and every `os.getcwd()` fails). Then relative paths cannot be read at all, but absolute
+    ones still can: the call runs against the root, with its relative entries refused."""
+    if cwd is not None:
+        return cwd, False
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return os.sep, True
+    return None, False
+
+
+def _cwd_gone_refusal(given: str) -> Problem | None:
+    if os.path.isabs(given):
+        return None
+    reason = (
+        "is a relative path, and the server's working directory no longer exists (it was "
+        "removed after the server started); give an absolute path, or restart the server"
+    )
+    return Problem(PROCESSING_ERROR, "NO_WORKING_DIRECTORY", reason, file=access.shown(given))
+
+
 def check_files(
     files: Sequence[str],
     settings: Settings,
     cwd: str | None = None,
     cancel: threading.Event | None = None,
+    cwd_gone: bool = False,
 ) -> FileCheck:
-    """Expand the `files` argument with the engine's own file module, then apply the read policy."""
+    """Expand the `files` argument with the engine's own file module, then apply the read policy.
+    `cwd_gone`: the server's working directory no longer exists (see `working_directory`)."""
     from mdsel import FileLimits, expand_paths
 
     engine = settings.engine
@@ -94,7 +119,8 @@ def check_files(
     # Arguments reaching outside MDSEL_ROOTS are refused before expansion could list anything,
     # and so are names that would print a line of their own and patterns too long to match.
     refused_arguments = {
-        given: access.control_refusal(given)
+        given: (_cwd_gone_refusal(given) if cwd_gone else None)
+        or access.control_refusal(given)
         or access.glob_refusal(given, settings.max_glob_segments, cwd)
         or access.check_argument(given, policy, cwd)
         for given in files
@@ -128,7 +154,8 @@ def run_request(
     The server's own findings travel with the call, so each backend prints them where mdsel
     prints file problems; both backends therefore give the same text for the same call.
     """
-    check = check_files(request.files, settings, cwd, cancel)
+    cwd, cwd_gone = working_directory(cwd)
+    check = check_files(request.files, settings, cwd, cancel, cwd_gone)
     if not check.accepted:
         # Nothing may be read, so nothing is run: the engine's renderer only reports why.
         problems = [*check.problems, *check.refused.values()]

@@ -320,3 +320,31 @@ def test_many_long_missing_paths_stay_within_the_answer_budget(docs: Path) -> No
     assert len(result.text) < budget + 2000, len(result.text)
     assert result.text.count("FILE_NOT_FOUND") >= 1
     assert "more problems not shown (MDSEL_MAX_PROBLEMS)" in result.text
+
+
+def test_a_deleted_working_directory_refuses_relative_paths_and_reads_absolute_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server's directory removed under it (a worktree deleted, a clone redone): every
+    # os.getcwd() fails. That is no internal error: absolute paths are still read, and a
+    # relative one is refused with what to do.
+    (tmp_path / "doc.md").write_text(DOC)
+    absolute = str(tmp_path / "doc.md")
+    expected = cli_run(["index", absolute], {}).stdout
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    settings = Settings()
+    result = run_tool(
+        "mdsel_select", {"selector": "h2.0", "files": ["doc.md", absolute]}, settings,
+        EmbeddedBackend(settings),
+    )  # fmt: skip
+    assert result.is_error
+    assert "internal error" not in result.text
+    assert result.text.startswith("## Install\n\nRun it.\n")
+    assert "!doc.md PROCESSING_ERROR: is a relative path, and the server's working directory" in (
+        result.text
+    )
+    alone = run_tool("mdsel_index", {"files": [absolute]}, settings, EmbeddedBackend(settings))
+    assert alone == ToolResult(expected, False)
