@@ -68,14 +68,15 @@ def expand_paths(
     `checkpoint`, when given, is called before each directory is listed; what it raises passes
     through (a caller that can be cancelled stops a long walk this way).
     """
-    base = os.getcwd() if cwd is None else cwd
+    base, gone = _base(cwd)
     found: list[str] = []
     problems: list[Problem] = []
     lister = Lister(limits.max_depth, checkpoint, limits.max_names)
     contributing = 0  # arguments that gave files: only several can name a file twice
     # The same argument twice is expanded once: 500 copies of a directory are one walk.
     for given in dict.fromkeys(paths):
-        files = _expand(given, base, lister)
+        relative = given != STDIN and not os.path.isabs(given)
+        files = _no_working_directory(given) if gone and relative else _expand(given, base, lister)
         if isinstance(files, Problem) and lister.exhausted and files.code != "ENOENT":
             # "No match" would be a guess: the walk stopped before it could tell.
             reason = f"not searched to the end: MDSEL_MAX_NAMES ({limits.max_names}) ran out"
@@ -102,6 +103,26 @@ def expand_paths(
             f"{_names(list(lister.too_deep))} were not searched (MDSEL_MAX_DEPTH)",
         )
     return Expansion(tuple(kept), tuple(problems), tuple(warnings), tuple(left_out))
+
+
+def _base(cwd: str | None) -> tuple[str, bool]:
+    """The folder relative paths are read against, and whether the process's own working
+    folder is gone (removed while it stood there: the kernel can no longer name it, and every
+    `os.getcwd()` fails). Then absolute paths are still read, against the root."""
+    if cwd is not None:
+        return cwd, False
+    try:
+        return os.getcwd(), False
+    except FileNotFoundError:
+        return os.sep, True
+
+
+def _no_working_directory(given: str) -> Problem:
+    reason = (
+        "is a relative path, and the current directory no longer exists (it was removed); "
+        "run from a folder that exists, or give an absolute path"
+    )
+    return Problem(PROCESSING_ERROR, "NO_WORKING_DIRECTORY", reason, file=given)
 
 
 def _unique(found: list[str], base: str) -> list[str]:

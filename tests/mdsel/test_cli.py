@@ -819,3 +819,20 @@ def test_every_mix_of_positionals_and_flags_is_read_as_argparse_reads_it() -> No
                     continue
                 expected = vars(parser.parse_args(argv))  # never a usage error when read here
                 assert {name: getattr(usual, name) for name in expected} == expected, argv
+
+
+def test_a_removed_working_directory_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
+    doc = tmp_path / "a.md"
+    doc.write_text("# A\n\ntext\n")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    # The child enters the folder, which is then removed under it, before mdsel starts.
+    script = f"import os, runpy, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
+    script += "sys.argv = ['mdsel', 'index', 'x.md', sys.argv[1]]; runpy.run_module('mdsel')"
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(doc)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("!x.md PROCESSING_ERROR: is a relative path")
+    assert done.stdout == "3 lines 3 words; para 1\nh1.0 A 1 3\n"

@@ -261,3 +261,21 @@ def test_one_file_named_several_ways_is_read_once(tmp_path: Path) -> None:
     assert not expansion.problems
     # The first spelling is kept: the directory walk named them first.
     assert expansion.paths[0].startswith("docs")
+
+
+def test_a_removed_working_directory_refuses_relative_paths_and_reads_absolute_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = tmp_path / "kept" / "a.md"
+    doc.parent.mkdir()
+    doc.write_text("# A\n")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()  # the process stands in a folder that no longer exists
+    found = expand_paths(["a.md", str(doc), "*.md", str(tmp_path / "kept"), "-"])
+    assert found.paths == (str(doc), "-")  # the absolute file and its folder: one file
+    refused = {problem.file: problem for problem in found.problems}
+    assert set(refused) == {"a.md", "*.md"}
+    assert all(p.code == "NO_WORKING_DIRECTORY" for p in refused.values())
+    assert "give an absolute path" in refused["a.md"].message
