@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import os
 
-from mdsel_claude.hook.parts import NUMBERED, REVERSED, WHOLE, Piece, Stream, count, narrowed
+from mdsel_claude.hook.parts import (
+    MAX_COUNT,
+    NUMBERED,
+    REVERSED,
+    WHOLE,
+    Piece,
+    Stream,
+    count,
+    narrowed,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -101,7 +110,9 @@ def _scaled(text: str) -> int | None:
     digits = text.rstrip("bBkKmMgGtTpPeEi")
     scale = _MULTIPLIERS.get(text[len(digits) :], 0) if digits != text else 1
     number = count(digits)
-    return None if number is None or not scale else number * scale
+    if number is None or not scale or number * scale > MAX_COUNT:
+        return None  # as GNU head and tail, which refuse a count past their largest
+    return number * scale
 
 
 def _adds_to_lines(argv: list[str]) -> bool:

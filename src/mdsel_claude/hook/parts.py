@@ -32,13 +32,22 @@ where a cut of it falls is then not known (silence); whole, it still shows its f
 Stream = list[tuple[str, Piece]]
 """What flows down a pipeline: parts of files, in order."""
 
-MAX_COUNT_DIGITS = 12
-"""A longer count of lines or bytes in a command is not read (`int()` of many digits is slow)."""
+MAX_COUNT = 2**64 - 1
+"""The largest count GNU head, tail and sed take (an unsigned 64-bit number): a larger one is an
+error there, and not a count here; `head -n 9999999999999999999` shows the whole file."""
 
 
 def count(text: str) -> int | None:
-    """A count of lines or bytes as a command line writes it (`400`), or None if not one."""
-    return int(text) if text.isdigit() and len(text) <= MAX_COUNT_DIGITS else None
+    """A count of lines or bytes as a command line writes it (`400`, `0400`), or None if not one.
+    Leading zeros are dropped before the digits are counted, so no text of a command makes a
+    slow `int()` of thousands of digits."""
+    if not text.isdigit() or not text.isascii():
+        return None
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_COUNT)):
+        return None
+    number = int(digits)
+    return number if number <= MAX_COUNT else None
 
 
 def narrowed(stream: Stream, piece: Piece) -> Stream:
