@@ -135,10 +135,10 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
 
         codex_setup.doctor(client.user_file(environ), environ, report)
     elif client.name == "gemini":  # its AfterTool hook, beside the server
-        from mdsel_claude.setup import gemini_hook
+        from mdsel_claude.setup import gemini_blocks, gemini_hook
 
         if mine:
-            _gemini_blocked(places, report)
+            gemini_blocks.report_blocks(places, report)
         gemini_hook.report_hooks(places, me, environ, report)
     elif client.name == "opencode":  # its plugin, in the configuration folders
         from mdsel_claude.setup import opencode_plugin
@@ -184,55 +184,6 @@ def _plugin_data(config_dir: Path) -> list[Path]:
     data = config_dir / "plugins" / "data"
     marks = data.glob("*/venv-*/ready")
     return sorted(p.parent for p in marks if p.parents[1].name.startswith(paths.PLUGIN_NAMES))
-
-
-GEMINI_ENABLEMENT = "mcp-server-enablement.json"
-"""Beside Gemini CLI's user settings: the servers `/mcp disable` switched off
-(`{"mdsel": {"enabled": false}}`)."""
-
-
-def _gemini_name(value: object) -> str | None:
-    """A server name as Gemini CLI compares them (`normalizeServerId`: trimmed, lower case)."""
-    return value.strip().lower() if isinstance(value, str) else None
-
-
-def _gemini_blocked(places: list[tuple[str, Path]], report: Report) -> None:
-    """Gemini CLI starts no server that its user or project settings exclude (`mcp.excluded`)
-    or leave out of an allow list (`mcp.allowed`; an empty one admits nothing), names compared
-    trimmed and in lower case as it does; nor one switched off by `/mcp disable`
-    (`mcp-server-enablement.json` beside the user settings)."""
-    for _scope, path in places:
-        try:
-            settings = jsonfile.load(path)
-        except JsonFileError:
-            continue  # already reported with the server
-        mcp = settings.get("mcp") if isinstance(settings, dict) else None
-        if not isinstance(mcp, dict):
-            continue
-        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
-        if isinstance(excluded, list) and SERVER_KEY in map(_gemini_name, excluded):
-            report.fail(f"{path} lists {SERVER_KEY!r} in mcp.excluded, so Gemini CLI blocks it")
-        elif isinstance(allowed, list) and SERVER_KEY not in map(_gemini_name, allowed):
-            report.fail(
-                f"{path} has an mcp.allowed list without {SERVER_KEY!r}, so Gemini CLI blocks it"
-            )
-    user = next((path for scope, path in places if scope == "user"), None)
-    if user is None:
-        return
-    enablement = user.parent / GEMINI_ENABLEMENT
-    try:
-        states = jsonfile.load(enablement)
-    except JsonFileError as error:
-        report.say(f"  {error}: whether it switches {SERVER_KEY!r} off cannot be told")
-        return
-    state = states.get(SERVER_KEY) if isinstance(states, dict) else None
-    enabled = state.get("enabled") if isinstance(state, dict) else None
-    # `state?.enabled ?? true`, then JavaScript's truthiness: false, 0 and "" switch it off.
-    if enabled is False or enabled == "" or (isinstance(enabled, (int, float)) and enabled == 0):
-        report.fail(
-            f"{enablement} switches {SERVER_KEY!r} off (/mcp disable), so Gemini CLI does not "
-            f"start it: `/mcp enable {SERVER_KEY}` in Gemini CLI"
-        )
 
 
 def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
