@@ -12,7 +12,7 @@ from mdsel.attributes import attribute_block
 
 def heading_text(title: str, raw: bytes) -> tuple[str, tuple[str, str | None] | None]:
     """A heading's text as GitHub shows it, from its inline text `title` and its source `raw`
-    (a closing sequence after a tab dropped), and its attribute block's (shown title, id) when
+    (a closing sequence beside a tab dropped), and its attribute block's (shown title, id) when
     it ends with one (`## Intro {#intro}`), else None."""
     if title and title[-1] in "#\t ":
         title = without_closing_sequence(raw, title)
@@ -26,14 +26,20 @@ _ATX_OPENING = rb" {0,3}#{1,6}[ \t]"
 
 
 def without_closing_sequence(raw: bytes, title: str) -> str:
-    """`title` without an ATX closing sequence that follows a tab.
+    """`title` without an ATX closing sequence that follows a tab or is followed by one.
 
-    CommonMark lets spaces or tabs precede the closing `#`s; pulldown-cmark strips them only
-    after a space, so `## Title<tab>##` would keep `<tab>##`. `raw` is the heading's source.
+    CommonMark lets spaces or tabs precede and follow the closing `#`s; pulldown-cmark strips
+    them only after a space and before nothing but spaces, so `## Title<tab>##` would keep
+    `<tab>##` and `## Title ##<tab>` ` ##<tab>`. `raw` is the heading's source.
     """
-    line = raw.rstrip(b" \t\r\n")
+    content = raw.rstrip(b"\r\n")
+    line = content.rstrip(b" \t")
     run = len(line) - len(line.rstrip(b"#"))
-    if not run or line[-run - 1 : -run] != b"\t" or not re.match(_ATX_OPENING, line):
+    before = line[-run - 1 : -run]
+    # After a space and before spaces only, the parser took the `#`s off itself: what ends
+    # the title then is text (`## a \# ##` is `a #`).
+    kept = before == b"\t" or (before == b" " and b"\t" in content[len(line) :])
+    if not run or not kept or not re.match(_ATX_OPENING, line):
         return title
     body = title.rstrip(" \t")
     if not body.endswith("#" * run):

@@ -274,6 +274,15 @@ ATX_TITLES = [
     b"## Closed ##\n",
     b"### a#\n",
     b"# a\t#\t#\n",
+    b"## foo ##\t\n",
+    b"## foo ## \t\n",
+    b"## foo ##\t \r\n",
+    b"### foo ###\t\t",
+    b"## ##\t\n",
+    b"# #\t\n",
+    b"## a \\# ##\t\n",
+    b"## a \\##\t\n",
+    b"## a \\# ##\n",
 ]
 
 
@@ -492,3 +501,9 @@ def test_a_quote_line_is_blank_only_with_the_quotes_own_markers(
 ) -> None:
     (match,) = _select(parse_document(markdown.encode()), selector)
     assert match.content.rstrip("\r\n") == expected
+
+
+def test_a_closing_sequence_before_a_tab_is_dropped_in_lists_and_quotes_too() -> None:
+    """Reference: CommonMark §4.2, spaces or tabs may follow the closing `#`s."""
+    document = parse_document(b"> ## foo ##\t\n\n- ### bar ###\t\n")
+    assert [(h.title, h.text) for h in document.nested] == [("foo", "foo"), ("bar", "bar")]
