@@ -68,14 +68,17 @@ class Blocks(Sequence[Block]):
         for fields in zip(kinds, self.starts, self.ends, self.parents, strict=True):
             yield tuple.__new__(Block, fields)
 
-    def quoted(self, index: int) -> int:
-        """How many blockquotes block `index` is or is inside (0: none)."""
-        kinds, parents = self.kinds, self.parents
-        depth = 0
+    def quoted(self, index: int) -> tuple[int, int]:
+        """How many blockquotes block `index` is or is inside (0: none), and where the
+        outermost of them starts (-1: none)."""
+        kinds, parents, starts = self.kinds, self.parents, self.starts
+        depth, outermost = 0, -1
         while index >= 0:
-            depth += kinds[index] == _QUOTE_CODE
+            if kinds[index] == _QUOTE_CODE:
+                depth += 1
+                outermost = starts[index]
             index = parents[index]
-        return depth
+        return depth, outermost
 
     def ordinal(self, index: int) -> int:
         """0-based position of block `index` among the blocks of its kind with the same parent."""

@@ -121,11 +121,14 @@ class LineTable:
             return 0
         return self.words_between(self.starts[first - 1], self.starts[last])
 
-    def content_span(self, start: int, end: int, quoted: int = 0) -> tuple[int, int]:
+    def content_span(
+        self, start: int, end: int, quoted: int = 0, indent: int = 3
+    ) -> tuple[int, int]:
         """Lines touched by bytes [start, end), trailing blank lines dropped; 1-based, inclusive.
 
         `quoted`: inside that many blockquotes (-1: some), where a line holding only their `>`
-        markers is a blank line. A `>` past them, or one indented four spaces past a marker
+        markers is a blank line, the first of them at most `indent` columns in (see
+        quote_blank). A `>` past them, or one indented four spaces past a marker
         (`>     >>>`, a prompt in indented code), is text.
         """
         starts, data = self.starts, self.data
@@ -144,9 +147,20 @@ class LineTable:
         content_end = self.content_end(start, end)
         final = max(first, bisect_right(starts, content_end))
         if quoted:
-            while final > first and quote_blank(data[starts[final - 1] : starts[final]], quoted):
+            while final > first and quote_blank(
+                data[starts[final - 1] : starts[final]], quoted, indent
+            ):
                 final -= 1
         return first, final
+
+    def column(self, offset: int) -> int:
+        """The column byte `offset` stands at on its line, tabs stopping every four columns
+        (what comes before it there is container markup: list markers, `>`, spaces)."""
+        line_start = self.starts[self.line_of(offset) - 1]
+        column = 0
+        for byte in self.data[line_start:offset]:
+            column = column + 4 - column % 4 if byte == 0x09 else column + 1
+        return column
 
     def content_end(self, start: int, end: int) -> int:
         """Offset of the last byte in [start, end) that makes its line non-blank, or -1.
@@ -161,10 +175,22 @@ class LineTable:
         return last
 
 
-def quote_blank(line: bytes, depth: int) -> bool:
+def quote_blank(line: bytes, depth: int, indent: int = 3) -> bool:
     """Whether `line` holds nothing but the markers of `depth` blockquotes (-1: of any number):
-    each `>` after at most three spaces, and the one space or tab that may follow it."""
+    each `>` after at most three spaces, and the one space or tab that may follow it; the first
+    after at most `indent` columns of spaces and tabs (a list item's indentation before it)."""
     pos, size, seen = 0, len(line), 0
+    marker = column = 0
+    while marker < size and line[marker] in (0x20, 0x09):
+        column = column + 4 - column % 4 if line[marker] == 0x09 else column + 1
+        if column > indent:
+            break
+        marker += 1
+    if column > indent or marker >= size or line[marker] != 0x3E:
+        return not line.strip(b" \t\r\n")
+    pos, seen = marker + 1, 1
+    if pos < size and line[pos] in (0x20, 0x09):
+        pos += 1
     while seen != depth:
         marker = pos
         while marker < size and marker - pos < 3 and line[marker] == 0x20:

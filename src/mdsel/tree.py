@@ -54,8 +54,11 @@ class Document(NamedTuple):
     def block_lines(self, index: int) -> tuple[int, int]:
         """Lines of block `index`, trailing blank lines dropped; 1-based, inclusive."""
         blocks = self.blocks
-        quoted = blocks.quoted(index)
-        return self.lines.content_span(blocks.starts[index], blocks.ends[index], quoted)
+        quoted, outermost = blocks.quoted(index)
+        # A quote inside a list item has its markers where the item's text starts, which may
+        # be four columns in or more (`10. > a`, then `    >`): as far in as its first one.
+        indent = max(3, self.lines.column(outermost)) if quoted else 3
+        return self.lines.content_span(blocks.starts[index], blocks.ends[index], quoted, indent)
 
     def resident_bytes(self) -> int:
         """What keeping this Document costs in memory, in bytes (see footprint)."""

@@ -494,6 +494,15 @@ def test_a_last_line_of_markers_at_the_end_of_the_file_is_kept(
         ("> a\n>\n> \n", "quote.0", "> a"),
         ("> > a\n> >\n>\n", "quote.0/quote.0", "> > a"),
         ("- x\n\n  > a\n  >\n", "list.0/quote.0", "  > a"),
+        # In a list item whose text starts four columns in or more, its markers stand there.
+        ("10. > a\n    >\n    > b\n    >\n\nnext\n", "list.0/quote.0",
+         "10. > a\n    >\n    > b"),
+        ("- x\n  - > a\n    > - b\n    >\n\n  y\n", "list.0/list.0/quote.0/list.0",
+         "    > - b"),
+        ("-\t> a\n\t>\n\nnext\n", "list.0/quote.0", "-\t> a"),
+        # Further in than the quote's first marker, a `>` is text (a lazy paragraph line).
+        ("> a\n    >\n\nnext\n", "quote.0", "> a\n    >"),
+        ("- x\n  - > a\n        >\n\n  y\n", "list.0/list.0/quote.0", "  - > a\n        >"),
     ],
 )  # fmt: skip
 def test_a_quote_line_is_blank_only_with_the_quotes_own_markers(
