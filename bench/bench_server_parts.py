@@ -78,7 +78,7 @@ def serve(variant: str, timings: str) -> int:
     if variant == "sdk transport":
 
         @asynccontextmanager
-        async def sdk_transport(_max_bytes: int) -> AsyncIterator[Any]:
+        async def sdk_transport(*_args: Any, **_kwargs: Any) -> AsyncIterator[Any]:
             from mcp.server.stdio import stdio_server
 
             async with stdio_server() as streams:
