@@ -84,7 +84,7 @@ def serve(variant: str, timings: str) -> int:
             async with stdio_server() as streams:
                 yield streams
 
-        stdio.stdio_transport = sdk_transport  # type: ignore[assignment]
+        stdio.stdio_transport = sdk_transport
     spent: list[float] = []
     again: list[float] = []
 

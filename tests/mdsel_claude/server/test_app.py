@@ -96,21 +96,20 @@ def test_a_file_name_that_is_not_utf8_does_not_end_the_session(tmp_path: Path) -
     assert len(answers[2]["result"]["tools"]) == 2
 
 
-def test_a_client_that_stops_reading_ends_the_server_cleanly(tmp_path: Path) -> None:
-    # The client closes its end of stdout: the next answer cannot be written. The server exits
-    # with status 0 and one line on stderr, not an unhandled exception group (status 1).
+def _initialized_server(cwd: Path) -> subprocess.Popen[bytes]:
+    """`mdsel-claude serve` of this checkout in `cwd`, on pipes, its `initialize` answered."""
     import json
+
+    import mdsel_claude
 
     init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
-    import mdsel_claude
-
     source = str(Path(mdsel_claude.__file__).parent.parent)  # this checkout, from any cwd
     path = os.pathsep.join([source, os.environ.get("PYTHONPATH", "")])
     process = subprocess.Popen(
         [sys.executable, "-m", "mdsel_claude", "serve"],
-        cwd=tmp_path,
+        cwd=cwd,
         env={**os.environ, "PYTHONPATH": path},
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -120,6 +119,16 @@ def test_a_client_that_stops_reading_ends_the_server_cleanly(tmp_path: Path) -> 
     process.stdin.write(json.dumps(init).encode() + b"\n")
     process.stdin.flush()
     assert json.loads(process.stdout.readline())["id"] == 0
+    return process
+
+
+def test_a_client_that_stops_reading_ends_the_server_cleanly(tmp_path: Path) -> None:
+    # The client closes its end of stdout: the next answer cannot be written. The server exits
+    # with status 0 and one line on stderr, not an unhandled exception group (status 1).
+    import json
+
+    process = _initialized_server(tmp_path)
+    assert process.stdin is not None and process.stdout is not None
     process.stdout.close()
     for number in range(1, 50):  # the first answer fails in the writer, a later one tells
         ping = {"jsonrpc": "2.0", "id": number, "method": "ping"}
@@ -149,28 +158,11 @@ def test_a_client_that_stops_reading_ends_the_server_without_another_request(
     import json
 
     (tmp_path / "doc.md").write_text("# Doc\n\nText.\n")
-    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "mdsel_index", "arguments": {"files": ["doc.md"]}}}  # fmt: skip
-    import mdsel_claude
-
-    source = str(Path(mdsel_claude.__file__).parent.parent)  # this checkout, from any cwd
-    path = os.pathsep.join([source, os.environ.get("PYTHONPATH", "")])
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mdsel_claude", "serve"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": path},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = _initialized_server(tmp_path)
     assert process.stdin is not None and process.stdout is not None
     try:
-        process.stdin.write(json.dumps(init).encode() + b"\n")
-        process.stdin.flush()
-        assert json.loads(process.stdout.readline())["id"] == 0
         initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
         process.stdin.write(json.dumps(initialized).encode() + b"\n")
         process.stdout.close()
