@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mdsel import anchors
-from mdsel.locate import heading_below, section_at
+from mdsel.locate import heading_below, nested_lines, section_at
 from mdsel.selector import ANCHOR, LINE, Segment
 from mdsel.titles import shown_title
 from mdsel.tree import Source
@@ -37,7 +37,7 @@ def locate(segment: Segment, sources: Sequence[Source], docs: Sequence[int]) -> 
             if target.kind == anchors.HEADING:
                 found.append((doc, HEADING, target.ref, 0))
             elif target.kind == anchors.NESTED:
-                first, last = anchors.nested_lines(document, target.ref)
+                first, last = nested_lines(document, target.ref)
                 found.append((doc, LINES, first, last))
             else:
                 # An HTML anchor: the heading right below it when only tags and blank lines come

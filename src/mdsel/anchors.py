@@ -256,22 +256,6 @@ def _answering(
     return answering
 
 
-def nested_lines(document: Document, index: int) -> tuple[int, int]:
-    """The lines of a heading inside a list or quote: to the next heading of the same or a
-    higher level inside the same container, or to the container's end."""
-    nested = document.nested
-    heading = nested[index]
-    end = heading.container_end
-    for later in nested[index + 1 :]:
-        if later.start >= end:
-            break
-        if later.container_end == heading.container_end and later.level <= heading.level:
-            # From the start of its line: a list marker before it belongs to the next item.
-            end = document.lines.starts[document.lines.line_of(later.start) - 1]
-            break
-    return document.lines.content_span(heading.start, max(end, heading.end), quoted=-1)
-
-
 def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
     """(anchor, title) of the headings whose anchors are nearest to a missed one, best first:
     anchors that start with it or that it starts with (`#install` → `installation`), then

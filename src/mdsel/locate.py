@@ -1,4 +1,5 @@
-"""Lines → what holds them: the section a line number falls in, and the page showing it.
+"""Lines → what holds them: the section a line number falls in, and the page showing it; and
+the lines of a heading inside a list or quote, which is no section.
 
 Grep, compiler messages and editors speak in line numbers; `L812` turns one into the section
 to read without an index first.
@@ -62,3 +63,26 @@ def page_holding(spans: list[Span], line: int) -> int:
         if span.line_start <= line:
             nearest = number
     return nearest
+
+
+def nested_lines(document: Document, index: int) -> tuple[int, int]:
+    """The lines of a heading inside a list or quote: to the next heading of the same or a
+    higher level inside the same container, or to the container's end."""
+    nested = document.nested
+    heading = nested[index]
+    end = heading.container_end
+    for later in nested[index + 1 :]:
+        if later.start >= end:
+            break
+        if later.container_end == heading.container_end and later.level <= heading.level:
+            # From the start of its line: a list marker before it belongs to the next item.
+            end = document.lines.starts[document.lines.line_of(later.start) - 1]
+            break
+    # A quote around it may sit further in than three columns (`  - > ## x`): its `>` lines
+    # are blank from that column. The first `>` before the heading on its line is that quote's
+    # (only container markup comes before a heading there).
+    lines = document.lines
+    line_start = lines.starts[lines.line_of(heading.start) - 1]
+    marker = document.data.find(b">", line_start, heading.start)
+    indent = max(3, lines.column(marker)) if marker >= 0 else 3
+    return lines.content_span(heading.start, max(end, heading.end), quoted=-1, indent=indent)

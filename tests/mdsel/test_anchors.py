@@ -266,6 +266,26 @@ def test_a_heading_in_a_quote_with_an_id() -> None:
     assert content(markdown, "#q/para.0") == "> quoted text\n"
 
 
+@pytest.mark.parametrize(
+    ("markdown", "shown"),
+    [
+        # The quote's markers four columns in, inside a list item: its last `>` line is blank.
+        ("- x\n  - > ## Deep\n    > text\n    >\n\n  y\n", "  - > ## Deep\n    > text\n"),
+        ("10. > ## Deep\n    > text\n    >\n\nafter\n", "10. > ## Deep\n    > text\n"),
+        ("> - > ## Deep\n>   > text\n>   >\n\nafter\n", "> - > ## Deep\n>   > text\n"),
+        # A `>` four spaces past the marker is code text, kept.
+        (
+            "- x\n  - > ## Deep\n    > text\n    >     >>> 1\n\n  y\n",
+            "  - > ## Deep\n    > text\n    >     >>> 1\n",
+        ),
+    ],
+)
+def test_a_nested_headings_span_drops_its_quotes_last_marker_line(
+    markdown: str, shown: str
+) -> None:
+    assert content(markdown, "#deep") == shown
+
+
 # -- fragments decoded once -------------------------------------------------------------------
 
 
