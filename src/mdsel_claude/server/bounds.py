@@ -83,12 +83,16 @@ def cap_json_errors(stdout: str, limit: int) -> str:
     return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
 
 
-def cap_answer(text: str, limit: int, json_mode: bool, command: str) -> tuple[str, bool]:
+def cap_answer(
+    text: str, limit: int, json_mode: bool, command: str, problems: str = ""
+) -> tuple[str, bool]:
     """`text` within `limit` characters, and whether it had to change.
 
     Text is cut at a line break (inside its first line when even that is longer) and ends with
     a line saying so; a JSON answer cannot be cut and stay JSON, so it becomes an error
-    envelope that says the same.
+    envelope that says the same. `problems`, the end of `text` that says why the call failed
+    (mdsel's `!` lines), stays whole after the notice while it takes at most half the room: the
+    cut falls in what comes before it.
     """
     if len(text) <= limit:
         return text, False
@@ -107,8 +111,10 @@ def cap_answer(text: str, limit: int, json_mode: bool, command: str) -> tuple[st
         }
         return json.dumps(body, ensure_ascii=False, indent=2) + "\n", True
     advice = ADVICE.get(command, ADVICE["select"])
+    kept = problems if problems and text.endswith(problems) and len(problems) <= limit // 2 else ""
+    before = text[: len(text) - len(kept)]
     notice = CUT.format(shown=limit, total=len(text), advice=advice) + "\n"
-    room = max(0, limit - len(notice))
-    end = text.rfind("\n", 0, room) + 1 or room
-    notice = CUT.format(shown=end, total=len(text), advice=advice) + "\n"
-    return text[:end] + ("" if text[end - 1 : end] == "\n" else "\n") + notice, True
+    room = max(0, limit - len(notice) - len(kept))
+    end = before.rfind("\n", 0, room) + 1 or room
+    notice = CUT.format(shown=end + len(kept), total=len(text), advice=advice) + "\n"
+    return before[:end] + ("" if before[end - 1 : end] == "\n" else "\n") + notice + kept, True

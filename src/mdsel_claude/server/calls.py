@@ -182,7 +182,10 @@ def run_request(
         stderr = cap_problem_lines(outcome.stderr, settings.max_problems, room)
         outcome = outcome._replace(stderr=stderr)
     result = relay(outcome)
-    text, cut = cap_answer(result.text, settings.max_answer_chars, settings.json, request.command)
+    # A failed call's problem lines say why it failed: a cut keeps them (see cap_answer).
+    why = outcome.stderr if result.is_error and not settings.json else ""
+    limit = settings.max_answer_chars
+    text, cut = cap_answer(result.text, limit, settings.json, request.command, why)
     return ToolResult(text, result.is_error or (cut and settings.json))
 
 

@@ -99,3 +99,20 @@ def test_the_advice_fits_the_command() -> None:
     assert "ask for fewer files" in capped and "selector" not in capped
     capped, _ = cap_answer("x\n" * 1000, 200, json_mode=False, command="select")
     assert "a narrower selector" in capped
+
+
+def test_a_cut_keeps_the_problem_lines_that_say_why_the_call_failed() -> None:
+    shown = "".join(f"line {n}\n" for n in range(500))
+    problems = "!missing.md FILE_NOT_FOUND: no such file; check the path\n"
+    text = shown + problems
+    capped, cut = cap_answer(text, 600, json_mode=False, command="select", problems=problems)
+    assert cut and len(capped) <= 600
+    assert capped.endswith("\n" + problems)  # whole, at the end
+    body, notice = capped[: -len(problems)].rstrip("\n").rsplit("\n", 1)
+    assert shown.startswith(body + "\n")
+    assert notice.startswith(f"… answer cut at {len(body) + 1 + len(problems)} of {len(text)} ")
+    # Problems that would take more than half the room are cut with the rest, as before.
+    many = "".join(f"!m{n}.md FILE_NOT_FOUND: no such file\n" for n in range(40))
+    capped, cut = cap_answer(shown + many, 600, json_mode=False, command="select", problems=many)
+    assert cut and len(capped) <= 600 and capped.startswith("line 0\n")
+    assert "!m39.md" not in capped

@@ -348,3 +348,14 @@ def test_a_deleted_working_directory_refuses_relative_paths_and_reads_absolute_o
     )
     alone = run_tool("mdsel_index", {"files": [absolute]}, settings, EmbeddedBackend(settings))
     assert alone == ToolResult(expected, False)
+
+
+def test_a_cut_answer_still_says_why_the_call_failed(tmp_path: Path) -> None:
+    (tmp_path / "long.md").write_text("# Long\n\n" + "".join(f"line {n}\n\n" for n in range(400)))
+    settings = Settings(max_answer_chars=1000)
+    arguments = {"selector": "root", "files": ["long.md", "missing.md"]}
+    result = run_tool("mdsel_select", arguments, settings, EmbeddedBackend(settings), str(tmp_path))
+    assert result.is_error and len(result.text) <= 1000
+    assert "answer cut at" in result.text
+    last = result.text.rstrip("\n").rsplit("\n", 1)[-1]  # after the cut notice
+    assert last.startswith("!missing.md FILE_NOT_FOUND: ")
