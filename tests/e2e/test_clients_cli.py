@@ -97,3 +97,65 @@ def test_client_lists_the_installed_server(
     )
     assert removed.returncode == 0, removed.stderr
     assert mdsel_lines(run([program, "mcp", "list"], env, project)) == []
+
+
+LAYOUTS = [
+    # (user file, {project folder: its .codex/config.toml}, start folder, .git at the root: a
+    # repository, a worktree's file, an empty folder or none)
+    ("{trust}", {".": "[features]\nhooks = false\n"}, ".", "repo"),
+    ("{trust}", {".": "[features]\nhooks = false\n"}, "sub", "repo"),
+    (
+        "{trust}",
+        {".": "[features]\nhooks = false\n", "sub": "[features]\nhooks = true\n"},
+        "sub",
+        "repo",
+    ),
+    ("", {".": "[features]\nhooks = false\n"}, ".", "repo"),  # not trusted: not read
+    ("[features]\nhooks = false\n{trust}", {".": "[features]\nhooks = true\n"}, ".", "repo"),
+    ("[features]\ncodex_hooks = false\n{trust}", {}, "sub", "repo"),
+    ("{trust}", {".": "[features]\nhooks = false\n"}, "sub", ""),  # root is the start folder
+    ("{trust}", {".": "[features]\ncodex_hooks = false\n"}, ".", ""),
+    ("{trust}", {".": "[features]\nhooks = false\n"}, "sub", "file"),
+    ("{trust}", {".": "[features]\nhooks = false\n"}, "sub", "empty"),  # no repository
+]
+
+
+@pytest.mark.parametrize(("user", "projects", "start", "git"), LAYOUTS)
+def test_codex_hooks_switch_is_read_from_the_files_codex_reads(
+    env: dict[str, str],
+    tmp_path: Path,
+    user: str,
+    projects: dict[str, str],
+    start: str,
+    git: str,
+) -> None:
+    # doctor's reading of which file switches hooks off, against `codex features list`.
+    from mdsel_claude.setup import codex_layers, codex_toml
+
+    program = client("codex")
+    root = tmp_path / "project"
+    (root / "sub").mkdir()
+    if git == "file":
+        (root / ".git").write_text("gitdir: /elsewhere/.git/worktrees/project\n")
+    elif git:
+        (root / ".git").mkdir()
+        if git == "repo":
+            (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    codex_home = Path(env["HOME"]) / ".codex"
+    codex_home.mkdir()
+    trust = f'[projects."{root}"]\ntrust_level = "trusted"\n'
+    (codex_home / "config.toml").write_text(user.format(trust=trust))
+    for folder, text in projects.items():
+        (root / folder / ".codex").mkdir()
+        (root / folder / ".codex" / "config.toml").write_text(text)
+    started = (root / start).resolve()
+    listing = run([program, "features", "list"], env, started)
+    shown = re.search(r"^hooks\s+\S+\s+(true|false)\s*$", listing, re.MULTILINE)
+    assert shown is not None, listing
+    user_file = codex_home / "config.toml"
+    user_doc = codex_toml.plain_values(user_file)
+    layers: list[tuple[Path, object]] = [(user_file, user_doc)]
+    for path in codex_layers.project_files(user_doc, started):
+        layers.append((path, codex_toml.plain_values(path)))
+    switch = codex_layers.deciding(layers)
+    assert (switch is None or switch[2]) == (shown.group(1) == "true")

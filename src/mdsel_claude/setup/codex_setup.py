@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.hook import codex
-from mdsel_claude.setup import codex_hooks, codex_toml, codex_trust, ours
+from mdsel_claude.setup import codex_hooks, codex_layers, codex_toml, codex_trust, ours
 from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.codex_hooks import HOOKS, MATCHER, STATE
 from mdsel_claude.setup.codex_trust import TRUSTED_HASH
@@ -68,32 +68,34 @@ def _our_hooks(doc: object) -> list[tuple[str, int, int, dict[str, object]]]:
     return found
 
 
-FEATURES = "features"
-HOOKS_FEATURES = ("hooks", "codex_hooks")
-"""Codex's switch for all hooks under `[features]` (default on), then its legacy alias, which
-counts only when the first is not set (`codex features list`)."""
-
-
 def hooks_switched_off(doc: object) -> str | None:
-    """The `[features]` key that switches Codex's hooks off, or None when they run."""
-    features = doc.get(FEATURES) if isinstance(doc, dict) else None
-    for key in HOOKS_FEATURES:
-        value = features.get(key) if isinstance(features, dict) else None
-        if isinstance(value, bool):
-            return None if value else key
-    return None
+    """The `[features]` key of one file that switches Codex's hooks off, or None when it
+    leaves them on or to other files."""
+    setting = codex_layers.hooks_setting(doc)
+    return setting[0] if setting is not None and not setting[1] else None
 
 
-def doctor(path: Path, environ: Mapping[str, str], report: Report) -> None:
-    """Our hook in Codex's user `config.toml`: there, ours, trusted; then run it."""
+def doctor(path: Path, environ: Mapping[str, str], report: Report, folder: Path) -> None:
+    """Our hook in Codex's user `config.toml`: there, ours, trusted, and hooks not switched off
+    (there or in the trusted project's files Codex reads when started in `folder`); then run
+    it."""
     try:
         doc = codex_toml.plain_values(path)
     except JsonFileError as error:
         report.fail(str(error))
         return
-    off = hooks_switched_off(doc)
-    if off is not None:
-        report.fail(f"hooks are switched off in {path} ([features] {off} = false): Codex runs none")
+    layers: list[tuple[Path, object]] = [(path, doc)]
+    for project_file in codex_layers.project_files(doc, folder):
+        try:
+            layers.append((project_file, codex_toml.plain_values(project_file)))
+        except JsonFileError as error:
+            report.fail(str(error))
+    switch = codex_layers.deciding(layers)
+    if switch is not None and not switch[2]:
+        where, key, _on = switch
+        report.fail(
+            f"hooks are switched off in {where} ([features] {key} = false): Codex runs none"
+        )
     me = ours.this_installation()
     source = codex_trust.trust_source(environ)
     mine: list[str] = []

@@ -133,7 +133,7 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
     if client.name == "codex":  # its shell-tool hook, in the user file
         from mdsel_claude.setup import codex_setup
 
-        codex_setup.doctor(client.user_file(environ), environ, report)
+        codex_setup.doctor(client.user_file(environ), environ, report, project_dir)
     elif client.name == "gemini":  # its AfterTool hook, beside the server
         from mdsel_claude.setup import gemini_blocks, gemini_hook
 
