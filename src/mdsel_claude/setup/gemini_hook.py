@@ -150,6 +150,9 @@ def report_hooks(
     (exactly install's form, running this installation), firing after read_file, not switched
     off; then a run of this installation's hook with the same arguments."""
     mine: list[tuple[str, tuple[str, int, str]]] = []
+    # The project's settings override the user's (Gemini CLI merges them so, in a folder it
+    # trusts, and runs no hook elsewhere): the last `hooksConfig.enabled` set decides.
+    switch: tuple[Path, bool] | None = None
     for scope, path in places:
         try:
             settings = jsonfile.load(path)
@@ -159,8 +162,8 @@ def report_hooks(
             continue
         config = settings.get("hooksConfig")
         config = config if isinstance(config, dict) else {}
-        if config.get("enabled") is False:
-            report.fail(f"hooks are switched off in {path} (hooksConfig.enabled: false)")
+        if isinstance(config.get("enabled"), bool):
+            switch = (path, config["enabled"])
         disabled = config.get("disabled")
         # Gemini CLI skips a hook whose name (else command) is listed there.
         off = {d for d in disabled if isinstance(d, str)} if isinstance(disabled, list) else set()
@@ -180,6 +183,8 @@ def report_hooks(
                 report.fail(f"listed in hooksConfig.disabled in {path}: it never runs")
             elif parsed is not None and problem is None:
                 mine.append((scope, parsed))
+    if switch is not None and not switch[1]:
+        report.fail(f"hooks are switched off in {switch[0]} (hooksConfig.enabled: false)")
     if not mine:
         report.fail("no hook of this installation: run `mdsel-claude install --client gemini`")
         return

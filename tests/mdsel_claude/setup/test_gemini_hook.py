@@ -316,3 +316,23 @@ def test_doctor_fails_on_a_server_switched_off_by_mcp_disable(
     (home / ".gemini" / "mcp-server-enablement.json").write_text(json.dumps(states))
     status, out, _ = run(capsys, "doctor", "--client", "gemini")
     assert (status, "switches 'mdsel' off (/mcp disable)" in out) == (int(off), off), out
+
+
+def test_the_project_settings_switch_overrides_the_users(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Gemini CLI merges the settings of a folder it trusts over the user's: the last
+    # hooksConfig.enabled decides (mergeSettings in its bundle, 0.61).
+    assert run(capsys, "install", "--client", "gemini")[0] == 0
+    user = settings_file(home)
+    project = Path.cwd() / ".gemini" / "settings.json"
+    project.parent.mkdir()
+    value = json.loads(user.read_text())
+    for user_on, project_on, off_in in [(False, True, None), (True, False, project)]:
+        user.write_text(json.dumps({**value, "hooksConfig": {"enabled": user_on}}))
+        project.write_text(json.dumps({"hooksConfig": {"enabled": project_on}}))
+        _status, out, _ = run(capsys, "doctor", "--client", "gemini")
+        if off_in is None:
+            assert "hooks are switched off" not in out, out
+        else:
+            assert f"hooks are switched off in {off_in}" in out, out
