@@ -66,14 +66,32 @@ def rejection(line: str) -> dict[str, Any] | None:
             # and would never be answered; its sender is waiting for a reply.
             return _error(None, INVALID_REQUEST, "Invalid Request: id must be a string or integer")
         return None
+    if _lone_surrogate(body):
+        return _error(_request_id(body), INVALID_REQUEST, LONE_SURROGATE)
     return _error(_request_id(body), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+LONE_SURROGATE = (
+    "Invalid Request: a string in it holds a lone surrogate escape (such as \\ud800), which is "
+    "no Unicode text; send file names and selectors as text"
+)
+
+
+def _lone_surrogate(body: object) -> bool:
+    """Whether a string of the parsed message holds half of a UTF-16 pair alone (JSON lets
+    `\\ud800` through; MCP's parser refuses it, which would otherwise go unexplained)."""
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 INVALID_PARAMS = -32602
 
 _PARAMS = {
-    "tools/call": (("name", str, True), ("arguments", dict, False)),
-    "tools/list": (("cursor", str, False),),
+    "tools/call": (("name", str, True), ("arguments", dict, False), ("_meta", dict, False)),
+    "tools/list": (("cursor", str, False), ("_meta", dict, False)),
 }
 """The params of the requests whose shape is ours to name: (field, type, required)."""
 

@@ -77,6 +77,12 @@ def test_unusable_lines_get_one_error_under_the_id_they_carried(
             "params.arguments",
         ),
         ('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":5}}', "params.cursor"),
+        (
+            '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mdsel_index",'
+            '"_meta":5}}',
+            "params._meta",
+        ),
+        ('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":[]}}', "params._meta"),
     ],
 )
 def test_a_request_whose_params_are_malformed_is_told_which_field(line: str, field: str) -> None:
@@ -237,3 +243,17 @@ def test_the_last_request_before_stdin_ends_is_answered_without_a_final_newline(
         )
         ids = [json.loads(line)["id"] for line in done.stdout.decode().splitlines()]
         assert ids == [1, 4], done.stderr
+
+
+def test_a_lone_surrogate_escape_is_named_as_the_problem() -> None:
+    line = (
+        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mdsel_index",'
+        '"arguments":{"files":["\\ud800.md"]}}}'
+    )
+    error = rejection(line)
+    assert error is not None and error["id"] == 3
+    assert error["error"]["code"] == INVALID_REQUEST
+    assert "lone surrogate" in error["error"]["message"]
+    # A pair is one character, and text.
+    paired = line.replace("\\ud800", "\\ud83d\\ude00")
+    assert rejection(paired) is None
