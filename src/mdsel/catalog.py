@@ -32,14 +32,14 @@ BYTES_PER_NAMED = 40
 EXAMPLE_DIRS = 2
 
 
-def common_root(paths: Sequence[str]) -> str:
-    """The deepest directory holding every path (as the paths are written), '' for none."""
+def common_root(paths: Sequence[str]) -> str | None:
+    """The deepest directory holding every path (as the paths are written), '' for the current
+    one; None when absolute and relative paths are mixed (no folder, as written, holds them)."""
     directories = [os.path.dirname(p) for p in paths]
     try:
-        root = os.path.commonpath(directories) if directories else ""
-    except ValueError:  # absolute and relative paths mixed
-        return ""
-    return root
+        return os.path.commonpath(directories) if directories else ""
+    except ValueError:
+        return None
 
 
 def catalog(
@@ -47,13 +47,16 @@ def catalog(
 ) -> list[str] | None:
     """Lines of the map of these documents within `budget` bytes (`room_taken` already used
     by lines printed before it); None when even the coarsest map does not fit."""
-    root = common_root([s.path for s in sources])
+    found = common_root([s.path for s in sources])
+    root = found or ""
     docs = [Entry(source, root) for source in sources]
     lines_total = sum(d.document.line_count for d in docs)
     words_total = sum(d.document.word_count for d in docs)
-    shown_root = _joined(root, "", "") if root else "./"
+    # Absolute and relative paths mixed: no folder is named as holding them all.
+    shown_root = "" if found is None else _joined(root, "", "") if root else "./"
     head = (
-        f"{shown_root} {len(docs)} documents {lines_total} lines {words_total} words "
+        (f"{shown_root} " if shown_root else "")
+        + f"{len(docs)} documents {lines_total} lines {words_total} words "
         "(document: file: title, lines, words; heading: selector, title, line, words)"
     )
     room = budget - room_taken - utf8_size(head) - 1
@@ -253,7 +256,9 @@ def _closing(what: str, docs: list[Entry], shown_root: str, root: str, by_file: 
         else "select with a file's path"
     )
     return (
-        f"[{shown_root}: {what}, to fit MDSEL_MAX_ANSWER_TOKENS. Go deeper: {deeper}; "
+        "["
+        + (f"{shown_root}: " if shown_root else "")
+        + f"{what}, to fit MDSEL_MAX_ANSWER_TOKENS. Go deeper: {deeper}; "
         f"{select}; or --full on the command line for everything]"
     )
 

@@ -300,6 +300,10 @@ def test_a_map_of_absolute_and_relative_paths_suggests_no_root_folder() -> None:
     lines = _map_of(["/srv/docs/a.md", "/srv/docs/b.md", "rel/docs/c.md"])
     assert "index a subdirectory (/)" not in lines[-1], lines[-1]
     assert "index a subdirectory (rel/)" in lines[-1]
+    # Nor does the map claim that the current folder holds them (`./`).
+    assert lines[0].startswith("3 documents "), lines[0]
+    assert lines[-1].startswith("[every document"), lines[-1]
+    assert _map_of(["a.md", "rel/c.md"])[0].startswith("./ 2 documents ")  # relative: here
     lines = _map_of(["/srv/docs/a.md", "/srv/docs/b.md"])  # one folder: no subdirectory
     assert lines[0].startswith("/srv/docs/ 2 documents ")
     assert "Go deeper: index one file (/srv/docs/a.md)" in lines[-1], lines[-1]
