@@ -122,6 +122,17 @@ def _initialized_server(cwd: Path) -> subprocess.Popen[bytes]:
     return process
 
 
+def _stderr_at_exit(process: subprocess.Popen[bytes]) -> str:
+    """What the exited server wrote on stderr; its stdin and stderr closed."""
+    with contextlib.suppress(BrokenPipeError):
+        assert process.stdin is not None
+        process.stdin.close()
+    assert process.stderr is not None
+    error = process.stderr.read().decode()
+    process.stderr.close()
+    return error
+
+
 def test_a_client_that_stops_reading_ends_the_server_cleanly(tmp_path: Path) -> None:
     # The client closes its end of stdout: the next answer cannot be written. The server exits
     # with status 0 and one line on stderr, not an unhandled exception group (status 1).
@@ -141,11 +152,7 @@ def test_a_client_that_stops_reading_ends_the_server_cleanly(tmp_path: Path) -> 
             break
         time.sleep(0.1)
     assert process.wait(timeout=30) == 0
-    with contextlib.suppress(BrokenPipeError):
-        process.stdin.close()
-    assert process.stderr is not None
-    error = process.stderr.read().decode()
-    process.stderr.close()
+    error = _stderr_at_exit(process)
     assert "Traceback" not in error
     assert "stopped reading" in error
 
@@ -173,10 +180,6 @@ def test_a_client_that_stops_reading_ends_the_server_without_another_request(
         if process.poll() is None:
             process.kill()
             process.wait()
-        with contextlib.suppress(BrokenPipeError):
-            process.stdin.close()
-    assert process.stderr is not None
-    error = process.stderr.read().decode()
-    process.stderr.close()
+    error = _stderr_at_exit(process)
     assert "Traceback" not in error
     assert "stopped reading" in error
