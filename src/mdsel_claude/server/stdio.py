@@ -117,7 +117,9 @@ def _request_id(body: object) -> int | str | None:
     if not isinstance(body, dict) or "result" in body or "error" in body:
         return None
     number = body.get("id")
-    if isinstance(number, str) or (isinstance(number, int) and not isinstance(number, bool)):
+    if isinstance(number, str) and not _lone_surrogate(number):  # else no answer could carry it
+        return number
+    if isinstance(number, int) and not isinstance(number, bool):
         return number
     return None
 

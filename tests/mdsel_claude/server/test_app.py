@@ -183,3 +183,27 @@ def test_a_client_that_stops_reading_ends_the_server_without_another_request(
     error = _stderr_at_exit(process)
     assert "Traceback" not in error
     assert "stopped reading" in error
+
+
+def test_a_request_id_no_answer_can_carry_leaves_the_server_serving(tmp_path: Path) -> None:
+    # A lone surrogate escape in the id: the answer goes out without it (id null), and the
+    # server answers the next request; echoing the id made the SDK's writer fail and exit.
+    import json
+
+    process = _initialized_server(tmp_path)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}\n')
+        process.stdin.write(b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+        process.stdin.flush()
+        first = json.loads(process.stdout.readline())
+        assert first["id"] is None and "lone surrogate" in first["error"]["message"]
+        assert json.loads(process.stdout.readline()) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+    assert "Traceback" not in _stderr_at_exit(process)
