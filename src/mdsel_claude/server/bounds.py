@@ -111,10 +111,14 @@ def cap_answer(
         }
         return json.dumps(body, ensure_ascii=False, indent=2) + "\n", True
     advice = ADVICE.get(command, ADVICE["select"])
-    kept = problems if problems and text.endswith(problems) and len(problems) <= limit // 2 else ""
-    before = text[: len(text) - len(kept)]
     notice = CUT.format(shown=limit, total=len(text), advice=advice) + "\n"
-    room = max(0, limit - len(notice) - len(kept))
-    end = before.rfind("\n", 0, room) + 1 or room
+    kept = problems if problems and text.endswith(problems) and len(problems) <= limit // 2 else ""
+    if len(notice) + len(kept) >= limit:
+        kept = ""  # the notice first: an answer cut must say so
+    if len(notice) >= limit:
+        return notice[:limit], True  # a limit too small for the notice whole
+    before = text[: len(text) - len(kept)]
+    room = limit - len(notice) - len(kept)  # for what is shown, its own line break included
+    end = before.rfind("\n", 0, room) + 1 or room - 1  # cut inside a line: its break added
     notice = CUT.format(shown=end + len(kept), total=len(text), advice=advice) + "\n"
     return before[:end] + ("" if before[end - 1 : end] == "\n" else "\n") + notice + kept, True

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from mdsel_claude.server.bounds import cap_answer, cap_json_errors, cap_problem_lines
 
 
@@ -116,3 +119,30 @@ def test_a_cut_keeps_the_problem_lines_that_say_why_the_call_failed() -> None:
     capped, cut = cap_answer(shown + many, 600, json_mode=False, command="select", problems=many)
     assert cut and len(capped) <= 600 and capped.startswith("line 0\n")
     assert "!m39.md" not in capped
+
+
+@given(
+    st.lists(st.text(alphabet="ab \n", max_size=60), max_size=40),
+    st.text(alphabet="!p \n", max_size=120),
+    st.integers(1, 400),
+)
+@settings(max_examples=500, deadline=None)
+def test_a_cut_answer_never_passes_the_limit_and_says_it_was_cut(
+    pieces: list[str], problems: str, limit: int
+) -> None:
+    text = "".join(pieces) + problems
+    capped, cut = cap_answer(text, limit, json_mode=False, command="select", problems=problems)
+    assert len(capped) <= limit
+    if len(text) <= limit:
+        assert (capped, cut) == (text, False)
+        return
+    assert cut
+    if "(MDSEL_MAX_ANSWER_CHARS)" not in capped:  # a limit too small for the whole notice
+        assert len(capped) == limit and capped.startswith("… answer cut at "[:limit])
+        return
+    at = capped.index("… answer cut at ")
+    shown, rest = capped[:at], capped[at:]
+    assert text.startswith(shown) or (text.startswith(shown[:-1]) and shown.endswith("\n"))
+    notice, _, kept = rest.partition("\n")
+    assert "(MDSEL_MAX_ANSWER_CHARS)" in notice
+    assert kept in ("", problems)
