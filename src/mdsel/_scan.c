@@ -517,11 +517,16 @@ scan(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "scan(): codes and levels are dicts, typecodes str");
         return NULL;
     }
-    long every = PyLong_AsLong(args[4]);
-    Py_ssize_t room = PyLong_AsSsize_t(args[5]);
-    long width = PyLong_AsLong(args[10]), parent_width = PyLong_AsLong(args[12]);
-    long long shift = PyLong_AsLongLong(args[13]);
-    if (PyErr_Occurred())
+    /* Each number checked as soon as it is read: a failed one must not run the next's
+     * __index__ with its error still set. */
+    long every, width, parent_width;
+    Py_ssize_t room;
+    long long shift;
+    if (((every = PyLong_AsLong(args[4])) == -1 && PyErr_Occurred()) ||
+        ((room = PyNumber_AsSsize_t(args[5], PyExc_OverflowError)) == -1 && PyErr_Occurred()) ||
+        ((width = PyLong_AsLong(args[10])) == -1 && PyErr_Occurred()) ||
+        ((parent_width = PyLong_AsLong(args[12])) == -1 && PyErr_Occurred()) ||
+        ((shift = PyLong_AsLongLong(args[13])) == -1 && PyErr_Occurred()))
         return NULL;
     if ((width != 4 && width != 8) || (parent_width != 4 && parent_width != 8) || shift < 0) {
         PyErr_SetString(PyExc_ValueError, "widths are 4 or 8 bytes and the shift is positive");

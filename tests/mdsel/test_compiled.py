@@ -190,6 +190,23 @@ def test_arguments_of_the_wrong_count_or_type_are_an_error_not_a_crash() -> None
     for position, wrong in wrongs:
         with pytest.raises((TypeError, ValueError)):
             native.scan(*good[:position], wrong, *good[position + 1 :])
+    # A number that fails stops the reading there: the next one's __index__ never runs with
+    # that error pending (which CPython would turn into a SystemError, or let pass).
+    called: list[str] = []
+
+    class Failing:
+        def __index__(self) -> int:
+            raise ValueError("no count")
+
+    class Four:
+        def __index__(self) -> int:
+            called.append("width")
+            return 4
+
+    with pytest.raises(ValueError, match="no count"):
+        native.scan(*good[:4], Failing(), *good[5:10], Four(), *good[11:])
+    assert called == []
+    assert native.scan(*good[:5], Four(), *good[6:])[1] == array("I")  # an index-able room
     for count in (0, 13, 15):
         with pytest.raises(TypeError, match="14 arguments"):
             native.scan(*[*good, 0][:count])
