@@ -117,6 +117,9 @@ LAYOUTS = [
     ("{trust}", {".": "[features]\ncodex_hooks = false\n"}, ".", ""),
     ("{trust}", {".": "[features]\nhooks = false\n"}, "sub", "file"),
     ("{trust}", {".": "[features]\nhooks = false\n"}, "sub", "empty"),  # no repository
+    # `hooks` in any file beats `codex_hooks` in any other.
+    ("[features]\nhooks = false\n{trust}", {".": "[features]\ncodex_hooks = true\n"}, ".", "repo"),
+    ("[features]\nhooks = true\n{trust}", {".": "[features]\ncodex_hooks = false\n"}, ".", "repo"),
 ]
 
 

@@ -65,11 +65,17 @@ def project_files(user_doc: object, folder: Path) -> list[Path]:
 
 
 def deciding(layers: Sequence[tuple[Path, object]]) -> tuple[Path, str, bool] | None:
-    """Of the files read in order (path, plain values), the last that sets the hooks switch:
-    its path, key and value; None when none does (hooks on)."""
-    found = None
-    for path, doc in layers:
-        setting = hooks_setting(doc)
-        if setting is not None:
-            found = (path, *setting)
-    return found
+    """Of the files read in order (path, plain values), the one whose hooks switch Codex
+    follows: its path, key and value; None when none sets it (hooks on). Codex merges the
+    files first, then applies `codex_hooks` and after it `hooks`: a `hooks` in any file beats
+    a `codex_hooks` in any other, and among files setting the same key the last wins."""
+    for key in HOOKS_FEATURES:
+        found = None
+        for path, doc in layers:
+            features = doc.get(FEATURES) if isinstance(doc, dict) else None
+            value = features.get(key) if isinstance(features, dict) else None
+            if isinstance(value, bool):
+                found = (path, key, value)
+        if found is not None:
+            return found
+    return None

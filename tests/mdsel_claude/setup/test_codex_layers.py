@@ -54,6 +54,11 @@ def test_the_last_file_that_sets_the_switch_decides(tmp_path: Path) -> None:
     assert codex_layers.deciding([(user, OFF), (project, {})]) == (user, "hooks", False)
     assert codex_layers.deciding([(user, OFF), (project, ON)]) == (project, "hooks", True)
     legacy = {"features": {"codex_hooks": False}}
-    assert codex_layers.deciding([(user, ON), (project, legacy)]) == (
+    assert codex_layers.deciding([(user, {}), (project, legacy)]) == (
         project, "codex_hooks", False,
+    )  # fmt: skip
+    # `hooks` in any file beats `codex_hooks` in any other (`codex features list` agrees).
+    assert codex_layers.deciding([(user, ON), (project, legacy)]) == (user, "hooks", True)
+    assert codex_layers.deciding([(user, OFF), (project, {"features": {"codex_hooks": True}})]) == (
+        user, "hooks", False,
     )  # fmt: skip
