@@ -96,7 +96,7 @@ def catalog(
         what = "documents counted by top-level directory, those holding the most first"
     elif merged:
         levels = "level" if merged == 1 else "levels"
-        what += f", merged to {merged} {levels} below the root"
+        what += f", merged to {merged} {levels}" + (" below the root" if shown_root else "")
     closing = _closing(what, docs, shown_root, root, by_file=False)
     return [head, *lines, closing]
 
@@ -181,13 +181,12 @@ def _by_directory(docs: list[Entry], room: int) -> tuple[list[str], int] | None:
     into their ancestors at the deepest level that fits: (lines, level merged to, 0 for none).
     When even the top-level directories do not all fit, the largest are listed and one line
     counts the rest."""
-    deepest = max((d.directory.count("/") + 1 if d.directory else 0) for d in docs)
+    deepest = max(len(_parts(d.directory)) for d in docs)
     groups: dict[str, list[Entry]] = {}
     for keep in range(deepest, 0 if deepest else -1, -1):
         groups = {}
         for doc in docs:
-            parts = doc.directory.split("/") if doc.directory else []
-            groups.setdefault("/".join(parts[:keep]), []).append(doc)
+            groups.setdefault("/".join(_parts(doc.directory)[:keep]), []).append(doc)
         groups = dict(sorted(groups.items()))
         # As many of the largest documents named per directory as the room holds, 3 at least.
         largest = max(LARGEST, min(MAX_LARGEST, room // (len(groups) * BYTES_PER_NAMED) - 2))
@@ -215,6 +214,16 @@ def _by_directory(docs: list[Entry], room: int) -> tuple[list[str], int] | None:
             "them to see it)"
         )
     return shown, -1
+
+
+def _parts(directory: str) -> list[str]:
+    """A directory's components; an absolute one (the call named absolute and relative paths)
+    keeps its `/` on the first, so that it is merged into `/srv`, never into the current
+    folder's `./`."""
+    if not directory.startswith("/"):
+        return directory.split("/") if directory else []
+    first, *rest = directory[1:].split("/")
+    return ["/" + first, *rest]
 
 
 def _directory_line(name: str, members: list[Entry], named: int) -> str:

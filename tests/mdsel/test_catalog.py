@@ -307,3 +307,22 @@ def test_a_map_of_absolute_and_relative_paths_suggests_no_root_folder() -> None:
     lines = _map_of(["/srv/docs/a.md", "/srv/docs/b.md"])  # one folder: no subdirectory
     assert lines[0].startswith("/srv/docs/ 2 documents ")
     assert "Go deeper: index one file (/srv/docs/a.md)" in lines[-1], lines[-1]
+
+
+def test_absolute_directories_are_counted_under_their_own_top_folder() -> None:
+    """Directory lines of a map of absolute and relative paths: the absolute ones merge into
+    `/srv/`, never into the current folder's `./`, which holds only the relative files."""
+    from mdsel.catalog import catalog
+    from mdsel.tree import Source, parse_document
+
+    document = parse_document(("# Title\n\n" + "word " * 1200 + "\n").encode())
+    paths = [f"/srv/d{i}/a{j}.md" for i in range(12) for j in range(3)]
+    paths += ["top0.md", "top1.md", *(f"rel{i}/x.md" for i in range(12))]
+    sources = [Source(f"doc{n}", path, document) for n, path in enumerate(paths)]
+    for budget in (1000, 1400):
+        lines = catalog(sources, budget, 0, 250)
+        assert lines is not None
+        here = [line for line in lines if line.startswith("./ ")]
+        assert here == [line for line in lines if line.startswith("./ 2 documents ")], lines
+        assert any(line.startswith("/srv/ 36 documents ") for line in lines), lines
+        assert "below the root" not in lines[-1]
