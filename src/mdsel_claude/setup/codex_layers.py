@@ -17,15 +17,11 @@ HOOKS_FEATURES = ("hooks", "codex_hooks")
 counts only when the first is not set (`codex features list`)."""
 
 
-def hooks_setting(doc: object) -> tuple[str, bool] | None:
-    """The `[features]` key of `doc` (a file's plain values) that sets Codex's hooks on or off,
-    and its value; None when the file leaves them to the files before it."""
+def _switch(doc: object, key: str) -> bool | None:
+    """`[features] key` of one file's plain values when it is a switch (a boolean), else None."""
     features = doc.get(FEATURES) if isinstance(doc, dict) else None
-    for key in HOOKS_FEATURES:
-        value = features.get(key) if isinstance(features, dict) else None
-        if isinstance(value, bool):
-            return key, value
-    return None
+    value = features.get(key) if isinstance(features, dict) else None
+    return value if isinstance(value, bool) else None
 
 
 def project_root(folder: Path) -> Path:
@@ -72,9 +68,8 @@ def deciding(layers: Sequence[tuple[Path, object]]) -> tuple[Path, str, bool] | 
     for key in HOOKS_FEATURES:
         found = None
         for path, doc in layers:
-            features = doc.get(FEATURES) if isinstance(doc, dict) else None
-            value = features.get(key) if isinstance(features, dict) else None
-            if isinstance(value, bool):
+            value = _switch(doc, key)
+            if value is not None:
                 found = (path, key, value)
         if found is not None:
             return found

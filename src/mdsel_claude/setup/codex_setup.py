@@ -71,8 +71,8 @@ def _our_hooks(doc: object) -> list[tuple[str, int, int, dict[str, object]]]:
 def hooks_switched_off(doc: object) -> str | None:
     """The `[features]` key of one file that switches Codex's hooks off, or None when it
     leaves them on or to other files."""
-    setting = codex_layers.hooks_setting(doc)
-    return setting[0] if setting is not None and not setting[1] else None
+    switch = codex_layers.deciding([(Path(), doc)])
+    return switch[1] if switch is not None and not switch[2] else None
 
 
 def doctor(path: Path, environ: Mapping[str, str], report: Report, folder: Path) -> None:
