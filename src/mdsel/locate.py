@@ -78,11 +78,9 @@ def nested_lines(document: Document, index: int) -> tuple[int, int]:
             # From the start of its line: a list marker before it belongs to the next item.
             end = document.lines.starts[document.lines.line_of(later.start) - 1]
             break
-    # A quote around it may sit further in than three columns (`  - > ## x`): its `>` lines
-    # are blank from that column. The first `>` before the heading on its line is that quote's
-    # (only container markup comes before a heading there).
+    # The quote around it, if any, is the first `>` before the heading on its line (only
+    # container markup comes before a heading there); it may sit in a list item (`  - > ## x`).
     lines = document.lines
     line_start = lines.starts[lines.line_of(heading.start) - 1]
-    marker = document.data.find(b">", line_start, heading.start)
-    indent = max(3, lines.column(marker)) if marker >= 0 else 3
+    indent = lines.quote_indent(document.data.find(b">", line_start, heading.start))
     return lines.content_span(heading.start, max(end, heading.end), quoted=-1, indent=indent)

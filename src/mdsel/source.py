@@ -153,14 +153,18 @@ class LineTable:
                 final -= 1
         return first, final
 
-    def column(self, offset: int) -> int:
-        """The column byte `offset` stands at on its line, tabs stopping every four columns
-        (what comes before it there is container markup: list markers, `>`, spaces)."""
-        line_start = self.starts[self.line_of(offset) - 1]
+    def quote_indent(self, marker: int) -> int:
+        """How far in the first `>` of a quote's lines may sit for a line of its markers alone
+        to be blank (see quote_blank): three columns, or as far in as its marker at offset
+        `marker` when that is further (a quote inside a list item: `10. > a`, then `    >`);
+        -1: no marker known. What comes before a marker on its line is container markup."""
+        if marker < 0:
+            return 3
+        line_start = self.starts[self.line_of(marker) - 1]
         column = 0
-        for byte in self.data[line_start:offset]:
-            column = column + 4 - column % 4 if byte == 0x09 else column + 1
-        return column
+        for byte in self.data[line_start:marker]:
+            column = _next_column(column, byte)
+        return max(3, column)
 
     def content_end(self, start: int, end: int) -> int:
         """Offset of the last byte in [start, end) that makes its line non-blank, or -1.
@@ -182,7 +186,7 @@ def quote_blank(line: bytes, depth: int, indent: int = 3) -> bool:
     pos, size, seen = 0, len(line), 0
     marker = column = 0
     while marker < size and line[marker] in (0x20, 0x09):
-        column = column + 4 - column % 4 if line[marker] == 0x09 else column + 1
+        column = _next_column(column, line[marker])
         if column > indent:
             break
         marker += 1
@@ -202,6 +206,11 @@ def quote_blank(line: bytes, depth: int, indent: int = 3) -> bool:
             pos += 1
         seen += 1
     return not line[pos:].strip(b" \t\r\n")
+
+
+def _next_column(column: int, byte: int) -> int:
+    """The column after `byte` at `column`: a tab stops at the next multiple of four."""
+    return column + 4 - column % 4 if byte == 0x09 else column + 1
 
 
 def _lines(data: bytes, chunk: int = 1 << 20) -> Iterator[bytes]:

@@ -55,9 +55,7 @@ class Document(NamedTuple):
         """Lines of block `index`, trailing blank lines dropped; 1-based, inclusive."""
         blocks = self.blocks
         quoted, outermost = blocks.quoted(index)
-        # A quote inside a list item has its markers where the item's text starts, which may
-        # be four columns in or more (`10. > a`, then `    >`): as far in as its first one.
-        indent = max(3, self.lines.column(outermost)) if quoted else 3
+        indent = self.lines.quote_indent(outermost)
         return self.lines.content_span(blocks.starts[index], blocks.ends[index], quoted, indent)
 
     def resident_bytes(self) -> int:
