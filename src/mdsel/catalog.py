@@ -250,9 +250,9 @@ def _closing(what: str, docs: list[Entry], shown_root: str, root: str, by_file: 
     words_below: dict[str, int] = {}
     for doc in docs:
         # A directory shown absolute (the call named absolute and relative paths: no folder
-        # holds them all) has no top-level subdirectory to index: its first part is `/`.
-        if doc.directory and not doc.directory.startswith("/"):
-            top = doc.directory.split("/")[0]
+        # holds them all) is no subdirectory to index.
+        top = (_parts(doc.directory) or [""])[0]
+        if top and not top.startswith("/"):
             words_below[top] = words_below.get(top, 0) + doc.document.word_count
     # The subdirectory holding the most words; ties by name, so the hint is always the same.
     directories = sorted(words_below, key=lambda top: (-words_below[top], top))[:EXAMPLE_DIRS]
