@@ -5,8 +5,7 @@
 
 - cold index (read + parse + tree + text render) per document size, over the floor: a bare loop
   over every event of `pyromark.events_with_range` on the same text (decoding included: the
-  parser needs a str); the same with the Python scan an install without a C compiler runs
-  (mdsel.compiled), paired with the floor separately; the same with the bytes already in memory
+  parser needs a str); the same with the bytes already in memory
   (no file read); markdown-it-py's parse time for reference. Each figure is the median over
   PROCESSES fresh processes (a process's memory layout alone moves the 10 KB ratio by a tenth);
 - the same for 10 MiB of one-line h1/h2/h3 headings, interleaved (the section loop's worst
@@ -39,14 +38,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from unittest.mock import patch
 
 import pyromark
 
 import mdsel
-import mdsel.compiled
-import mdsel.nesting
-import mdsel.parse
 from mdsel import render_text
 from mdsel.parse import OPTIONS
 
@@ -123,22 +118,6 @@ def cold_from_memory(path: Path, data: bytes) -> None:
     render_text.index(mdsel.index(sources), [], [], mdsel.Options())
 
 
-@contextmanager
-def pure_python() -> Iterator[None]:
-    """The Python scan and counts, as an install without a C compiler runs (mdsel.compiled)."""
-    # Each module binds its own COMPILED (imported by name, not re-exported), so each is patched.
-    with (
-        patch.object(mdsel.parse, "COMPILED", False),
-        patch.object(mdsel.nesting, "COMPILED", False),
-    ):
-        yield
-
-
-def cold_pure(path: Path) -> None:
-    with pure_python():
-        cold(path)
-
-
 PROCESSES = 5
 """Fresh processes the cold index is measured in: at 10 KB a process's memory layout alone moves
 the ratio by a tenth, so each figure is the median over several."""
@@ -159,7 +138,7 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
         row = {key: statistics.median(r[key] for r in measured) for key in NUMERIC}
         ratios = [r["ratio"] for r in measured]
         row.update(
-            bytes=measured[0]["bytes"], compiled=measured[0]["compiled"],
+            bytes=measured[0]["bytes"],
             ratio_low=min(ratios), ratio_high=max(ratios), processes=len(measured),
         )  # fmt: skip
         rows.append(row)
@@ -167,16 +146,15 @@ def cold_index(workdir: Path) -> list[dict[str, Any]]:
 
 
 NUMERIC = (
-    "floor_ms", "index_ms", "ratio", "memory_ratio", "markdown_it_ms", "pure_floor_ms",
-    "pure_index_ms", "pure_ratio",
+    "floor_ms", "index_ms", "ratio", "memory_ratio", "markdown_it_ms",
 )  # fmt: skip
 """The figures of a cold_index row that are medians over the processes."""
 
 
 def cold_index_here(workdir: Path) -> list[dict[str, Any]]:
     """Per size, in this process: the cold index and the floor paired; the same with the
-    document's bytes already in memory (what the file read adds is the difference); the same
-    with the Python scan; markdown-it-py's parse."""
+    document's bytes already in memory (what the file read adds is the difference);
+    markdown-it-py's parse."""
     from markdown_it import MarkdownIt
 
     rows = []
@@ -195,26 +173,18 @@ def cold_index_here(workdir: Path) -> list[dict[str, Any]]:
         def in_memory(path: Path = path, data: bytes = data) -> None:
             cold_from_memory(path, data)
 
-        def pure(path: Path = path) -> None:
-            cold_pure(path)
-
         with collector_off():
             floor()
             ours()
             base, mine = paired(floor, ours, repeat)
             memory_base, memory = paired(floor, in_memory, repeat)
-            pure_base, pure_mine = (
-                paired(floor, pure, repeat) if mdsel.compiled.COMPILED else (base, mine)
-            )
         parser = MarkdownIt("commonmark").enable("table")
         text = data.decode("utf-8")
         mdit = median_time(lambda: parser.parse(text), max(3, repeat // 10))  # noqa: B023
         rows.append(
             {"bytes": len(data), "floor_ms": base * 1e3, "index_ms": mine * 1e3,
              "ratio": mine / base, "memory_ratio": memory / memory_base,
-             "markdown_it_ms": mdit * 1e3,
-             "compiled": mdsel.compiled.COMPILED, "pure_floor_ms": pure_base * 1e3,
-             "pure_index_ms": pure_mine * 1e3, "pure_ratio": pure_mine / pure_base}
+             "markdown_it_ms": mdit * 1e3}
         )  # fmt: skip
     return rows
 
@@ -334,9 +304,6 @@ PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
 _CHILD = """
 import sys, time
 import mdsel
-import mdsel.compiled
-import mdsel.nesting
-import mdsel.parse
 from mdsel import render_text
 start = time.perf_counter()
 sources, problems = mdsel.load([sys.argv[1]])
@@ -410,16 +377,15 @@ def main() -> int:
         return 0
     print(f"machine: {results['machine']}")
     print("\ncold index (read + parse + render) over the bare event loop")
-    print(f"(compiled scan: {rows[0]['compiled']}; 'pure': the Python scan, paired separately)")
     print(f"(medians over {PROCESSES} processes; 'low-high': the ratio's range over them; "
           "'in memory': without the file read)")  # fmt: skip
     print(f"{'bytes':>10} {'floor ms':>9} {'index ms':>9} {'ratio':>6} {'low-high':>10} "
-          f"{'in memory':>9} {'pure':>6} {'markdown-it ms':>15}")  # fmt: skip
+          f"{'in memory':>9} {'markdown-it ms':>15}")  # fmt: skip
     for r in rows:
         print(
             f"{r['bytes']:>10.0f} {r['floor_ms']:>9.2f} {r['index_ms']:>9.2f} "
             f"{r['ratio']:>6.2f} {r['ratio_low']:>4.2f}-{r['ratio_high']:<4.2f} "
-            f"{r['memory_ratio']:>9.2f} {r['pure_ratio']:>6.2f} {r['markdown_it_ms']:>15.1f}"
+            f"{r['memory_ratio']:>9.2f} {r['markdown_it_ms']:>15.1f}"
         )
     lv = results["heading_levels"]
     print(

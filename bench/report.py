@@ -175,6 +175,8 @@ def collect(reuse: bool) -> dict[str, Any]:
         "engine": lambda: json_script("bench_engine.py", "--json"),
         # bench_memory.py: peak memory and time of a cold index over the bare parser loop.
         "memory": lambda: json_script("bench_memory.py", "--json"),
+        # bench_growth.py: every stage at 2n units of a growing shape over n.
+        "growth": lambda: json_script("bench_growth.py", "--json"),
         "server": lambda: text_script("bench_server.py", parse_server),
         # bench_server_parts.py: the warm select with parts of the server swapped out.
         "server_parts": lambda: json_script("bench_server_parts.py", "--rounds", "3", "--json"),
@@ -487,14 +489,6 @@ def performance_section(results: dict[str, Any]) -> list[str]:
                 "bare pyromark event loop on the same text",
                 f"{row['memory_ratio']:.2f}",
             ])  # fmt: skip
-        for row in engine["cold_index"] if engine["cold_index"][0].get("compiled") else []:
-            rows.append([
-                f"the same, {size(row['bytes'])}, with the Python scan (an install without a C "
-                "compiler)",
-                ms(row["pure_index_ms"]),
-                f"bare pyromark event loop on the same text: {ms(row['pure_floor_ms'])}",
-                f"{row['pure_ratio']:.2f}",
-            ])  # fmt: skip
         if "heading_levels" in engine:
             levels = engine["heading_levels"]
             rows.append([
@@ -581,53 +575,22 @@ def performance_section(results: dict[str, Any]) -> list[str]:
             " appends per block and heading, each heading's inline events read for its title), an"
             " eighth in passes over the bytes for what the index prints (the word mask, its "
             "words, the newlines), and about a tenth in the section stack, the few hundred "
-            "headings an outline shows and reading the file. No Python loop can look at each "
-            "event for less than a tenth of the floor, so the scan and the word and line counts "
-            "are compiled (src/mdsel/_scan.c, built by hatch_build.py wherever a C compiler is at"
-            " hand): each event then costs a dict look-up or two in C, and the counts are loops "
-            "the compiler turns into vector instructions. The Python code stays beside it, "
-            "answers the same (tests/mdsel/test_compiled.py holds them equal on real documents, "
-            "the CommonMark examples and generated ones) and runs where the extension was not "
-            "built: its ratios are the rows marked 'with the Python scan'. In C the columns come "
-            "back as finished arrays, the parser's interned keys and tags are compared by "
-            "identity, and each heading's first line and the words before it are counted in one "
-            "pass over the bytes (byte-wide counters, with an AVX2 copy on x86-64 glibc). At 10 "
-            "KB the floor is about 145 µs (559 events) and mdsel adds about 55 µs, measured with "
-            "perf and callgrind: reading the file, 7 µs, nearly all of it the five system calls "
-            "(the stat before the open, so that a device is never opened, and the fstat after it,"
-            " so that the file checked is the file read); the compiled scan, about 17 µs over the"
-            " floor (a bare C loop that only takes the events is 4 µs under it): finding each "
-            "event's one key through the public dict API, some 50 instructions an event, is 5 µs,"
-            " reading the ranges of a hundred blocks 2, the loop itself 5, and each call's "
-            "arguments and fourteen arrays 2; and some 80 Python calls, about 30 µs: the "
-            "document's parts (9), the index text on a fresh document (8.5), load (4), and some 8"
-            " more that show only when all run together. Since then the scan takes each event "
-            "through the iterator's own slot and reads the thread's error state only after a "
-            "look-up that can fail, about 3 µs less (paired in one process against the earlier "
-            "build). Counted with callgrind under PYTHONHASHSEED=0, the whole 10 KB index then "
-            "ran 301,000 instructions over the floor's 1,835,000, the scan 94,000 of them; the "
-            "scan's arguments are now read in place (METH_FASTCALL), a small document's offset "
-            "columns are cut from one array instead of eleven made by Python-level calls, the "
-            "next event is taken inline, the result tuple is made without a format string, and "
-            "the words and newlines are counted in one pass over the bytes (5 MB: 0.29 ms, was "
-            "0.42): the scan is 77,000 and the whole index 281,000. Those 16% more instructions "
-            "cost some 29% more time: ours run at about half the parser's rate, cold in the "
-            "caches the parse has just filled. Looking each event's key up by hash "
-            "(PyDict_GetItem) instead of taking its one item costs more, not less (116,000 for "
-            "the scan). On this machine a system call costs about twice its own time again in what "
-            "runs after it (a stat before an in-memory parse adds 5 µs, not 1.9): the read's "
-            "share is the difference between the 10 KB row and the row 'already in memory'. "
-            "Which process runs the measurement moves the 10 KB ratio by a tenth (its memory "
-            "layout: the same build gives 1.33 in one process and 1.47 in the next), so each "
-            "figure is the median of several. Two ways down were weighed and not taken: reading "
-            "a dict's key from CPython's private dict layout (saving most of those 5 µs) would "
-            "tie the extension to one interpreter version's internals, and fusing the pipeline "
-            "into fewer, larger functions would undo the single-purpose modules; nor are the "
-            "read's two checks dropped. Asking the parser to merge adjacent text events "
-            "(pyromark's `merge_text=True`) gives no fewer events on the 10 KB text (559) and "
-            "costs 3% more; the file read itself costs what `Path.read_bytes` does (11.7 µs "
-            "against 11.6 µs in one process), so its checks are free and its system calls are "
-            "the price. "
+            "headings an outline shows and reading the file. Until 050c8e0 the scan and the word "
+            "and line counts had a compiled twin (src/mdsel/_scan.c, built where a C compiler was "
+            "at install), which took the cold index to 1.28 times the floor at 10 KB and 1.11–1.17 "
+            "from 100 KB to 5 MB on the same bench; it is gone. It was quadratic in the pieces of "
+            "one heading (a 1 MB file that is one setext heading took 184 s to index, against "
+            "about a second in Python), it made an install's speed depend on whether a compiler "
+            "happened to be there, and it was a second implementation of the hot loop to keep "
+            "equal to the first. The one scan is the Python one, and the rows above are its "
+            "figures: what it costs over the compiled twin is milliseconds on a megabyte, which "
+            "no agent feels. The growing shapes below hold every stage to linear growth. The "
+            "read's share is the difference between the 10 KB row and the row 'already in "
+            "memory': two checks (the stat before the open, so that a device is never opened, "
+            "and the fstat after it, so that the file checked is the file read) and their system "
+            "calls, which cost about what `Path.read_bytes` does. Which process runs the "
+            "measurement moves the 10 KB ratio by a tenth (its memory layout), so each figure is "
+            "the median of several. "
             + cold_verdict(engine["cold_index"])
             + " Interleaved h1/h2/h3 headings cost the"
             " most per byte: three events per heading, and for each a step of the section stack. "
@@ -642,6 +605,27 @@ def performance_section(results: dict[str, Any]) -> list[str]:
             f"(the bare parser loop: {lin['floor_factor']:.2f}×)"
             for lin in engine["linearity"]
         ]
+        growth = results.get("growth", {})
+        if growth.get("rows"):
+            lines += [
+                "",
+                "Growing shapes (bench/bench_growth.py): each stage's CPU time at 2n units over "
+                f"its time at n (linear: 2.0, quadratic: 4.0; target ≤ {growth['target']}); "
+                f"the worst is {growth['worst']:.2f}.",
+                "",
+            ]
+            stages = list(dict.fromkeys(row["stage"] for row in growth["rows"]))
+            shapes = list(dict.fromkeys(row["shape"] for row in growth["rows"]))
+            ratio = {(row["shape"], row["stage"]): row["ratio"] for row in growth["rows"]}
+            units = {row["shape"]: row["units"] for row in growth["rows"]}
+            lines += table(
+                ["Shape (n units)", *stages],
+                [
+                    [f"{shape} ({units[shape]:,})"]
+                    + [f"{ratio[shape, stage]:.2f}" for stage in stages]
+                    for shape in shapes
+                ],
+            )
         if engine.get("pathological"):
             lines += [
                 "",

@@ -2,8 +2,7 @@
 scan with a stack of open sections), each heading's first line, and the words before each.
 
 Kept apart from the Headings sequence that serves them: these run once per document, over every
-heading, so each is a single loop or a few maps in C; the counts over the bytes are mdsel._scan's
-where it was built (mdsel.compiled), with the same answers.
+heading, so each is a single loop or a few maps in C (the standard library's, over the bytes).
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ from array import array
 from itertools import accumulate, repeat
 from operator import add
 
-from mdsel.compiled import COMPILED, native
 from mdsel.source import LineTable
 
 
@@ -66,8 +64,8 @@ def nest(
 
 class HeadingCounts:
     """Each heading's first line and the words before it, for the headings starting at
-    `starts`: counted on first use and kept. The heading lines and the section words each ask
-    for their half; compiled, one pass over the bytes counts both."""
+    `starts`: counted on first use and kept (the heading lines and the section words each ask
+    for their half)."""
 
     __slots__ = ("_first_lines", "_words_before", "lines", "starts")
 
@@ -81,25 +79,15 @@ class HeadingCounts:
         """first_lines(lines, starts)."""
         counted = self._first_lines
         if counted is None:
-            counted = self._count_both()[0] if COMPILED else first_lines(self.lines, self.starts)
-            self._first_lines = counted
+            counted = self._first_lines = first_lines(self.lines, self.starts)
         return counted
 
     def words_before(self) -> array[int]:
         """words_before(lines, starts)."""
         counted = self._words_before
         if counted is None:
-            counted = self._count_both()[1] if COMPILED else words_before(self.lines, self.starts)
-            self._words_before = counted
+            counted = self._words_before = words_before(self.lines, self.starts)
         return counted
-
-    def _count_both(self) -> tuple[array[int], array[int]]:
-        lines = self.lines
-        counted_lines, counted_words = native.heading_counts(lines.data, self.starts, array)
-        if not lines.lf_endings:  # a lone CR ends a line too: the line table counts those
-            counted_lines = first_lines(lines, self.starts)
-        self._first_lines, self._words_before = counted_lines, counted_words
-        return counted_lines, counted_words
 
 
 def first_lines(lines: LineTable, starts: array[int]) -> array[int]:
@@ -107,7 +95,7 @@ def first_lines(lines: LineTable, starts: array[int]) -> array[int]:
 
     With LF or CRLF endings only, a line number is one plus the newlines before: counted between
     consecutive headings in C (a map over the column, no Python loop). A lone CR needs the
-    line table. (HeadingCounts counts these and the words at once where mdsel._scan was built.)
+    line table.
     """
     code = starts.typecode
     data = lines.data

@@ -1,10 +1,8 @@
 """The scan's loop over the parser's events, in Python: blocks and top-level headings into
 columns (columns.Scan), one event at a time, with a stack of open containers.
 
-What mdsel._scan compiles (parse.scan picks it where the install built it) and the reference it
-is held to; the rare headings (inside a list or quote, or with a closing sequence or attribute
-block) are RareHeadings' for both. The parser's events come from parse, the only module that
-imports pyromark.
+The rare headings (inside a list or quote, or with a closing sequence or attribute block) are
+RareHeadings'. The parser's events come from parse, the only module that imports pyromark.
 
 This loop is the engine's overhead over the parser's own iteration, so it is kept tight: an
 inline or End event costs one dict look-up. Containers are closed by their byte ranges (a
@@ -72,7 +70,7 @@ def _runs(events: Iterator[Any], checkpoint: Callable[[], object]) -> Iterator[I
 
 
 class RareHeadings:
-    """Both scans' branch for the rare headings: inside a list or quote (kept as a nested
+    """The scan's branch for the rare headings: inside a list or quote (kept as a nested
     heading, a link target but not a section), or whose title may end in an ATX closing
     sequence or an attribute block (heading_text decides; an explicit id and text are kept)."""
 
@@ -124,8 +122,7 @@ def scan_events(
     max_nodes: int = 2**62,
     checkpoint: Callable[[], object] | None = None,
 ) -> Scan:
-    """parse.scan's columns from the parser's `events` (with ranges), in Python: where
-    mdsel._scan was not built, and the reference it is tested against.
+    """parse.scan's columns from the parser's `events` (with ranges).
 
     Longer than our functions usually are, on purpose: this loop runs once per parser event
     (tens of millions in some files), and a function call per event or per block would cost
@@ -205,7 +202,12 @@ def scan_events(
             # there), inlined: this runs once per heading, a million times in some files.
             # GitHub's text, where it differs (github not None): no image's alt text, and a
             # newline for a line break.
-            title = ""
+            # Pieces are gathered in lists and joined once: `+=` on a string is linear only
+            # while realloc can grow it in place, and a fragmented heap (a long-running server)
+            # makes it copy, which is quadratic in the pieces of one heading (a setext heading
+            # can hold a million).
+            pieces: list[str] = []
+            add_piece = pieces.append
             github = None
             in_image = 0
             for inline, _span in events:
@@ -224,24 +226,30 @@ def scan_events(
                 elif "Code" in inline:
                     piece = inline["Code"]
                 elif inline == "SoftBreak" or inline == "HardBreak":
-                    github = (title if github is None else github) + "\n"
-                    title += " "
+                    if github is None:
+                        github = pieces.copy()
+                    github.append("\n")
+                    add_piece(" ")
                     continue
                 else:
                     continue
                 if in_image:
                     if github is None:
-                        github = title
+                        github = pieces.copy()
                 elif github is not None:
-                    github += piece
-                title += piece
+                    github.append(piece)
+                add_piece(piece)
+            title = "".join(pieces)
             level = levels_of[tag["Heading"]["level"]]
             if open_ends or (title and title[-1] in "#\t }") or github is not None:
                 # Rare: inside a list or quote, ending in a closing sequence pulldown-cmark
                 # kept or in an attribute block, or shown otherwise on GitHub; one test keeps
                 # them off the usual path.
                 open_end = open_ends[-1] if open_ends else -1
-                shown = rare(level, start, end, open_end, title, len(levels), github)
+                shown = rare(
+                    level, start, end, open_end, title, len(levels),
+                    None if github is None else "".join(github),
+                )  # fmt: skip
                 if shown is None:
                     continue
                 title = shown

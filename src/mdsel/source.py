@@ -77,7 +77,7 @@ class LineTable:
     def mask(self) -> bytes:
         """The data with whitespace as b" " and every other byte as b"x": a word starts at each
         b" x" pair (or at an b"x" at the range start), so counting never creates word objects.
-        Made on first use: an index with the compiled counts (mdsel._scan) never needs it."""
+        Made on first use."""
         if self._mask is None:
             self._mask = self.data.translate(_WORD_MASK)
         return self._mask

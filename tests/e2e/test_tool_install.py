@@ -30,10 +30,9 @@ def project(tmp_path: Path) -> Path:
         pytest.skip(f"{WHEELHOUSE} has no locked wheels: scripts/test.sh fills it")
     target = tmp_path / "project"
     target.mkdir()
-    for name in ("pyproject.toml", "hatch_build.py", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, target / name)
-    # Without the extension built in place by an editable install: the build makes its own.
-    skipped = shutil.ignore_patterns("__pycache__", "*.so")
+    skipped = shutil.ignore_patterns("__pycache__")
     shutil.copytree(ROOT / "src", target / "src", ignore=skipped)
     return target
 

@@ -1,5 +1,5 @@
-"""scan_events: the Python loop over the parser's events, and RareHeadings, which both scans
-call for headings inside containers or with a closing sequence or attribute block."""
+"""scan_events: the loop over the parser's events, and RareHeadings, which it calls for headings
+inside containers or with a closing sequence or attribute block."""
 
 from __future__ import annotations
 
