@@ -10,6 +10,7 @@ import json
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,21 @@ def test_uv_tool_install_dot(project: Path, tmp_path: Path) -> None:
         project, env,
     )  # fmt: skip
     assert_commands_work(tmp_path / "bin")
+
+
+def test_the_wheel_is_one_pure_python_wheel_for_every_platform(
+    project: Path, tmp_path: Path
+) -> None:
+    """Nothing is compiled at install: the wheel is tagged py3-none-any and holds no binary."""
+    out = tmp_path / "dist"
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), "."],
+        cwd=project, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    wheels = list(out.glob("*.whl"))
+    assert [wheel.name.endswith("-py3-none-any.whl") for wheel in wheels] == [True], wheels
+    with zipfile.ZipFile(wheels[0]) as archive:
+        names = archive.namelist()
+    assert "mdsel/scan_events.py" in names
+    assert not [name for name in names if name.endswith((".so", ".pyd", ".c", ".dylib"))]
