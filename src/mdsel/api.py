@@ -15,6 +15,10 @@ from mdsel.results import DEFAULT_OPTIONS, IndexResult, Options, Outcome, Select
 from mdsel.settings import DEFAULT_MAX_BYTES
 from mdsel.tree import Document, Source, parse_document
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mdsel.search_index import SearchCache
+
 
 def load(
     paths: Sequence[str],
@@ -82,6 +86,7 @@ def select(
     *,
     alone: bool | None = None,
     left_out: Sequence[str] = (),
+    search_cache: SearchCache | None = None,
 ) -> SelectResult:
     """Resolve a selector request in the documents and cut what matched into shown matches;
     `named`: how many documents the call named (default: these), for qualifying selectors;
@@ -89,14 +94,17 @@ def select(
     or that a limit left out (default: `named` is 1). Only then does `readme-2::` or a link to
     `guide.md` mean a call's one document whatever its namespace or folder. `left_out`: files
     the call named that a limit left out (never read): a link that may name one of them is a
-    miss, not an answer from another document."""
+    miss, not an answer from another document. `search_cache`: search indexes kept between
+    calls (a server's; a search builds its own without one)."""
     # Imported here: selector parsing, resolution, suggestions and paging are not needed to
     # index, and `mdsel index` start-up time is part of its budget.
     from mdsel.matches import select_matches
 
     count = len(sources) if named is None else named
     alone = count == 1 if alone is None else alone
-    return select_matches(request, sources, options or DEFAULT_OPTIONS, count, alone, left_out)
+    return select_matches(
+        request, sources, options or DEFAULT_OPTIONS, count, alone, left_out, search_cache
+    )
 
 
 def run_command(
@@ -112,13 +120,15 @@ def run_command(
     cwd: str | None = None,
     read: Callable[[str], bytes | Problem] | None = None,
     left_out: Sequence[str] = (),
+    search_cache: SearchCache | None = None,
 ) -> Outcome:
     """Exactly what `mdsel index|select` prints for these (already expanded) paths.
 
     `problems` and `warnings` found before reading (path expansion, a caller's read policy) are
     reported in their usual places; relative paths are read against `cwd` (default: the
     process's) and shown as given; `read` is as for `load`; `left_out` as for `select` (the
-    files path expansion's limits left out, files.Expansion.left_out).
+    files path expansion's limits left out, files.Expansion.left_out); `search_cache` as for
+    `select`.
     """
     from mdsel import render_text
 
@@ -139,7 +149,10 @@ def run_command(
     # never replaced by another document of the call.
     loaded = {source.path for source in sources}
     unread = [*left_out, *(path for path in paths if path not in loaded)]
-    result = select(selector or "", sources, options, named, alone=alone, left_out=unread)
+    result = select(
+        selector or "", sources, options, named, alone=alone, left_out=unread,
+        search_cache=search_cache,
+    )  # fmt: skip
     if options.json:
         from mdsel import render_json
 

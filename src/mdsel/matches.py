@@ -24,6 +24,10 @@ from mdsel.shown import Paged, shown_match, span_of
 from mdsel.suggest import suggest
 from mdsel.tree import Source
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mdsel.search_index import SearchCache
+
 OMITTED_LINE_BYTES = 1024
 """Room for the line naming matches left out: at most 20 runs of selectors (render_text)."""
 
@@ -39,15 +43,19 @@ def select_matches(
     named: int,
     alone: bool,
     left_out: Sequence[str] = (),
+    search_cache: SearchCache | None = None,
 ) -> SelectResult:
     """`named`: the documents the call named, for qualifying selectors; `alone`: whether it
-    named its one document and nothing else (see resolve)."""
+    named its one document and nothing else (see resolve); `search_cache`: where a search
+    finds the index of these documents when it was built before (default: built for it)."""
     try:
         selectors = parse_request(request)
     except SelectorSyntaxError as exc:
         return SelectResult((), (), (_syntax_problem(request, exc, sources),), named)
     if not sources:
         return SelectResult((), (), (), named)  # every file failed; their problems say why
+    if any(selector.params.q is not None for selector in selectors):
+        return _searched(selectors, sources, options, named, alone, left_out, search_cache)
     found, problems = _resolve_all(selectors, sources, alone, left_out)
     matches: list[Match] = []
     omitted: list[tuple[str, str]] = []
@@ -101,6 +109,46 @@ def select_matches(
             shown = shown._replace(children=children(sources[node.doc].document, node))
         matches.append(shown)
     return SelectResult(tuple(matches), tuple(omitted), tuple(problems), named)
+
+
+def _searched(
+    selectors: Sequence[Selector],
+    sources: Sequence[Source],
+    options: Options,
+    named: int,
+    alone: bool,
+    left_out: Sequence[str],
+    cache: SearchCache | None,
+) -> SelectResult:
+    """A search request: its scope resolved like any selector, then searched (mdsel.search)."""
+    from mdsel.search import scope_selector, search
+
+    if len(selectors) > 1:
+        written = next(s.source for s in selectors if s.params.q is not None)
+        problem = Problem(
+            INVALID_SELECTOR,
+            "SEARCH_NOT_ALONE",
+            f"a search ({written}) is a request of its own: its words run to the end, so put "
+            "it last and alone (h2.1?q=words searches inside h2.1)",
+            selector=",".join(s.source for s in selectors),
+        )
+        return SelectResult((), (), (problem,), named)
+    selector = selectors[0]
+    scoped = scope_selector(selector)
+    scope: dict[int, list[tuple[int, int]]] | None = None
+    problems: list[Problem] = []
+    if scoped is not None:
+        found, problems = _resolve_all([scoped], sources, alone, left_out)
+        if not found:
+            return SelectResult((), (), tuple(problems), named)
+        scope = {}
+        for node, _selector in found:
+            _kind, first, last = span_of(sources[node.doc].document, node)
+            scope.setdefault(node.doc, []).append((first, last))
+    answer = search(selector, sources, options, named, scope, cache)
+    if isinstance(answer, Problem):
+        return SelectResult((), (), (*problems, answer), named)
+    return SelectResult((), (), tuple(problems), named, search=answer)
 
 
 def _may_repeat(

@@ -205,7 +205,12 @@ def select(
         all_warnings.append(
             f"{len(result.omitted)} more matches not shown (response budget): {names}"
         )
-    data = {"matches": matches, "unresolved": unresolved}
+    data: dict[str, Any] = {"matches": matches, "unresolved": unresolved}
+    if result.search is not None:
+        from mdsel import render_search
+
+        matches.extend(render_search.json_matches(result.search))
+        data["search"] = render_search.json_summary(result.search)
     problems = [*file_problems, *result.problems]
     return _envelope(
         "select",

@@ -143,6 +143,10 @@ def select(
     qualify = result.documents > 1
     out: list[str] = list(w + "\n" for w in warnings)
     several = len(result.matches) + len(result.omitted) > 1
+    if result.search is not None:
+        from mdsel import render_search
+
+        out.extend(render_search.text(result.search, qualify))
     for match in result.matches:
         selector = f"{match.namespace}::{match.selector}" if qualify else match.selector
         if several:

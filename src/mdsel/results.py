@@ -71,6 +71,47 @@ class Match(NamedTuple):
     the selector named no line."""
 
 
+class Hit(NamedTuple):
+    """One section a search found: where it is, why, and how to select it again."""
+
+    namespace: str
+    path: str
+    selector: str
+    """The canonical selector of the section's heading (`h2.3`), or `root`."""
+    titles: tuple[str, ...]
+    """The titles from the document's down to the section's own."""
+    line_start: int
+    line_end: int
+    """The section's own lines: its heading up to the next heading of any level."""
+    words: int
+    score: float
+    lines: tuple[tuple[int, str], ...]
+    """Its best matching lines: (line number, the line, cut to a preview)."""
+
+
+class Search(NamedTuple):
+    """What a search (`?q=…`) answers: a page of ranked hits and the first one's text."""
+
+    query: str
+    """The words searched for, as written."""
+    hits: tuple[Hit, ...]
+    total: int
+    """Sections that match in the scope."""
+    first: int
+    """The rank of hits[0] (1-based): page N starts at hit (N-1) × HITS_PER_PAGE + 1."""
+    next: str | None
+    """The selector of the next page of hits, when there is one."""
+    narrow: str
+    """How to narrow the search (a selector, or a hint), for the closing line."""
+    text: str
+    """The first hit's own lines, verbatim (a part of them when they do not fit)."""
+    text_start: int
+    text_end: int
+    """The lines `text` holds."""
+    documents: int
+    """Documents searched."""
+
+
 class SelectResult(NamedTuple):
     matches: tuple[Match, ...]
     omitted: tuple[tuple[str, str], ...]
@@ -78,6 +119,8 @@ class SelectResult(NamedTuple):
     problems: tuple[Problem, ...]
     """Invalid selector, unresolved items and namespaces, in request order."""
     documents: int
+    search: Search | None = None
+    """What a search answered (`matches` is then empty)."""
 
 
 class IndexResult(NamedTuple):

@@ -131,6 +131,15 @@ class _Parser(Scanner):
             namespace = match.group(1).lower()
             self.pos = match.end()
             self.skip_space()
+        if self.peek() == "?":  # `?q=…`, `readme::?q=…`: a search of whole documents
+            self.pos += 1
+            params = self.params()
+            if params.q is None:
+                raise self.fail(
+                    "expected a selector before '?' (h2.1?head=5), or a search: ?q=words", begin
+                )
+            source = self.text[begin : self.pos].strip()
+            return Selector(namespace, (), params, source, self.link)
         segments = [self.segment(first=True)]
         while True:
             self.skip_space()

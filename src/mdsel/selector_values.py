@@ -39,12 +39,16 @@ class Params(NamedTuple):
     page: int | None = None
     full: bool = False
     toc: bool = False
+    q: str | None = None
+    """`?q=WORDS`: the words to search for (decoded: `+` and `%20` are spaces); None when the
+    selector is no search."""
 
 
 class Selector(NamedTuple):
     namespace: str | None
     """Lowercased namespace, or None for every document."""
     segments: tuple[Segment, ...]
+    """Empty only for a search of whole documents (`?q=…`, `readme::?q=…`)."""
     params: Params
     source: str
     """The selector as written (trimmed), for messages."""
@@ -86,4 +90,6 @@ def format_params(params: Params) -> str:
         parts.append("full=true")
     if params.toc:
         parts.append("toc=true")
+    if params.q is not None:
+        parts.append(f"q={params.q}")
     return "?" + "&".join(parts) if parts else ""

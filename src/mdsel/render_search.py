@@ -1,0 +1,97 @@
+"""A search's answer (results.Search) → text and the JSON envelope's matches.
+
+Text: one line saying what matched, then each hit of the page (rank, path, the selector that
+selects it, the titles down to it, its lines and words) with its best matching lines, then the
+first hit's own lines verbatim under a `==> … <==` header, then a closing line: how many
+sections matched, the next page of hits, how to narrow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mdsel.render_json import printable_path
+from mdsel.results import Hit, Search
+from mdsel.titles import shown_title
+
+
+def _selector(hit: Hit, qualify: bool) -> str:
+    return f"{hit.namespace}::{hit.selector}" if qualify else hit.selector
+
+
+def _path(hit: Hit) -> str:
+    return shown_title(printable_path(hit.path))
+
+
+def text(search: Search, qualify: bool) -> list[str]:
+    """The answer's lines, each ending in a line break."""
+    last = search.first + len(search.hits) - 1
+    plural = "s" * (search.total != 1)
+    where = f" in {search.documents} documents" if search.documents > 1 else ""
+    out = [
+        f"search {search.query!r}: {search.total} section{plural} match{'es' * (not plural)}"
+        f"{where}, best first; hits {search.first}-{last} below, the first one's text after "
+        "them\n"
+    ]
+    for rank, hit in enumerate(search.hits, start=search.first):
+        titles = " › ".join(shown_title(title) for title in hit.titles) or "(untitled)"
+        out.append(
+            f"{rank}. {_path(hit)} {_selector(hit, qualify)} {titles} "
+            f"L{hit.line_start}-{hit.line_end} {hit.words} words\n"
+        )
+        out.extend(f"   {number}: {line}\n" for number, line in hit.lines)
+    best = search.hits[0]
+    out.append(
+        f"\n==> {_path(best)} {_selector(best, qualify)} "
+        f"L{search.text_start}-{search.text_end} <==\n"
+    )
+    body = search.text
+    out.append(body if not body or body.endswith(("\n", "\r")) else body + "\n")
+    if search.text_end < best.line_end or not search.text:
+        lines = f"L{best.line_start}-{best.line_end}"
+        rest = f"{best.namespace}::{lines}" if qualify else lines
+        out.append(
+            f"[lines {search.text_start}-{search.text_end} of the section's "
+            f"{best.line_start}-{best.line_end}; the rest: {rest}]\n"
+        )
+    closing = f"[{search.total} section{plural} match{'es' * (not plural)}"
+    if search.next is not None:
+        closing += f"; next hits: {search.next}"
+    out.append(f"{closing}; to narrow, search {search.narrow}]\n")
+    return out
+
+
+def json_matches(search: Search, qualify_all: bool = True) -> list[dict[str, Any]]:
+    """Each hit of the page as a match of the JSON envelope, in rank order; the first one
+    carries its text (`content`), the others none."""
+    matches = []
+    for rank, hit in enumerate(search.hits):
+        first = rank == 0
+        matches.append(
+            {
+                "selector": f"{hit.namespace}::{hit.selector}",
+                "type": "root" if hit.selector == "root" else "section",
+                "content": search.text if first else "",
+                "truncated": first and search.text_end < hit.line_end,
+                "line_start": hit.line_start,
+                "line_end": hit.line_end,
+                "file_path": printable_path(hit.path),
+                "titles": list(hit.titles),
+                "score": hit.score,
+                "words": hit.words,
+                "hit_lines": [{"line": number, "text": line} for number, line in hit.lines],
+                "children_available": [],
+            }
+        )
+    return matches
+
+
+def json_summary(search: Search) -> dict[str, Any]:
+    """The envelope's `search` object: what was searched, how many matched, what is next."""
+    return {
+        "query": search.query,
+        "total": search.total,
+        "first": search.first,
+        "next": search.next,
+        "documents": search.documents,
+    }

@@ -1,0 +1,327 @@
+"""A search (`?q=WORDS`, `h2.1?q=WORDS`) → ranked sections, the best one's text inline.
+
+FTS5 finds the sections holding any of the words and ranks them by BM25 over the fields
+(search_index); the best few hundred are then ranked again by what a reader means by "where
+is this discussed": how many of the words the section holds, how many its own title holds
+(and the titles above it), whether its title is the question itself, and whether it is a
+changelog's or a blog's (which mention everything in passing). The weights were chosen on
+labelled questions from real documentation trees (bench/bench_search.py), not per tree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from mdsel.budget import RESERVE_BYTES, answer_bytes, utf8_size
+from mdsel.errors import INVALID_SELECTOR, SELECTOR_NOT_FOUND, Problem, Suggestion
+from mdsel.names import heading_selector
+from mdsel.results import Hit, Options, Search
+from mdsel.search_index import SearchCache, SearchIndex, Section
+from mdsel.search_query import STOP_WORDS, Query, fts_string, parse_query
+from mdsel.selector_values import Params, Segment, Selector, format_segments
+from mdsel.tree import Document, Source
+
+HITS_PER_PAGE = 8
+"""Hits listed per answer; `&page=N` lists the next ones."""
+
+CANDIDATES = 200
+"""Sections BM25 hands to the second ranking: enough to hold the answer nearly always (on the
+benchmark's questions it is among them 96 times in 100), few enough to rank at once."""
+
+MAX_HIT_LINES = 3
+"""Matching lines shown under each hit."""
+
+PREVIEW_CHARS = 160
+"""A matching line is cut to this many characters."""
+
+RANK_WEIGHTS = {
+    "bm25": 1.5,  # BM25 over the fields, as a share of the best candidate's
+    "words": 1.0,  # the share of the query's words the section holds anywhere
+    "title_words": 1.25,  # the share its own title holds
+    "context_words": 0.5,  # the share the titles above it (and the document's path) hold
+    "title_is_query": 2.0,  # its title is the query's words, no more and no fewer
+    "title_extra": -1.5,  # the share of its title's words that are not the query's
+    "title_phrase": 0.5,  # its title holds the query's words as one phrase
+    "changelog": -1.5,  # a changelog's, a release note's or a blog post's
+    "root": -0.2,  # a page's text before its first heading
+}
+"""The second ranking: a section's score is the sum of these times its features (each 0–1)."""
+
+_CHANGELOG = re.compile(
+    r"(?:^|/)(?:changelog|changes|history|release[-_ ]?notes?|news|blog|posts?)(?:/|\.|$)",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"\w+")
+
+
+def search(
+    selector: Selector,
+    sources: Sequence[Source],
+    options: Options,
+    named: int,
+    scope: dict[int, list[tuple[int, int]]] | None,
+    cache: SearchCache | None = None,
+) -> Search | Problem:
+    """Search the sources for `selector`'s words; `scope`: document → its line spans to search
+    (None: every document whole). A bad query is an INVALID_SELECTOR problem saying what to
+    change; no match is a SELECTOR_NOT_FOUND problem with the nearest words that occur."""
+    assert selector.params.q is not None
+    query = parse_query(selector.params.q)
+    if isinstance(query, str):
+        return Problem(INVALID_SELECTOR, "SEARCH", query, selector=selector.source)
+    index = cache.get(sources) if cache is not None else SearchIndex(sources)
+    try:
+        return _answer(selector, query, index, sources, options, named, scope)
+    finally:
+        if cache is None:
+            index.close()
+
+
+def _answer(
+    selector: Selector,
+    query: Query,
+    index: SearchIndex,
+    sources: Sequence[Source],
+    options: Options,
+    named: int,
+    scope: dict[int, list[tuple[int, int]]] | None,
+) -> Search | Problem:
+    allowed = None if scope is None else _in_scope(index, scope)
+    expression = " OR ".join(fts_string(unit) for unit in query.units)
+    if query.phrases and all(query.phrases):
+        expression = " AND ".join(fts_string(unit) for unit in query.units)
+    elif any(query.phrases):  # a phrase must occur; the words may
+        required = " AND ".join(
+            fts_string(unit) for unit, phrase in zip(query.units, query.phrases, strict=True)
+            if phrase
+        )  # fmt: skip
+        expression = f"({required}) AND ({expression})"
+    candidates, total = index.ranked(expression, CANDIDATES, allowed)
+    if not candidates:
+        return _no_match(selector, query, index, allowed)
+    ranked = _rerank(index, query, candidates)
+    page = selector.params.page or 1
+    first = (page - 1) * HITS_PER_PAGE
+    if first >= len(ranked) and first >= total:
+        pages = -(-min(total, len(ranked)) // HITS_PER_PAGE)
+        return Problem(
+            SELECTOR_NOT_FOUND,
+            "OUT_OF_RANGE",
+            f"the search has {pages} page{'s' * (pages != 1)} of hits; page={page} is past "
+            "the last",
+            selector=selector.source,
+        )
+    chosen = ranked[first : first + HITS_PER_PAGE]
+    hits = tuple(_hit(index, sources, rowid, score, query) for rowid, score in chosen)
+    room = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    room -= sum(_hit_size(hit) for hit in hits) + 400
+    best = hits[0]
+    document = sources[index.sections[chosen[0][0] - 1].doc].document
+    text, text_end = _text(document, best.line_start, best.line_end, room, options)
+    shown_through = first + len(hits)
+    more = min(total, len(ranked)) > shown_through
+    next_page = _with_page(selector, page + 1) if more else None
+    return Search(
+        query.written, hits, total, first + 1, next_page, _narrowing(selector, sources, named),
+        text, best.line_start, text_end, len(sources),
+    )  # fmt: skip
+
+
+def _in_scope(index: SearchIndex, scope: dict[int, list[tuple[int, int]]]) -> list[int]:
+    """The rowids of the sections whose first line lies in a span of `scope`."""
+    allowed = []
+    for rowid, section in enumerate(index.sections, start=1):
+        spans = scope.get(section.doc)
+        if not spans:
+            continue
+        line = index.documents[section.doc].lines.line_of(section.start)
+        if any(first <= line <= last for first, last in spans):
+            allowed.append(rowid)
+    return allowed
+
+
+def _rerank(
+    index: SearchIndex, query: Query, candidates: list[tuple[int, float]]
+) -> list[tuple[int, float]]:
+    rowids = [rowid for rowid, _score in candidates]
+    units = query.units
+    count = len(units)
+    anywhere = [index.matching(fts_string(unit), rowids) for unit in units]
+    in_title = [index.matching("title : " + fts_string(unit), rowids) for unit in units]
+    in_context = [index.matching("context : " + fts_string(unit), rowids) for unit in units]
+    phrase = (
+        index.matching("title : " + fts_string(" ".join(units)), rowids) if count > 1 else set()
+    )
+    wanted = {token for unit in units for token in _tokens(unit)}
+    best = candidates[0][1] or 1.0
+    weights = RANK_WEIGHTS
+    scored = []
+    for rowid, bm25 in candidates:
+        section = index.sections[rowid - 1]
+        title_tokens = _tokens(section.titles[-1]) if section.heading >= 0 else []
+        title_hits = sum(rowid in found for found in in_title)
+        features = {
+            "bm25": bm25 / best,
+            "words": sum(rowid in found for found in anywhere) / count,
+            "title_words": title_hits / count,
+            "context_words": sum(rowid in found for found in in_context) / count,
+            "title_is_query": float(bool(title_tokens) and set(title_tokens) == wanted),
+            "title_extra": (
+                max(0, len(title_tokens) - title_hits) / len(title_tokens) if title_tokens else 1
+            ),
+            "title_phrase": float(rowid in phrase),
+            "changelog": float(bool(_CHANGELOG.search(index.paths[section.doc]))),
+            "root": float(section.heading < 0),
+        }
+        scored.append((rowid, sum(weights[name] * value for name, value in features.items())))
+    scored.sort(key=lambda pair: -pair[1])
+    return scored
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(text.lower()) if t not in STOP_WORDS]
+
+
+def _hit(
+    index: SearchIndex, sources: Sequence[Source], rowid: int, score: float, query: Query
+) -> Hit:
+    section = index.sections[rowid - 1]
+    source = sources[section.doc]
+    document = source.document
+    first, last = own_lines(document, section)
+    if section.heading < 0:
+        selector = "root"
+    else:
+        level = document.headings.levels[section.heading]
+        selector = heading_selector(level, document.headings.numbers.ordinal(section.heading))
+    words = document.lines.words_between(section.start, section.end)
+    return Hit(
+        source.namespace, source.path, selector, section.titles, first, last, words,
+        round(score, 4), _best_lines(document, first, last, query),
+    )  # fmt: skip
+
+
+def own_lines(document: Document, section: Section) -> tuple[int, int]:
+    """The section's own lines: its first line to the last that is not blank before the next
+    heading (or the document's end)."""
+    lines = document.lines
+    first = lines.line_of(section.start)
+    last = lines.line_of(max(section.start, section.end - 1))
+    data = document.data
+    starts = lines.starts
+    while last > first and not data[starts[last - 1] : starts[last]].strip():
+        last -= 1
+    return first, last
+
+
+def _best_lines(
+    document: Document, first: int, last: int, query: Query
+) -> tuple[tuple[int, str], ...]:
+    """The lines of first..last holding most of the query's words (a word's first five letters
+    stand for its forms: `configuring` for `configure`), at most MAX_HIT_LINES, in order."""
+    stems = [[token[:5] for token in _TOKEN.findall(unit)] for unit in query.units]
+    data = document.data
+    starts = document.lines.starts
+    counted: list[tuple[int, int, str]] = []
+    # Bounded: a section of a million lines is looked at for its first few thousand.
+    for number in range(first, min(last, first + 5000) + 1):
+        raw = data[starts[number - 1] : starts[number]]
+        text = raw.decode("utf-8", "replace").strip()
+        if not text:
+            continue
+        lowered = text.lower()
+        tokens = _TOKEN.findall(lowered)
+        found = sum(
+            all(any(token.startswith(stem) for token in tokens) for stem in unit)
+            for unit in stems
+            if unit
+        )
+        if found:
+            counted.append((found, number, text))
+    counted.sort(key=lambda item: (-item[0], item[1]))
+    chosen = sorted(counted[:MAX_HIT_LINES], key=lambda item: item[1])
+    return tuple((number, _preview(text)) for _found, number, text in chosen)
+
+
+def _preview(text: str) -> str:
+    text = "".join(char if char.isprintable() else " " for char in text)
+    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
+
+
+def _hit_size(hit: Hit) -> int:
+    """About what a hit's lines take in the answer (render_text's form), in bytes."""
+    size = 60 + utf8_size(hit.path) + utf8_size(hit.selector) + utf8_size(hit.namespace)
+    size += sum(utf8_size(title) + 3 for title in hit.titles)
+    return size + sum(12 + utf8_size(text) for _number, text in hit.lines)
+
+
+def _text(
+    document: Document, first: int, last: int, room: int, options: Options
+) -> tuple[str, int]:
+    """The lines first..last, verbatim, as many as fit `room` bytes and the page's words; and
+    the last line given. A first line too long alone is cut at a character."""
+    data = document.data
+    starts = document.lines.starts
+    room = max(room, 200)
+    end = first - 1
+    used = words = 0
+    for number in range(first, last + 1):
+        line = data[starts[number - 1] : starts[number]]
+        line_words = len(line.split())
+        if end >= first and (used + len(line) > room or words + line_words > options.page_words):
+            break
+        used += len(line)
+        words += line_words
+        end = number
+    raw = data[starts[first - 1] : starts[end]]
+    if len(raw) > room:
+        raw = raw[:room]
+    return raw.decode("utf-8", "ignore"), end
+
+
+def _with_page(selector: Selector, page: int) -> str:
+    """The selector of page `page` of the same search."""
+    assert selector.params.q is not None
+    prefix = f"{selector.namespace}::" if selector.namespace and not selector.link else ""
+    scope = format_segments(selector.segments) if selector.segments else ""
+    if selector.link and selector.segments:
+        scope = selector.link + scope
+    return f"{prefix}{scope}?q={' '.join(selector.params.q.split())}&page={page}"
+
+
+def _narrowing(selector: Selector, sources: Sequence[Source], named: int) -> str:
+    if named > 1:
+        return "a subdirectory or one file instead of the whole set, or a section: h2.1?q=…"
+    return "a section of the document: h2.1?q=…"
+
+
+def _no_match(
+    selector: Selector, query: Query, index: SearchIndex, allowed: list[int] | None
+) -> Problem:
+    near = index.nearest_words(query.units, allowed)
+    where = "in the sections searched" if allowed is not None else "in any document"
+    message = f"no section holds {' or '.join(repr(u) for u in query.units)} {where}"
+    if near:
+        message += "; the nearest words that occur: " + ", ".join(near)
+    else:
+        message += "; try other words, or mdsel index to see the headings"
+    suggestions = tuple(
+        Suggestion(
+            _with_page(selector, 1).replace(selector.params.q or "", word).rsplit("&page=", 1)[0]
+        )
+        for word in near[:3]
+    )
+    return Problem(
+        SELECTOR_NOT_FOUND, "NO_MATCH", message, selector=selector.source, suggestions=suggestions
+    )
+
+
+def scope_selector(selector: Selector) -> Selector | None:
+    """The selector whose matches a search looks inside (its params dropped), or None for
+    every document of the call; a namespace alone scopes to its document's root."""
+    if selector.segments:
+        return selector._replace(params=Params())
+    if selector.namespace is not None:
+        return selector._replace(segments=(Segment("root", None),), params=Params())
+    return None

@@ -1,0 +1,286 @@
+"""The search index of a call's documents: every section's words in an SQLite FTS5 table, ranked
+by BM25 with per-field weights (titles, the titles above, prose, code).
+
+A row is a section's own text: a heading's lines up to the next heading of any level, or a
+document's text before its first heading (`root`); so a hit is the innermost section holding
+the evidence. Built in memory, once per set of documents (the server keeps it while they are
+unchanged: see SearchCache); nothing is written to disk.
+
+FTS5 tokenizes: unicode61 splits on what is not a letter or digit (`dependency_overrides` is
+the words dependency and overrides, `CORSMiddleware` one word), folds case and diacritics, and
+porter stems English words. CJK characters are spaced apart before indexing and querying, so
+that a CJK word is a phrase of its characters rather than part of one unbroken run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from mdsel._record import NamedTuple
+from mdsel.columns import CODE, KINDS
+from mdsel.front_matter import front_matter_title
+from mdsel.tree import Document, Source
+
+_CODE = KINDS.index(CODE)
+
+WEIGHTS = (8.0, 2.0, 1.0, 0.5)
+"""bm25() weights of the fields: the section's title, the titles above it (the document's
+title and path included), its prose, its code."""
+
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+_CJK = re.compile(
+    "([\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f])"
+)
+# Link targets and HTML tags are markup, not words a reader sees: `[text](url)` keeps its text.
+_LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+_TAG = re.compile(r"</?[A-Za-z][^>\n]{0,500}>")
+
+
+def spaced(text: str) -> str:
+    """`text` with each CJK character between spaces (see the module's docstring)."""
+    return _CJK.sub(r" \1 ", text)
+
+
+def prose(text: str) -> str:
+    """What the index reads of Markdown prose: link targets and HTML tags dropped."""
+    return spaced(_TAG.sub(" ", _LINK_TARGET.sub("] ", text)))
+
+
+class Section(NamedTuple):
+    """One row of the index: a section's own lines in one document of the call."""
+
+    doc: int
+    """Index of its document in the call's sources."""
+    heading: int
+    """Index in the document's headings; -1 for the text before the first heading (root)."""
+    start: int
+    """Byte offset of its first line."""
+    end: int
+    """Byte offset just past its own text (the next heading's start, or the document's end)."""
+    titles: tuple[str, ...]
+    """The titles from the document's down to the section's own (root: the document's)."""
+
+
+class SearchIndex:
+    """The sections of some documents in an FTS5 table (in memory); `sections[rowid - 1]`."""
+
+    __slots__ = ("_lock", "connection", "documents", "paths", "sections")
+
+    def __init__(self, sources: Sequence[Source]) -> None:
+        self.documents = tuple(source.document for source in sources)
+        self.paths = tuple(source.path for source in sources)
+        self.sections: list[Section] = []
+        # One connection, shared by the server's calls in their threads: one query at a time.
+        self._lock = threading.Lock()
+        self.connection = sqlite3.connect(":memory:", check_same_thread=False)
+        self.connection.execute(
+            "CREATE VIRTUAL TABLE sections USING fts5(title, context, body, code, "
+            f"tokenize = '{TOKENIZER}', content = '', columnsize = 1)"
+        )
+        rows = []
+        for number, source in enumerate(sources):
+            for section, fields in _document_sections(number, source):
+                self.sections.append(section)
+                rows.append((len(self.sections), *fields))
+        self.connection.executemany(
+            "INSERT INTO sections (rowid, title, context, body, code) VALUES (?, ?, ?, ?, ?)",
+            rows,
+        )
+
+    def ranked(
+        self, expression: str, limit: int, allowed: Sequence[int] | None = None
+    ) -> tuple[list[tuple[int, float]], int]:
+        """(rowid, BM25 score; higher is better) of the best `limit` rows matching the FTS5
+        `expression` (only `allowed` rowids, when given), and how many rows match."""
+        scope = ""
+        arguments: tuple[str, ...] = ()
+        if allowed is not None:
+            scope = " AND rowid IN (SELECT value FROM json_each(?))"
+            arguments = (_json_list(allowed),)
+        with self._lock:
+            rows = self.connection.execute(
+                "SELECT rowid, -bm25(sections, ?, ?, ?, ?) AS score FROM sections "
+                f"WHERE sections MATCH ?{scope} ORDER BY score DESC LIMIT ?",
+                (*WEIGHTS, expression, *arguments, limit),
+            ).fetchall()
+            if len(rows) < limit:
+                total = len(rows)
+            else:
+                (total,) = self.connection.execute(
+                    f"SELECT count(*) FROM sections WHERE sections MATCH ?{scope}",
+                    (expression, *arguments),
+                ).fetchone()
+        return [(int(rowid), float(score)) for rowid, score in rows], int(total)
+
+    def matching(self, expression: str, rowids: Sequence[int]) -> set[int]:
+        """Which of `rowids` match the FTS5 `expression`."""
+        if not rowids:
+            return set()
+        with self._lock:
+            cursor = self.connection.execute(
+                "SELECT rowid FROM sections WHERE sections MATCH ? "
+                "AND rowid IN (SELECT value FROM json_each(?))",
+                (expression, _json_list(rowids)),
+            )
+            return {int(rowid) for (rowid,) in cursor}
+
+    def nearest_words(self, units: Sequence[str], allowed: Sequence[int] | None) -> list[str]:
+        """Words of the searched sections' titles closest to the query's, best first (at most
+        five): what a miss suggests instead."""
+        rows = range(len(self.sections)) if allowed is None else [r - 1 for r in allowed]
+        vocabulary: set[str] = set()
+        for row in rows:
+            for title in self.sections[row].titles[-1:]:
+                vocabulary.update(re.findall(r"\w{3,}", title.lower()))
+            if len(vocabulary) > 20_000:  # bounded: enough words to find the near ones
+                break
+        found: list[str] = []
+        for unit in units:
+            for word in difflib.get_close_matches(unit, vocabulary, n=3, cutoff=0.6):
+                if word not in found:
+                    found.append(word)
+        return found[:5]
+
+    def resident_bytes(self) -> int:
+        """What the index's tables take in memory."""
+        with self._lock:
+            (pages,) = self.connection.execute("PRAGMA page_count").fetchone()
+            (size,) = self.connection.execute("PRAGMA page_size").fetchone()
+        return int(pages) * int(size) + 200 * len(self.sections)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def _json_list(numbers: Sequence[int]) -> str:
+    return "[" + ",".join(map(str, numbers)) + "]"
+
+
+class SearchCache:
+    """Search indexes kept for the documents they were built from, least recently used first
+    out, within `budget_bytes` (what their tables take).
+
+    The key is each document's path and the Document object itself: the server's parse cache
+    hands back the same object for unchanged bytes and a new one for changed bytes, so an
+    index is reused exactly while its documents are unchanged, and never serves stale text.
+    The entry holds the documents, so an id is never reused while its index is kept.
+    """
+
+    def __init__(self, budget_bytes: int, entries: int = 4) -> None:
+        self._budget = budget_bytes
+        self._entries = entries
+        self._kept: OrderedDict[tuple[tuple[str, int], ...], tuple[SearchIndex, int]] = (
+            OrderedDict()
+        )
+        self._lock = threading.Lock()
+
+    def get(self, sources: Sequence[Source]) -> SearchIndex:
+        key = tuple((source.path, id(source.document)) for source in sources)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                return kept[0]
+        index = SearchIndex(sources)  # built outside the lock: other calls go on meanwhile
+        size = index.resident_bytes()
+        with self._lock:
+            self._kept[key] = (index, size)
+            while len(self._kept) > 1 and (
+                len(self._kept) > self._entries
+                or sum(cost for _index, cost in self._kept.values()) > self._budget
+            ):
+                # Not closed: a call in flight may still be reading it; the collector does.
+                self._kept.popitem(last=False)
+        return index
+
+
+def document_title(document: Document) -> str:
+    """The front matter's `title:`, else the first heading's title, else empty."""
+    if document.front_matter_lines:
+        end = document.lines.starts[document.front_matter_lines]
+        title = front_matter_title(document.data[:end])
+        if title:
+            return title
+    return document.headings.title(0) if len(document.headings) else ""
+
+
+def _path_words(path: str) -> str:
+    """The words of a file's path: `guide/api-plugin.md` → `guide api plugin`."""
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    return re.sub(r"[^\w]+", " ", stem)
+
+
+def _document_sections(
+    number: int, source: Source
+) -> list[tuple[Section, tuple[str, str, str, str]]]:
+    document = source.document
+    data = document.data
+    headings = document.headings
+    title = document_title(document)
+    context_base = f"{spaced(title)} {_path_words(source.path)}"
+    blocks = document.blocks
+    code = [
+        (blocks.starts[i], blocks.ends[i]) for i, kind in enumerate(blocks.kinds) if kind == _CODE
+    ]
+    found: list[tuple[Section, tuple[str, str, str, str]]] = []
+    bounds = [headings.starts[i] for i in range(len(headings))] if len(headings) else []
+    first_start = bounds[0] if bounds else len(data)
+    # Front matter (title, description…) counts as the root's text.
+    spans = [(-1, 0, first_start), *(
+        (k, bounds[k], bounds[k + 1] if k + 1 < len(bounds) else len(data))
+        for k in range(len(bounds))
+    )]  # fmt: skip
+    chain: dict[int, tuple[str, ...]] = {}
+    at = 0  # the first code block that may overlap the next span
+    for heading, start, end in spans:
+        if heading < 0:
+            titles: tuple[str, ...] = (title,) if title else ()
+            own = ""
+        else:
+            parent = headings.parents[heading]
+            own = headings.title(heading)
+            above = chain.get(parent, (title,) if title else ())
+            titles = (*above, own)
+            chain[heading] = titles
+            # The document's title is often its first heading: not twice.
+            if len(titles) > 1 and titles[0] == titles[1]:
+                titles = titles[1:]
+                chain[heading] = titles
+        while at < len(code) and code[at][1] <= start:
+            at += 1
+        texts: list[bytes] = []
+        codes: list[bytes] = []
+        position = start
+        index = at
+        while index < len(code) and code[index][0] < end:
+            block_start, block_end = code[index]
+            if block_start > position:
+                texts.append(data[position:block_start])
+            codes.append(data[max(block_start, start) : min(block_end, end)])
+            position = max(position, min(block_end, end))
+            index += 1
+        if position < end:
+            texts.append(data[position:end])
+        body = b"".join(texts).decode("utf-8", "replace")
+        if heading >= 0:
+            # The heading's own line is its title's field, not the body's.
+            newline = body.find("\n")
+            body = body[newline + 1 :] if newline >= 0 else ""
+        if heading < 0 and not body.strip():
+            continue
+        context = " ".join((context_base, *(spaced(t) for t in titles[:-1])))
+        fields = (
+            spaced(own),
+            context,
+            prose(body),
+            spaced(b"\n".join(codes).decode("utf-8", "replace")),
+        )
+        found.append((Section(number, heading, start, end, titles), fields))
+    return found
