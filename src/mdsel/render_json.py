@@ -14,17 +14,12 @@ from mdsel.fragments import written_fragment
 from mdsel.names import heading_selector
 from mdsel.paginate import one_page
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
+from mdsel.titles import printable_path
 from mdsel.tree import Document
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-
-def printable_path(path: str) -> str:
-    """A path as valid UTF-8 text: bytes that were not UTF-8 in the file name (kept by the OS
-    layer as surrogates) are shown as backslash escapes rather than written raw into JSON."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _timestamp() -> str:

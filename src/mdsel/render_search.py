@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mdsel.render_json import printable_path
 from mdsel.results import Hit, Search
-from mdsel.titles import shown_title
+from mdsel.titles import printable_path, shown_title
 
 
 def _selector(hit: Hit, qualify: bool) -> str:

@@ -36,10 +36,11 @@ PREVIEW_CHARS = 160
 """A matching line is cut to this many characters."""
 
 RANK_WEIGHTS = {
-    "bm25": 1.5,  # BM25 over the fields, as a share of the best candidate's
-    "words": 1.0,  # the share of the query's words the section holds anywhere
-    "title_words": 1.25,  # the share its own title holds
+    "bm25": 1.75,  # BM25 over the fields, as a share of the best candidate's
+    "words": 0.75,  # the share of the query's words the section holds anywhere
+    "title_words": 2.0,  # the share its own title holds
     "context_words": 0.5,  # the share the titles above it (and the document's path) hold
+    "path_words": 0.25,  # the share its title and the titles above it hold between them
     "title_is_query": 2.0,  # its title is the query's words, no more and no fewer
     "title_extra": -1.5,  # the share of its title's words that are not the query's
     "title_phrase": 0.5,  # its title holds the query's words as one phrase
@@ -144,6 +145,20 @@ def _in_scope(index: SearchIndex, scope: dict[int, list[tuple[int, int]]]) -> li
 def _rerank(
     index: SearchIndex, query: Query, candidates: list[tuple[int, float]]
 ) -> list[tuple[int, float]]:
+    """The candidates by RANK_WEIGHTS times their features, best first."""
+    weights = RANK_WEIGHTS
+    scored = [
+        (rowid, sum(weights[name] * value for name, value in found.items()))
+        for rowid, found in features(index, query, candidates)
+    ]
+    scored.sort(key=lambda pair: -pair[1])
+    return scored
+
+
+def features(
+    index: SearchIndex, query: Query, candidates: list[tuple[int, float]]
+) -> list[tuple[int, dict[str, float]]]:
+    """Each candidate's features (the names of RANK_WEIGHTS, each 0–1), in candidate order."""
     rowids = [rowid for rowid, _score in candidates]
     units = query.units
     count = len(units)
@@ -154,29 +169,39 @@ def _rerank(
         index.matching("title : " + fts_string(" ".join(units)), rowids) if count > 1 else set()
     )
     wanted = {token for unit in units for token in _tokens(unit)}
+    stems = {token[:5] for token in wanted}
     best = candidates[0][1] or 1.0
-    weights = RANK_WEIGHTS
-    scored = []
+    found_features = []
     for rowid, bm25 in candidates:
         section = index.sections[rowid - 1]
         title_tokens = _tokens(section.titles[-1]) if section.heading >= 0 else []
         title_hits = sum(rowid in found for found in in_title)
-        features = {
+        features: dict[str, float] = {
             "bm25": bm25 / best,
             "words": sum(rowid in found for found in anywhere) / count,
             "title_words": title_hits / count,
             "context_words": sum(rowid in found for found in in_context) / count,
+            "path_words": sum(
+                rowid in title or rowid in context
+                for title, context in zip(in_title, in_context, strict=True)
+            )
+            / count,
             "title_is_query": float(bool(title_tokens) and set(title_tokens) == wanted),
-            "title_extra": (
-                max(0, len(title_tokens) - title_hits) / len(title_tokens) if title_tokens else 1
-            ),
+            "title_extra": _extra(title_tokens, stems),
             "title_phrase": float(rowid in phrase),
             "changelog": float(bool(_CHANGELOG.search(index.paths[section.doc]))),
             "root": float(section.heading < 0),
         }
-        scored.append((rowid, sum(weights[name] * value for name, value in features.items())))
-    scored.sort(key=lambda pair: -pair[1])
-    return scored
+        found_features.append((rowid, features))
+    return found_features
+
+
+def _extra(title_tokens: list[str], stems: set[str]) -> float:
+    """The share of a title's words that are none of the query's (a word's first five letters
+    stand for its forms); 1 for no title."""
+    if not title_tokens:
+        return 1.0
+    return sum(token[:5] not in stems for token in title_tokens) / len(title_tokens)
 
 
 def _tokens(text: str) -> list[str]:

@@ -66,3 +66,9 @@ def shown_title(title: str) -> str:
     if title.isprintable():  # the usual title: nothing to escape
         return title
     return control().sub(_escape, title)
+
+
+def printable_path(path: str) -> str:
+    """A path as valid UTF-8 text: bytes that were not UTF-8 in the file name (kept by the OS
+    layer as surrogates) are shown as backslash escapes rather than written raw into JSON."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

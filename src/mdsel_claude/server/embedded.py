@@ -18,6 +18,7 @@ from mdsel_claude.server.reader import CheckedReader, stop_if_set
 
 if TYPE_CHECKING:
     from mdsel import Document, Options, Problem
+    from mdsel.search_index import SearchCache
 
 
 def engine_options(settings: Settings) -> Options:
@@ -112,6 +113,7 @@ class EmbeddedBackend:
         self._lock = threading.Lock()
         self._cache: DigestCache[Document] | None = None
         self._options: Options | None = None
+        self._searches: SearchCache | None = None
         self.freshness = Freshness() if freshness is None else freshness
         """Which files are unchanged since their bytes were hashed."""
 
@@ -134,7 +136,18 @@ class EmbeddedBackend:
                     return mdsel.parse_document(data, max_blocks)
 
                 self._cache = DigestCache(parse, self._settings.cache_bytes, _resident_bytes)
+                from mdsel.search_index import SearchCache
+
+                # Search indexes of the documents the parse cache keeps, reused while those are
+                # unchanged; their tables take about half what the documents do (see
+                # docs/server.md), so half the parse cache's budget holds them.
+                self._searches = SearchCache(self._settings.cache_bytes // 2)
             return self._cache, self._options
+
+    @property
+    def searches(self) -> SearchCache | None:
+        """The search indexes kept (None until the engine is first used)."""
+        return self._searches
 
     def run(
         self,
@@ -185,6 +198,7 @@ class EmbeddedBackend:
             cwd=cwd,
             read=read,
             left_out=left_out,
+            search_cache=self._searches,
         )
 
 

@@ -94,6 +94,8 @@ words. On a docs folder it gives a map: each file's title and top headings.
 - A line or link you already have is a selector itself: "L812" (Grep hit, error, diff) = the \
 section holding line 812; "L800-850" = exactly those lines; a link as written: \
 "README.md#install-steps" (site links too, /guide/api#setup, with the docs folder).
+- Where is X discussed? "?q=install steps" on a docs folder or file = the sections holding \
+the words, best first, the best one's text inline; in one section: "h2.1?q=install".
 - Inside a section: "h2.1/code.0"; several: "h2.0,2" or "h2.1-3"; first lines: "h2.3?head=20".
 - Several files: prefix the document name: "readme::h2.0".
 Use Read for small files and before editing."""
