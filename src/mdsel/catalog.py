@@ -268,7 +268,7 @@ def _closing(what: str, docs: list[Entry], shown_root: str, root: str, by_file: 
         "["
         + (f"{shown_root}: " if shown_root else "")
         + f"{what}, to fit MDSEL_MAX_ANSWER_TOKENS. Go deeper: {deeper}; "
-        f"{select}; or --full on the command line for everything]"
+        f"{select}; search with ?q=words; or --full on the command line for everything]"
     )
 
 

@@ -3,6 +3,7 @@ what repeats a shown match dropped, what does not fit named (see shown for one m
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -21,7 +22,7 @@ from mdsel.resolve import resolve
 from mdsel.results import Match, Options, SelectResult
 from mdsel.selector import Params, Selector, format_params, parse_request
 from mdsel.shown import Paged, shown_match, span_of
-from mdsel.suggest import suggest
+from mdsel.suggest import MAX_SUGGESTIONS, suggest
 from mdsel.tree import Source
 
 TYPE_CHECKING = False
@@ -206,13 +207,25 @@ def _syntax_problem(request: str, exc: SelectorSyntaxError, sources: Sequence[So
     # The selector is shown trimmed, so the column counts from its first visible character.
     leading = len(request) - len(request.lstrip())
     column = max(1, exc.column - leading) if request.strip() else exc.column
+    suggestions = suggest(request[:200], sources, range(len(sources)))
+    if _WORDS.fullmatch(request) and not _TYPED.fullmatch(request.strip()) and sources:
+        # Words where a selector goes may well be a question: the search is offered after
+        # what the words most likely named.
+        search = Suggestion("?q=" + " ".join(request.split()))
+        suggestions = (*suggestions[: MAX_SUGGESTIONS - 1], search)
     return Problem(
         INVALID_SELECTOR,
         "SYNTAX",
         _with_column(exc.message, column),
         selector=request.strip()[:200] or request[:200],
-        suggestions=suggest(request[:200], sources, range(len(sources))),
+        suggestions=suggestions,
     )
+
+
+_WORDS = re.compile(r"[ \t]*[^\W\d][\w\-.' \t]{0,120}")
+"""A request of words (no selector punctuation): `cors`, `server warmup`, `dependency_overrides`."""
+_TYPED = re.compile(r"[A-Za-z]{1,10}[0-9][0-9.\-]*")
+"""A mistyped numbered selector (`h9`, `code3`, `para.2-x`), not a question."""
 
 
 def _with_column(message: str, column: int) -> str:

@@ -59,4 +59,4 @@ def test_index_and_toc_lines_cannot_be_forged_by_a_title(tmp_path: Path) -> None
 
 def test_suggestions_show_titles_escaped(tmp_path: Path) -> None:
     _, stderr = _index(tmp_path, b"# Install&#10;~h9.9 (x)\n\ntext\n", "select", "install")
-    assert stderr.splitlines()[-1] == "~h1.0 (Install\\n~h9.9 (x))"
+    assert stderr.splitlines()[-1] == "~h1.0 (Install\\n~h9.9 (x)) ~?q=install"
