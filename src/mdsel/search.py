@@ -17,7 +17,7 @@ from mdsel.budget import RESERVE_BYTES, answer_bytes, utf8_size
 from mdsel.errors import INVALID_SELECTOR, SELECTOR_NOT_FOUND, Problem, Suggestion
 from mdsel.names import heading_selector
 from mdsel.results import Hit, Options, Search
-from mdsel.search_index import SearchCache, SearchIndex, Section
+from mdsel.search_index import SearchCache, SearchIndex, Section, spaced
 from mdsel.search_query import STOP_WORDS, Query, fts_string, parse_query
 from mdsel.selector_values import Params, Segment, Selector, format_segments
 from mdsel.tree import Document, Source
@@ -89,12 +89,12 @@ def _answer(
     scope: dict[int, list[tuple[int, int]]] | None,
 ) -> Search | Problem:
     allowed = None if scope is None else _in_scope(index, scope)
-    expression = " OR ".join(fts_string(unit) for unit in query.units)
+    expression = " OR ".join(_fts(unit) for unit in query.units)
     if query.phrases and all(query.phrases):
-        expression = " AND ".join(fts_string(unit) for unit in query.units)
+        expression = " AND ".join(_fts(unit) for unit in query.units)
     elif any(query.phrases):  # a phrase must occur; the words may
         required = " AND ".join(
-            fts_string(unit) for unit, phrase in zip(query.units, query.phrases, strict=True)
+            _fts(unit) for unit, phrase in zip(query.units, query.phrases, strict=True)
             if phrase
         )  # fmt: skip
         expression = f"({required}) AND ({expression})"
@@ -127,6 +127,11 @@ def _answer(
         query.written, hits, total, first + 1, next_page, _narrowing(selector, sources, named),
         text, best.line_start, text_end, len(sources),
     )  # fmt: skip
+
+
+def _fts(unit: str) -> str:
+    """A word or phrase as the index holds it (CJK spaced apart), as an FTS5 string."""
+    return fts_string(spaced(unit))
 
 
 def _in_scope(index: SearchIndex, scope: dict[int, list[tuple[int, int]]]) -> list[int]:
@@ -162,11 +167,11 @@ def features(
     rowids = [rowid for rowid, _score in candidates]
     units = query.units
     count = len(units)
-    anywhere = [index.matching(fts_string(unit), rowids) for unit in units]
-    in_title = [index.matching("title : " + fts_string(unit), rowids) for unit in units]
-    in_context = [index.matching("context : " + fts_string(unit), rowids) for unit in units]
+    anywhere = [index.matching(_fts(unit), rowids) for unit in units]
+    in_title = [index.matching("title : " + _fts(unit), rowids) for unit in units]
+    in_context = [index.matching("context : " + _fts(unit), rowids) for unit in units]
     phrase = (
-        index.matching("title : " + fts_string(" ".join(units)), rowids) if count > 1 else set()
+        index.matching("title : " + _fts(" ".join(units)), rowids) if count > 1 else set()
     )
     wanted = {token for unit in units for token in _tokens(unit)}
     stems = {token[:5] for token in wanted}
@@ -245,7 +250,7 @@ def _best_lines(
 ) -> tuple[tuple[int, str], ...]:
     """The lines of first..last holding most of the query's words (a word's first five letters
     stand for its forms: `configuring` for `configure`), at most MAX_HIT_LINES, in order."""
-    stems = [[token[:5] for token in _TOKEN.findall(unit)] for unit in query.units]
+    stems = [[token[:5] for token in _TOKEN.findall(spaced(unit))] for unit in query.units]
     data = document.data
     starts = document.lines.starts
     counted: list[tuple[int, int, str]] = []
@@ -256,7 +261,7 @@ def _best_lines(
         if not text:
             continue
         lowered = text.lower()
-        tokens = _TOKEN.findall(lowered)
+        tokens = _TOKEN.findall(spaced(lowered))
         found = sum(
             all(any(token.startswith(stem) for token in tokens) for stem in unit)
             for unit in stems

@@ -1,0 +1,198 @@
+"""search: ?q= over the documents of a call → ranked sections, the best one's text inline,
+within the answer budget; scoped searches, paging, misses and bad queries."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mdsel.api import load, run_command, select
+from mdsel.budget import answer_bytes
+from mdsel.results import Options
+from mdsel.schema import load_schema
+from tests.conftest import ROOT
+
+TREE = ROOT / "tests" / "trees" / "vite-docs"
+
+
+def write(folder: Path, files: dict[str, str | bytes]) -> list[str]:
+    paths = []
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode() if isinstance(text, str) else text)
+        paths.append(str(path))
+    return paths
+
+
+GUIDE = {
+    "guide/cors.md": "# CORS\n\nCross-origin requests.\n\n## Use CORSMiddleware\n\n"
+    "Add `CORSMiddleware` to the app.\n\n```python\napp.add_middleware(CORSMiddleware)\n```\n",
+    "guide/testing.md": "# Testing\n\n## Overriding dependencies\n\n"
+    "Set `app.dependency_overrides` in tests.\n\n## Other\n\nNothing here.\n",
+    "changelog.md": "# Changelog\n\n## 0.2.0\n\n- CORSMiddleware fixed.\n- dependency_overrides "
+    "cleared.\n\n## 0.1.0\n\n- First release.\n",
+    "intro.md": "Plain text before any heading, about middleware in general.\n",
+}
+
+
+def hits(paths: list[str], query: str) -> list[tuple[str, str, int]]:
+    sources, problems = load(paths)
+    assert not problems
+    result = select("?q=" + query, sources, Options())
+    assert result.search is not None, result.problems
+    return [(Path(h.path).name, h.selector, h.line_start) for h in result.search.hits]
+
+
+def test_the_section_about_a_thing_ranks_before_a_changelog_mentioning_it(tmp_path: Path) -> None:
+    paths = write(tmp_path, GUIDE)
+    assert hits(paths, "CORSMiddleware")[0] == ("cors.md", "h2.0", 5)
+    assert hits(paths, "dependency_overrides")[0] == ("testing.md", "h2.0", 3)
+    assert hits(paths, "dependency overrides")[0] == ("testing.md", "h2.0", 3)
+    # Text before the first heading is the document's root.
+    assert ("intro.md", "root", 1) in hits(paths, "middleware")
+
+
+def test_a_phrase_must_occur_as_written(tmp_path: Path) -> None:
+    paths = write(tmp_path, GUIDE)
+    assert [h[0] for h in hits(paths, '"first release"')] == ["changelog.md"]
+    sources, _ = load(paths)
+    missed = select('?q="release first"', sources, Options())
+    assert missed.search is None and missed.problems[0].code == "NO_MATCH"
+
+
+def test_the_text_shown_is_the_best_sections_own_lines_verbatim(tmp_path: Path) -> None:
+    data = b"# Title\r\n\r\n## Alpha\r\n\r\nalpha words\r\n\r\n## Beta\r\n\r\nbeta words\r\n"
+    [path] = write(tmp_path, {"crlf.md": data})
+    outcome = run_command("select", "?q=beta", [path])
+    assert outcome.exit_code == 0, outcome.stderr
+    assert "## Beta\r\n\r\nbeta words\r\n" in outcome.stdout
+    assert "alpha words" not in outcome.stdout.split("<==", 1)[1]
+    header = next(line for line in outcome.stdout.splitlines() if line.startswith("1. "))
+    assert header.startswith(f"1. {path} h2.1 Title › Beta L7-9 ")
+
+
+def test_every_hit_selector_selects_its_section_again(tmp_path: Path) -> None:
+    paths = write(tmp_path, GUIDE)
+    sources, _ = load(paths)
+    result = select("?q=middleware dependencies", sources, Options())
+    assert result.search is not None and len(result.search.hits) >= 3
+    for hit in result.search.hits:
+        again = select(f"{hit.namespace}::{hit.selector}", sources, Options())
+        assert again.matches and again.matches[0].line_start == hit.line_start, hit
+
+
+def test_a_search_inside_a_selection_finds_only_what_it_holds(tmp_path: Path) -> None:
+    doc = "# Doc\n\n## One\n\ncache here\n\n### Deep\n\ncache deeper\n\n## Two\n\ncache there\n"
+    [path] = write(tmp_path, {"doc.md": doc})
+    sources, _ = load([path])
+    inside = select("h2.0?q=cache", sources, Options())
+    assert inside.search is not None
+    assert sorted(h.line_start for h in inside.search.hits) == [3, 7]
+    other = select("h2.1?q=cache", sources, Options())
+    assert other.search is not None and [h.line_start for h in other.search.hits] == [11]
+    missing = select("h2.5?q=cache", sources, Options())
+    assert missing.search is None and missing.problems[0].type == "SELECTOR_NOT_FOUND"
+
+
+def test_a_namespace_scopes_a_search_to_its_document(tmp_path: Path) -> None:
+    paths = write(tmp_path, GUIDE)
+    sources, _ = load(paths)
+    assert {h[0] for h in hits(paths, "dependency_overrides")} == {"testing.md", "changelog.md"}
+    result = select("changelog::?q=dependency_overrides", sources, Options())
+    assert result.search is not None
+    assert {Path(h.path).name for h in result.search.hits} == {"changelog.md"}
+    unknown = select("nothing::?q=middleware", sources, Options())
+    assert unknown.problems[0].type == "NAMESPACE_NOT_FOUND"
+
+
+def test_a_link_as_written_scopes_a_search_to_its_section() -> None:
+    sources, _ = load([str(p) for p in sorted(TREE.rglob("*.md"))])
+    result = select("config/server-options.md#server-proxy?q=rewrite", sources, Options())
+    assert result.search is not None
+    assert {Path(h.path).name for h in result.search.hits} == {"server-options.md"}
+
+
+def test_pages_of_hits_follow_one_another(tmp_path: Path) -> None:
+    files = {f"d{n:02d}.md": f"# Doc {n}\n\n## Topic {n}\n\nshared word {n}\n" for n in range(30)}
+    paths = write(tmp_path, files)
+    sources, _ = load(paths)
+    first = select("?q=shared", sources, Options())
+    assert first.search is not None and first.search.next == "?q=shared&page=2"
+    second = select(first.search.next, sources, Options())
+    assert second.search is not None and second.search.first == len(first.search.hits) + 1
+    seen = {(h.path, h.line_start) for h in first.search.hits}
+    assert not seen & {(h.path, h.line_start) for h in second.search.hits}
+    past = select("?q=shared&page=99", sources, Options())
+    assert past.search is None and "past the last" in past.problems[0].message
+
+
+def test_no_match_says_so_with_the_nearest_words(tmp_path: Path) -> None:
+    paths = write(tmp_path, GUIDE)
+    outcome = run_command("select", "?q=midleware", paths)
+    assert outcome.exit_code == 1
+    assert "no section holds 'midleware'" in outcome.stderr
+    assert "middleware" in outcome.stderr.split("nearest words", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "says"),
+    [
+        ("?q=", "empty search"),
+        ("?q=the of", "only common words"),
+        ("?q=!!! ...", "no letter or digit"),
+        ('?q="open', "left open"),
+        ("?q=" + "x" * 10_000, "the limit is 4096"),
+        ("?q=a\x01b", "control character"),
+        ("h2.0,?q=cors", "a request of its own"),
+        ("?q=cors&head=3", None),  # head= is part of the words: it runs to the end
+        ("h2.0?toc=true&q=x", "takes no toc"),
+    ],
+)
+def test_bad_searches_are_clear_errors(tmp_path: Path, request_text: str, says: str | None) -> None:
+    paths = write(tmp_path, GUIDE)
+    outcome = run_command("select", request_text, paths)
+    if says is None:
+        assert outcome.exit_code in (0, 1) and "Traceback" not in outcome.stderr
+        return
+    assert outcome.exit_code == 1 and says in outcome.stderr, outcome.stderr
+
+
+def test_the_answer_fits_the_budget_when_the_best_section_is_huge(tmp_path: Path) -> None:
+    big = "# Big\n\n## Needle\n\n" + "needle and many words here\n" * 40_000
+    paths = write(tmp_path, {"big.md": big, "small.md": "# Small\n\nneedle\n"})
+    outcome = run_command("select", "?q=needle", paths, Options(answer_tokens=2000))
+    assert outcome.exit_code == 0
+    assert len(outcome.stdout.encode()) <= answer_bytes(2000)
+    assert "the rest: big::L3-" in outcome.stdout
+
+
+@pytest.mark.slow
+def test_a_word_in_every_section_of_thousands_of_documents_stays_bounded(tmp_path: Path) -> None:
+    files = {f"d/{n:04d}.md": f"# D{n}\n\n## Part\n\ncommon text {n}\n" for n in range(3000)}
+    paths = write(tmp_path, files)
+    outcome = run_command("select", "?q=common", paths)
+    assert outcome.exit_code == 0
+    assert "3000 sections match in 3000 documents" in outcome.stdout
+    assert len(outcome.stdout.encode()) <= answer_bytes(Options().answer_tokens)
+
+
+def test_json_hits_come_in_rank_order_and_match_the_schema(tmp_path: Path) -> None:
+    paths = write(tmp_path, GUIDE)
+    outcome = run_command("select", "?q=CORSMiddleware", paths, Options(json=True))
+    body = json.loads(outcome.stdout)
+    jsonschema.validate(body, load_schema())
+    matches = body["data"]["matches"]
+    assert [m["score"] for m in matches] == sorted((m["score"] for m in matches), reverse=True)
+    assert matches[0]["file_path"].endswith("cors.md") and matches[0]["content"].startswith("## ")
+    assert all(m["content"] == "" for m in matches[1:])
+    assert body["data"]["search"]["total"] == len(matches)
+
+
+def test_cjk_text_is_searchable(tmp_path: Path) -> None:
+    doc = "# 指南\n\n## 配置\n\n这是关于服务器配置的章节。\n\n## 其他\n\n无关内容。\n"
+    paths = write(tmp_path, {"zh.md": doc})
+    assert hits(paths, "服务器") == [("zh.md", "h2.0", 3)]
