@@ -170,9 +170,7 @@ def features(
     anywhere = [index.matching(_fts(unit), rowids) for unit in units]
     in_title = [index.matching("title : " + _fts(unit), rowids) for unit in units]
     in_context = [index.matching("context : " + _fts(unit), rowids) for unit in units]
-    phrase = (
-        index.matching("title : " + _fts(" ".join(units)), rowids) if count > 1 else set()
-    )
+    phrase = index.matching("title : " + _fts(" ".join(units)), rowids) if count > 1 else set()
     wanted = {token for unit in units for token in _tokens(unit)}
     stems = {token[:5] for token in wanted}
     best = candidates[0][1] or 1.0

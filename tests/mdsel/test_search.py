@@ -4,6 +4,7 @@ within the answer budget; scoped searches, paging, misses and bad queries."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import jsonschema
@@ -18,7 +19,7 @@ from tests.conftest import ROOT
 TREE = ROOT / "tests" / "trees" / "vite-docs"
 
 
-def write(folder: Path, files: dict[str, str | bytes]) -> list[str]:
+def write(folder: Path, files: Mapping[str, str | bytes]) -> list[str]:
     paths = []
     for name, text in files.items():
         path = folder / name
