@@ -202,13 +202,15 @@ class SearchCache:
 
 
 def document_title(document: Document) -> str:
-    """The front matter's `title:`, else the first heading's title, else empty."""
+    """The page's title: its front matter's `title:`, else its first heading when that is an
+    h1 (a page that opens on an h2 has no title of its own), else empty."""
     if document.front_matter_lines:
         end = document.lines.starts[document.front_matter_lines]
         title = front_matter_title(document.data[:end])
         if title:
             return title
-    return document.headings.title(0) if len(document.headings) else ""
+    headings = document.headings
+    return headings.title(0) if len(headings) and headings.levels[0] == 1 else ""
 
 
 def _path_words(path: str) -> str:

@@ -50,6 +50,11 @@ selectors:
   readme::h2.0      only in the document whose namespace is readme (from README.md)
   h2.0,code.1       several selectors in one request
   h2.1?head=20      parameters: head=N, tail=N (lines), page=N, full=true, toc=true
+  ?q=cors middleware
+                    search: the sections holding the words, best first, with their best
+                    lines, then the best one's text; words as written (dependency_overrides,
+                    CORSMiddleware, --no-cache), "a phrase" as written; &page=2: next hits
+  h2.1?q=cors       search inside a selection (a section, a link, readme::?q=… a document)
 
 examples:
   mdsel index README.md docs/
@@ -59,6 +64,7 @@ examples:
   mdsel select L812 CHANGELOG.md
   mdsel select 'README.md#installation' README.md
   mdsel select 'readme::h1.0,api::h2.0' README.md API.md
+  mdsel select '?q=dependency overrides' docs/
 """
 
 INDEX_HELP = """\

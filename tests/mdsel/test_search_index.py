@@ -114,3 +114,10 @@ def test_an_index_over_real_files_has_a_row_per_section(tmp_path: object) -> Non
     headings = len(loaded[0].document.headings)
     assert len(index.sections) in (headings, headings + 1)
     assert index.resident_bytes() > 0
+
+
+def test_a_page_opening_on_an_h2_lends_its_title_to_no_other_section() -> None:
+    index = SearchIndex(sources(b"## Sponsors\n\ntext\n\n## Example\n\nmore\n\n### Docs\n\nx\n"))
+    assert [s.titles for s in index.sections] == [
+        ("Sponsors",), ("Example",), ("Example", "Docs"),
+    ]  # fmt: skip
