@@ -39,18 +39,18 @@ _CJK = re.compile(
     "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f])"
 )
 # Link targets and HTML tags are markup, not words a reader sees: `[text](url)` keeps its text.
-_LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
-_TAG = re.compile(r"</?[A-Za-z][^>\n]{0,500}>")
+# One pattern for both: one pass over each section's text.
+_MARKUP = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|</?[A-Za-z][^>\n]{0,500}>")
 
 
 def spaced(text: str) -> str:
     """`text` with each CJK character between spaces (see the module's docstring)."""
-    return _CJK.sub(r" \1 ", text)
+    return text if text.isascii() else _CJK.sub(r" \1 ", text)
 
 
 def prose(text: str) -> str:
     """What the index reads of Markdown prose: link targets and HTML tags dropped."""
-    return spaced(_TAG.sub(" ", _LINK_TARGET.sub("] ", text)))
+    return spaced(_MARKUP.sub(" ", text))
 
 
 class Section(NamedTuple):

@@ -66,3 +66,37 @@ async def test_every_answer_is_the_content_just_written(tmp_path: Path) -> None:
                     handle.write(version(number))
                 assert await title(session) == f"# Version {number:06d}", number
     assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+async def searched(session: ClientSession, words: str) -> str:
+    result = await session.call_tool("mdsel_select", {"selector": f"?q={words}", "files": ["."]})
+    [block] = result.content
+    assert isinstance(block, TextContent)
+    return block.text
+
+
+@pytest.mark.anyio
+async def test_a_search_answers_from_the_files_as_they_are_now(tmp_path: Path) -> None:
+    """The search index is reused while the documents are unchanged, and never serves a file
+    as it was: a word written into one is found at the next call, and gone once removed."""
+    (tmp_path / "a.md").write_bytes(b"# Alpha\n\n## Setup\n\nInstall the tool.\n")
+    (tmp_path / "b.md").write_bytes(b"# Beta\n\n## Usage\n\nRun the tool.\n")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MDSEL_")}
+    params = StdioServerParameters(command=str(SERVER), args=["serve"], env=env, cwd=tmp_path)
+    with (tmp_path / "server.log").open("w") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            assert "2 sections match" in await searched(session, "tool")
+            assert "1 section matches" in await searched(session, "install")
+            for round_ in range(5):
+                (tmp_path / "b.md").write_bytes(
+                    b"# Beta\n\n## Usage\n\nRun the tool, then install plugin %d.\n" % round_
+                )
+                answer = await searched(session, "install")
+                assert "2 sections match" in answer and f"plugin {round_}" in answer, answer
+                (tmp_path / "b.md").write_bytes(b"# Beta\n\n## Usage\n\nRun the tool.\n")
+                assert "1 section matches" in await searched(session, "install")
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
