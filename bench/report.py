@@ -186,6 +186,11 @@ def collect(reuse: bool) -> dict[str, Any]:
         "tree": lambda: json_script("bench_tree.py", "--json"),
         # bench_links.py: in-repository links with a fragment resolved, against a reference.
         "links": lambda: json_script("bench_links.py", "--pypi", "--json"),
+        # bench_search.py: labelled questions from the trees' links, mdsel's ?q= and the routes
+        # beside it (grep, plain FTS5, heading titles, the peers on PyPI that install here).
+        "search": lambda: json_script("bench_search.py", "--pypi", "--peers", "--json"),
+        # bench_search_speed.py: cold and warm searches of 1,000 documents, and memory.
+        "search_speed": lambda: json_script("bench_search_speed.py", "--json"),
         # bench_skill.py: the Agent Skill's session-start tokens against the MCP tools'.
         "skill": lambda: json_script("bench_skill.py"),
     }
@@ -868,6 +873,91 @@ def links_section(links: dict[str, Any]) -> list[str]:
     return [*lines, *table(header, rows), "", *written, *table(written_header, written_rows), ""]
 
 
+ROUTE_NAMES = {
+    "mdsel": "mdsel `?q=`",
+    "grep": "grep, then the file with most hits",
+    "fts": "plain FTS5 BM25 over sections",
+    "titles": "heading titles holding the words",
+}
+
+
+def search_section(found: dict[str, Any], speed: dict[str, Any]) -> list[str]:
+    lines = ["## Search", ""]
+    if "error" in found:
+        lines += [f"Ranking not measured: {found['error']}", ""]
+    else:
+        questions = sum(tree["questions"] for tree in found["trees"])
+        lines += [
+            '`?q=` answers "where is this discussed?" (`bench/bench_search.py --pypi --peers`): '
+            "every cross-page link with a fragment of real documentation trees is a question "
+            "(the link's text) whose answer is the section its author linked to (generic texts "
+            f'such as "here" skipped, repeats once): {questions} questions. A route is right '
+            "at top-1 when its first hit is that section (the innermost one: its heading up to "
+            "the next heading), at top-3 when one of its first three is. Tokens: the median "
+            f"answer with the first hit's text inline ({found['tokens']}). Targets: top-1 ≥ "
+            "70 %, top-3 ≥ 85 %, every other route beaten by 10 points at top-1, a median answer "
+            "≤ 2,000 tokens.",
+            "",
+        ]
+        routes = list(found["total"])
+        header = ["Route", *(tree["name"] for tree in found["trees"]), "All: top-1", "top-3",
+                  "Median tokens"]  # fmt: skip
+        rows = []
+        for route in routes:
+            total = found["total"][route]
+            per_tree = [
+                f"{tree['routes'][route]['top1_share']:.1f} %"
+                if route in tree["routes"] else "—"
+                for tree in found["trees"]
+            ]  # fmt: skip
+            tokens = total.get("median_tokens")
+            rows.append([
+                ROUTE_NAMES.get(route, route), *per_tree, f"{total['top1_share']:.1f} %",
+                f"{total['top3_share']:.1f} %", f"{tokens:,.0f}" if tokens else "—",
+            ])  # fmt: skip
+        lines += [*table(header, rows), ""]
+        skipped = {name: why for name, why in found.get("peers", {}).items() if why}
+        for name, why in skipped.items():
+            lines += [f"- {name}: {why}"]
+        if skipped:
+            lines += [""]
+    if "error" in speed:
+        return [*lines, f"Speed not measured: {speed['error']}", ""]
+    worst = speed["worst"]
+    memory = speed["memory"]
+    lines += [
+        f"Speed on {speed['documents']} (`bench/bench_search_speed.py`, medians of runs "
+        "alternated with their baseline):",
+        "",
+    ]
+    rows = [
+        ["cold `mdsel select '?q=…' DIR` / `mdsel index DIR` (target ≤ 2)",
+         ", ".join(f"{r['query']}: {r['ratio']:.2f}" for r in speed["cold"]),
+         f"{worst['cold']:.2f}"],
+        ["warm search in the server / warm `h2.0` of one document (target ≤ 3)",
+         ", ".join(f"{r['query']}: {r['ratio']:.0f}" for r in speed["warm"]),
+         f"{worst['warm']:.0f}"],
+        ["warm search in the server / warm `h2.0` over the same documents",
+         ", ".join(f"{r['query']}: {r['tree_ratio']:.2f}" for r in speed["warm"]),
+         f"{max(r['tree_ratio'] for r in speed['warm']):.2f}"],
+        ["memory: (documents + search index) / documents (target ≤ 1.5)",
+         f"{memory['documents_mb']:.1f} MB + {memory['index_mb']:.1f} MB",
+         f"{memory['ratio']:.2f}"],
+    ]  # fmt: skip
+    lines += table(["What", "Per query", "Worst"], rows)
+    lines += [
+        "",
+        "A warm search over a tree costs what any call over the tree costs, and little more: "
+        "each call checks every file it names (the read policy opens it, compares the "
+        "descriptor with its resolved path and looks the parse cache up by its signature), about "
+        "a quarter of a millisecond per file here, so a call over 1,000 documents cannot come "
+        "near a call over one; the search itself (the FTS5 queries and the second ranking) is "
+        "the difference between the last two rows.",
+        "",
+    ]
+    return lines
+
+
 def skill_section(skill: dict[str, Any]) -> list[str]:
     if "error" in skill:
         return ["## Agent Skill", "", f"Not measured: {skill['error']}", ""]
@@ -910,6 +1000,11 @@ def page(results: dict[str, Any]) -> str:
         *(caps_section(results["caps"]) if "caps" in results else []),
         *(tree_section(results["tree"]) if "tree" in results else []),
         *(links_section(results["links"]) if "links" in results else []),
+        *(
+            search_section(results["search"], results.get("search_speed", {"error": "not run"}))
+            if "search" in results
+            else []
+        ),
         *(skill_section(results["skill"]) if "skill" in results else []),
         "## Reproduce",
         "",
@@ -921,7 +1016,8 @@ def page(results: dict[str, Any]) -> str:
         "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
         "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
         "`bench/bench_server_parts.py`, `bench/bench_hook.py`, `bench/bench_caps.py`, "
-        "`bench/bench_tree.py`, `bench/bench_links.py`, `bench/bench_skill.py`.",
+        "`bench/bench_tree.py`, `bench/bench_links.py`, `bench/bench_search.py`, "
+        "`bench/bench_search_speed.py`, `bench/bench_growth.py`, `bench/bench_skill.py`.",
         "",
     ]
     return "\n".join(wrap(lines))
