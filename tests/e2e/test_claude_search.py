@@ -9,16 +9,13 @@ the request the CLI sends back after the call holds the tool_result as the model
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import BIN, ROOT, environ_without
-from tests.e2e.anthropic_stub import messages_api_calling
+from tests.conftest import ROOT
 from tests.e2e.test_claude_cli import client
-from tests.e2e.test_claude_tree_index import BUDGET, CUT, SAVED
+from tests.e2e.test_claude_tree_index import BUDGET, CUT, SAVED, tool_result_in_claude
 from tests.tokens import count_tokens
 
 TREES = ROOT / "tests" / "trees"
@@ -30,34 +27,10 @@ def claude_cli() -> str:
 
 
 def search_in_claude(claude_cli: str, tmp_path: Path, selector: str) -> str:
-    server = BIN / "mdsel-claude"
-    if not server.exists():
-        pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
-    home = tmp_path / "home"
-    home.mkdir()
-    project = tmp_path / "project"
-    project.mkdir()
-    config = {"mcpServers": {"mdsel": {"type": "stdio", "command": str(server), "args": []}}}
-    (project / ".mcp.json").write_text(json.dumps(config))
-    env = environ_without("ANTHROPIC_", "CLAUDE_", "MDSEL_", "MAX_MCP_")
-    tool = "mcp__mdsel__mdsel_select"
-    with messages_api_calling(tool, selector=selector, files=[str(TREES)]) as (url, stub):
-        env.update(
-            HOME=str(home),
-            ANTHROPIC_BASE_URL=url,
-            ANTHROPIC_API_KEY="sk-ant-test-not-a-key",
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-            MCP_CONNECTION_NONBLOCKING="false",
-            MCP_CONNECT_TIMEOUT_MS="60000",
-        )
-        servers = ["--mcp-config", ".mcp.json", "--strict-mcp-config", "--allowedTools", tool]
-        done = subprocess.run(
-            [claude_cli, "-p", "Where is the dev server's proxy discussed?", *servers],
-            cwd=project, env=env, capture_output=True, text=True, timeout=150, check=False,
-        )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert stub.after_tool(), f"the session never called {tool}: {done.stdout}{done.stderr}"
-    return stub.tool_result()
+    return tool_result_in_claude(
+        claude_cli, tmp_path, "mdsel_select", "Where is the dev server's proxy discussed?",
+        selector=selector, files=[str(TREES)],
+    )  # fmt: skip
 
 
 @pytest.mark.timeout(240)

@@ -79,6 +79,16 @@ def named(document: Path, tree: Path, text: str) -> bool:
 
 def index_in_claude(claude_cli: str, tmp_path: Path, tree: Path) -> str:
     """One `claude -p` turn whose model calls mdsel_index on `tree`: the result it was shown."""
+    return tool_result_in_claude(
+        claude_cli, tmp_path, "mdsel_index", "Index the documentation tree.", files=[str(tree)]
+    )
+
+
+def tool_result_in_claude(
+    claude_cli: str, tmp_path: Path, name: str, prompt: str, **tool_input: object
+) -> str:
+    """One `claude -p PROMPT` turn with our server, whose model calls our tool `name` with
+    `tool_input`: the tool's result as the model was shown it."""
     server = BIN / "mdsel-claude"
     if not server.exists():
         pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
@@ -89,8 +99,8 @@ def index_in_claude(claude_cli: str, tmp_path: Path, tree: Path) -> str:
     config = {"mcpServers": {"mdsel": {"type": "stdio", "command": str(server), "args": []}}}
     (project / ".mcp.json").write_text(json.dumps(config))
     env = environ_without("ANTHROPIC_", "CLAUDE_", "MDSEL_", "MAX_MCP_")
-    tool = "mcp__mdsel__mdsel_index"
-    with messages_api_calling(tool, files=[str(tree)]) as (url, stub):
+    tool = f"mcp__mdsel__{name}"
+    with messages_api_calling(tool, **tool_input) as (url, stub):
         env.update(
             HOME=str(home),
             ANTHROPIC_BASE_URL=url,
@@ -102,7 +112,7 @@ def index_in_claude(claude_cli: str, tmp_path: Path, tree: Path) -> str:
         )
         servers = ["--mcp-config", ".mcp.json", "--strict-mcp-config", "--allowedTools", tool]
         done = subprocess.run(
-            [claude_cli, "-p", "Index the documentation tree.", *servers],
+            [claude_cli, "-p", prompt, *servers],
             cwd=project,
             env=env,
             capture_output=True,

@@ -4,6 +4,8 @@ written: same size, same inode or a new one, within one second or after the file
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
@@ -35,37 +37,45 @@ async def title(session: ClientSession) -> str:
     return block.text.split("\n", 1)[0]
 
 
-@pytest.mark.anyio
-async def test_every_answer_is_the_content_just_written(tmp_path: Path) -> None:
-    path = tmp_path / "notes.md"
-    path.write_bytes(version(0))
+@asynccontextmanager
+async def serving(folder: Path) -> AsyncIterator[ClientSession]:
+    """An initialized session with the installed server working in `folder`; its stderr goes
+    to folder/server.log, which must hold no traceback when the session ends."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("MDSEL_")}
-    params = StdioServerParameters(command=str(SERVER), args=["serve"], env=env, cwd=tmp_path)
-    with (tmp_path / "server.log").open("w") as errlog:
+    params = StdioServerParameters(command=str(SERVER), args=["serve"], env=env, cwd=folder)
+    with (folder / "server.log").open("w") as errlog:
         async with (
             stdio_client(params, errlog=errlog) as (read, write),
             ClientSession(read, write) as session,
         ):
             await session.initialize()
-            for number in range(REWRITES):  # in place: same inode, same size
-                with path.open("r+b") as handle:
-                    handle.write(version(number))
-                assert await title(session) == f"# Version {number:06d}", number
-            spare = tmp_path / "notes.md.new"
-            for number in range(REWRITES, 2 * REWRITES):  # an editor's atomic save
-                spare.write_bytes(version(number))
-                os.replace(spare, path)
-                assert await title(session) == f"# Version {number:06d}", number
-            # Left alone past the racy window, the file is answered from its signature...
-            await anyio.sleep(RACY_NS / 1e9 + 0.5)
-            for _ in range(3):
-                assert await title(session) == f"# Version {2 * REWRITES - 1:06d}"
-            # ...until it changes, even at the same size, in place, and straight after.
-            for number in range(2 * REWRITES, 2 * REWRITES + 20):
-                with path.open("r+b") as handle:
-                    handle.write(version(number))
-                assert await title(session) == f"# Version {number:06d}", number
-    assert "Traceback" not in (tmp_path / "server.log").read_text()
+            yield session
+    assert "Traceback" not in (folder / "server.log").read_text()
+
+
+@pytest.mark.anyio
+async def test_every_answer_is_the_content_just_written(tmp_path: Path) -> None:
+    path = tmp_path / "notes.md"
+    path.write_bytes(version(0))
+    async with serving(tmp_path) as session:
+        for number in range(REWRITES):  # in place: same inode, same size
+            with path.open("r+b") as handle:
+                handle.write(version(number))
+            assert await title(session) == f"# Version {number:06d}", number
+        spare = tmp_path / "notes.md.new"
+        for number in range(REWRITES, 2 * REWRITES):  # an editor's atomic save
+            spare.write_bytes(version(number))
+            os.replace(spare, path)
+            assert await title(session) == f"# Version {number:06d}", number
+        # Left alone past the racy window, the file is answered from its signature...
+        await anyio.sleep(RACY_NS / 1e9 + 0.5)
+        for _ in range(3):
+            assert await title(session) == f"# Version {2 * REWRITES - 1:06d}"
+        # ...until it changes, even at the same size, in place, and straight after.
+        for number in range(2 * REWRITES, 2 * REWRITES + 20):
+            with path.open("r+b") as handle:
+                handle.write(version(number))
+            assert await title(session) == f"# Version {number:06d}", number
 
 
 async def searched(session: ClientSession, words: str) -> str:
@@ -81,22 +91,14 @@ async def test_a_search_answers_from_the_files_as_they_are_now(tmp_path: Path) -
     as it was: a word written into one is found at the next call, and gone once removed."""
     (tmp_path / "a.md").write_bytes(b"# Alpha\n\n## Setup\n\nInstall the tool.\n")
     (tmp_path / "b.md").write_bytes(b"# Beta\n\n## Usage\n\nRun the tool.\n")
-    env = {key: value for key, value in os.environ.items() if not key.startswith("MDSEL_")}
-    params = StdioServerParameters(command=str(SERVER), args=["serve"], env=env, cwd=tmp_path)
-    with (tmp_path / "server.log").open("w") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            assert "2 sections match" in await searched(session, "tool")
+    async with serving(tmp_path) as session:
+        assert "2 sections match" in await searched(session, "tool")
+        assert "1 section matches" in await searched(session, "install")
+        for round_ in range(5):
+            (tmp_path / "b.md").write_bytes(
+                b"# Beta\n\n## Usage\n\nRun the tool, then install plugin %d.\n" % round_
+            )
+            answer = await searched(session, "install")
+            assert "2 sections match" in answer and f"plugin {round_}" in answer, answer
+            (tmp_path / "b.md").write_bytes(b"# Beta\n\n## Usage\n\nRun the tool.\n")
             assert "1 section matches" in await searched(session, "install")
-            for round_ in range(5):
-                (tmp_path / "b.md").write_bytes(
-                    b"# Beta\n\n## Usage\n\nRun the tool, then install plugin %d.\n" % round_
-                )
-                answer = await searched(session, "install")
-                assert "2 sections match" in answer and f"plugin {round_}" in answer, answer
-                (tmp_path / "b.md").write_bytes(b"# Beta\n\n## Usage\n\nRun the tool.\n")
-                assert "1 section matches" in await searched(session, "install")
-    assert "Traceback" not in (tmp_path / "server.log").read_text()
