@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from mdsel.results import Hit, Search
-from mdsel.titles import printable_path, shown_title
+from mdsel.titles import printable_path, short_title, shown_title
 
 
 def _selector(hit: Hit, qualify: bool) -> str:
@@ -33,7 +33,7 @@ def text(search: Search, qualify: bool) -> list[str]:
         "them\n"
     ]
     for rank, hit in enumerate(search.hits, start=search.first):
-        titles = " › ".join(shown_title(title) for title in hit.titles) or "(untitled)"
+        titles = " › ".join(short_title(title) for title in hit.titles) or "(untitled)"
         out.append(
             f"{rank}. {_path(hit)} {_selector(hit, qualify)} {titles} "
             f"L{hit.line_start}-{hit.line_end} {hit.words} words\n"

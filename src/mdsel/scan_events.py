@@ -202,12 +202,13 @@ def scan_events(
             # there), inlined: this runs once per heading, a million times in some files.
             # GitHub's text, where it differs (github not None): no image's alt text, and a
             # newline for a line break.
-            # Pieces are gathered in lists and joined once: `+=` on a string is linear only
-            # while realloc can grow it in place, and a fragmented heap (a long-running server)
-            # makes it copy, which is quadratic in the pieces of one heading (a setext heading
-            # can hold a million).
-            pieces: list[str] = []
-            add_piece = pieces.append
+            # A title of one piece (most are) is that piece; from the second on, pieces are
+            # gathered in a list and joined once: `+=` on a string is linear only while
+            # realloc can grow it in place, and a fragmented heap (a long-running server)
+            # makes it copy, quadratic in the pieces of one heading (a setext heading can
+            # hold a million).
+            title = ""
+            pieces: list[str] | None = None
             github = None
             in_image = 0
             for inline, _span in events:
@@ -227,19 +228,29 @@ def scan_events(
                     piece = inline["Code"]
                 elif inline == "SoftBreak" or inline == "HardBreak":
                     if github is None:
-                        github = pieces.copy()
+                        github = [title] if pieces is None else pieces.copy()
                     github.append("\n")
-                    add_piece(" ")
+                    piece = " "
+                    if pieces is None:
+                        pieces = [title, piece]
+                    else:
+                        pieces.append(piece)
                     continue
                 else:
                     continue
                 if in_image:
                     if github is None:
-                        github = pieces.copy()
+                        github = [title] if pieces is None else pieces.copy()
                 elif github is not None:
                     github.append(piece)
-                add_piece(piece)
-            title = "".join(pieces)
+                if pieces is not None:
+                    pieces.append(piece)
+                elif title:
+                    pieces = [title, piece]
+                else:
+                    title = piece
+            if pieces is not None:
+                title = "".join(pieces)
             level = levels_of[tag["Heading"]["level"]]
             if open_ends or (title and title[-1] in "#\t }") or github is not None:
                 # Rare: inside a list or quote, ending in a closing sequence pulldown-cmark

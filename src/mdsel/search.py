@@ -20,6 +20,7 @@ from mdsel.results import Hit, Options, Search
 from mdsel.search_index import SearchCache, SearchIndex, Section, spaced
 from mdsel.search_query import STOP_WORDS, Query, fts_string, parse_query
 from mdsel.selector_values import Params, Segment, Selector, format_segments
+from mdsel.titles import short_title
 from mdsel.tree import Document, Source
 
 HITS_PER_PAGE = 8
@@ -135,14 +136,15 @@ def _fts(unit: str) -> str:
 
 
 def _in_scope(index: SearchIndex, scope: dict[int, list[tuple[int, int]]]) -> list[int]:
-    """The rowids of the sections whose first line lies in a span of `scope`."""
+    """The rowids of the sections whose own lines meet a span of `scope`: a section's own
+    subsections lie inside its span, a block's section holds it."""
     allowed = []
     for rowid, section in enumerate(index.sections, start=1):
         spans = scope.get(section.doc)
         if not spans:
             continue
-        line = index.documents[section.doc].lines.line_of(section.start)
-        if any(first <= line <= last for first, last in spans):
+        first, last = own_lines(index.documents[section.doc], section)
+        if any(first <= span_last and span_first <= last for span_first, span_last in spans):
             allowed.append(rowid)
     return allowed
 
@@ -278,9 +280,9 @@ def _preview(text: str) -> str:
 
 
 def _hit_size(hit: Hit) -> int:
-    """About what a hit's lines take in the answer (render_text's form), in bytes."""
+    """About what a hit's lines take in the answer (render_search's form), in bytes."""
     size = 60 + utf8_size(hit.path) + utf8_size(hit.selector) + utf8_size(hit.namespace)
-    size += sum(utf8_size(title) + 3 for title in hit.titles)
+    size += sum(utf8_size(short_title(title)) + 3 for title in hit.titles)
     return size + sum(12 + utf8_size(text) for _number, text in hit.lines)
 
 

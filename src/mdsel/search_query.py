@@ -22,7 +22,9 @@ STOP_WORDS = frozenset(
     when where which who why will with you your""".split()  # noqa: SIM905 (a list to read)
 )
 
-_WORD = re.compile(r"\w", re.UNICODE)
+_WORD = re.compile(r"[^\W_]")
+"""A letter or digit: what the index's tokenizer keeps (`_` separates words there, as
+punctuation does)."""
 
 
 class Query(NamedTuple):

@@ -99,6 +99,24 @@ def test_a_search_inside_a_selection_finds_only_what_it_holds(tmp_path: Path) ->
     assert missing.search is None and missing.problems[0].type == "SELECTOR_NOT_FOUND"
 
 
+def test_a_block_scopes_a_search_to_the_section_holding_it(tmp_path: Path) -> None:
+    doc = "# Doc\n\n## One\n\n```sh\ncache clean\n```\n\n## Two\n\ncache there\n"
+    [path] = write(tmp_path, {"doc.md": doc})
+    sources, _ = load([path])
+    result = select("h2.0/code.0?q=cache", sources, Options())
+    assert result.search is not None
+    assert [(h.selector, h.line_start) for h in result.search.hits] == [("h2.0", 3)]
+
+
+def test_long_titles_are_cut_in_the_list_of_hits(tmp_path: Path) -> None:
+    title = "word " * 2000
+    [path] = write(tmp_path, {"doc.md": f"# {title}\n\nneedle\n\n## {title}\n\nneedle\n"})
+    outcome = run_command("select", "?q=needle", [path], Options(answer_tokens=2000))
+    assert outcome.exit_code == 0
+    assert len(outcome.stdout.encode()) <= answer_bytes(2000)
+    assert "word word…" in outcome.stdout
+
+
 def test_a_namespace_scopes_a_search_to_its_document(tmp_path: Path) -> None:
     paths = write(tmp_path, GUIDE)
     sources, _ = load(paths)

@@ -43,6 +43,7 @@ def test_stop_words_are_dropped_but_not_from_phrases_and_repeats_once() -> None:
         ("   ", "empty search"),
         ("the of and", "only common words (the, of, and)"),
         ("... !!! ---", "no letter or digit"),
+        ("_ __", "no letter or digit"),  # the tokenizer splits words at `_`: nothing is left
         ('"open phrase', "a phrase quote is left open at character 1"),
         ('cors "open', "left open at character 6"),
         (" ".join(f"w{n}" for n in range(MAX_UNITS + 1)), f"at most {MAX_UNITS}"),
