@@ -12,10 +12,15 @@ from __future__ import annotations
 import re
 from functools import cache
 
-# C0, DEL, C1, the Unicode line and paragraph separators (line breaks to many readers), and the
-# bidirectional embeddings, overrides and isolates (they reorder what a terminal shows). Every
-# one is a character str.isprintable() refuses, so a printable title needs no search at all.
-_BEYOND_C0 = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+# C0, DEL, C1, the Unicode line and paragraph separators (line breaks to many readers), the
+# bidirectional embeddings, overrides, isolates and marks (they reorder what a terminal shows),
+# and the invisible format characters (zero-width space, joiners, word joiner, soft hyphen,
+# byte order mark): a name holding one looks like another name. Every one is a character
+# str.isprintable() refuses, so a printable title needs no search at all.
+_BEYOND_C0 = (
+    "\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u2069\ufeff"
+)
 
 
 # Compiled on first use, not at import: a class reaching beyond Latin-1 costs about a millisecond

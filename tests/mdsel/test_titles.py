@@ -60,3 +60,14 @@ def test_index_and_toc_lines_cannot_be_forged_by_a_title(tmp_path: Path) -> None
 def test_suggestions_show_titles_escaped(tmp_path: Path) -> None:
     _, stderr = _index(tmp_path, b"# Install&#10;~h9.9 (x)\n\ntext\n", "select", "install")
     assert stderr.splitlines()[-1] == "~h1.0 (Install\\n~h9.9 (x)) ~?q=install"
+
+
+def test_invisible_format_characters_are_shown_escaped() -> None:
+    # A zero-width space, a joiner, a soft hyphen, a word joiner and a byte order mark: names
+    # that hold them look like other names when printed raw.
+    for char, shown in [
+        ("\u200b", "\\u200b"), ("\u200d", "\\u200d"), ("\xad", "\\xad"),
+        ("\u2060", "\\u2060"), ("\ufeff", "\\ufeff"), ("\u200e", "\\u200e"),
+    ]:  # fmt: skip
+        assert shown_title(f"a{char}b") == f"a{shown}b"
+    assert shown_title("café ☕ 👍") == "café ☕ 👍"
