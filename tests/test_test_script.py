@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -45,3 +46,16 @@ def test_the_switch_is_documented_and_skips_the_cli_tests() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 skipped" in done.stdout
     assert "MDSEL_TEST_SKIP_CLIS is set" in done.stdout
+
+
+def test_scripts_keep_lf_line_ends_in_any_checkout() -> None:
+    """A checkout with core.autocrlf (Windows) must not turn the scripts' line ends into CRLF:
+    bash would then fail on every line."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    names = ["scripts/test.sh", "scripts/demo.sh", ".ci/run", "src/mdsel/cli.py"]
+    done = subprocess.run(
+        ["git", "check-attr", "eol", "--", *names], cwd=ROOT, capture_output=True, text=True,
+        check=True,
+    )  # fmt: skip
+    assert done.stdout.splitlines() == [f"{name}: eol: lf" for name in names]
