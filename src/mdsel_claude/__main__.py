@@ -44,6 +44,19 @@ def _stdin_is_terminal() -> bool:
         return False
 
 
+WINDOWS = (
+    "mdsel-claude: Windows is not supported yet (the server, the hook and setup rely on POSIX "
+    "file checks); run it under WSL, where it works as on Linux\n"
+)
+
+
+def windows(command: str) -> int:
+    """What every command answers on Windows: one line saying so. The hook's exit status 1 is a
+    non-blocking error, which the agent's client shows without failing the read."""
+    sys.stderr.write(WINDOWS)
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] in (["-h"], ["--help"]):
@@ -56,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(f"mdsel-claude {__version__}\n")
         return 0
     command = args.pop(0) if args and not args[0].startswith("-") else "serve"
+    if sys.platform == "win32":
+        return windows(command)
     if command == "hook":
         from mdsel_claude.hook import main as hook_main
 

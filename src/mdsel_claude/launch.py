@@ -32,6 +32,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"mdsel-claude: needs Python 3.11 or later, not {sys.version}\n")
         # A hook must never fail the Read it was called for: say it, exit 0.
         return 0 if command == "hook" else 1
+    if sys.platform == "win32":
+        sys.stderr.write(
+            "mdsel-claude: Windows is not supported yet (the server, the hook and setup rely on "
+            "POSIX file checks); run Claude Code under WSL, where the plugin works as on Linux\n"
+        )
+        return 1
     if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.join(SRC, "mdsel_claude"):
         sys.path[0] = SRC  # run as a script: the package's parent, not the package itself
     elif SRC not in sys.path:

@@ -173,3 +173,15 @@ def test_a_substituted_package_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "sha256 is not the one in the plugin's requirements.lock" in done.stderr
     assert os.listdir(tmp_path / "data") == []
+
+
+def test_on_windows_the_plugin_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mdsel_claude import launch
+
+    monkeypatch.setattr("sys.platform", "win32")
+    for command in (["serve"], ["hook"]):
+        assert launch.main(command) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Windows is not supported yet" in err and "WSL" in err

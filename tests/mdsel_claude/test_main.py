@@ -97,3 +97,14 @@ def test_help_names_every_command_and_version(capsys: pytest.CaptureFixture[str]
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["frobnicate"]) == 2
     assert "unknown command 'frobnicate'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", [[], ["serve"], ["hook"], ["install"], ["doctor"], ["x"]])
+def test_on_windows_every_command_says_so_in_one_line(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.platform", "win32")
+    assert main(args) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and "Windows is not supported yet" in err and "WSL" in err
