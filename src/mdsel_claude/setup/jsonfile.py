@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from mdsel_claude.setup import jsonedit
@@ -273,6 +274,40 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
+    remove_stale_temporaries(target)
+
+
+STALE_SECONDS = 600
+"""A temporary file of ours this old was left by a run that was killed (a write takes
+milliseconds, and setup's commands run one at a time): the next write removes it."""
+
+
+def remove_stale_temporaries(target: Path) -> None:
+    """Remove what a killed write left beside `target`: regular files of ours named as
+    `write_bytes_atomic` names its temporary files (`.NAME.XXXXXXXX.tmp`, mkstemp's eight
+    characters), untouched for STALE_SECONDS. Anything else, a link included, is left alone."""
+    prefix = f".{target.name}."
+    now = time.time()
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        middle = name[len(prefix) : -len(".tmp")] if name.endswith(".tmp") else ""
+        if len(middle) != 8 or not all(c.isalnum() or c == "_" for c in middle):
+            continue
+        path = target.parent / name
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if (
+            stat.S_ISREG(info.st_mode)
+            and info.st_uid == os.getuid()
+            and now - info.st_mtime > STALE_SECONDS
+        ):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
 
 
 def delete(path: Path) -> None:

@@ -190,3 +190,23 @@ def test_delete_removes_target_keeps_link(tmp_path: Path) -> None:
     jsonfile.delete(link)
     assert not target.exists() and link.is_symlink()
     jsonfile.delete(tmp_path / "never.json")  # nothing there: no error
+
+
+def test_the_next_write_removes_a_temporary_file_a_killed_write_left(tmp_path: Path) -> None:
+    target = tmp_path / "settings.local.json"
+    target.write_text("{}\n")
+    old = jsonfile.STALE_SECONDS + 60
+    stale = tmp_path / ".settings.local.json.ab3d_f9z.tmp"
+    fresh = tmp_path / ".settings.local.json.q1w2e3r4.tmp"  # a write going on right now
+    other = tmp_path / ".settings.local.json.notours.tmp"
+    linked = tmp_path / ".settings.local.json.zzzzzzzz.tmp"
+    for path in (stale, fresh, other):
+        path.write_text("{")
+    linked.symlink_to(target)
+    for path in (stale, other):
+        os.utime(path, (os.stat(path).st_atime - old, os.stat(path).st_mtime - old))
+    os.utime(linked, (0, 0), follow_symlinks=False)
+    jsonfile.write_atomic(target, {"a": 1})
+    assert json.loads(target.read_text()) == {"a": 1}
+    assert not stale.exists()
+    assert fresh.exists() and other.exists() and linked.is_symlink()
