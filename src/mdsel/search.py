@@ -1,11 +1,8 @@
 """A search (`?q=WORDS`, `h2.1?q=WORDS`) → ranked sections, the best one's text inline.
 
 FTS5 finds the sections holding any of the words and ranks them by BM25 over the fields
-(search_index); the best few hundred are then ranked again by what a reader means by "where
-is this discussed": how many of the words the section holds, how many its own title holds
-(and the titles above it), whether its title is the question itself, and whether it is a
-changelog's or a blog's (which mention everything in passing). The weights were chosen on
-labelled questions from real documentation trees (bench/bench_search.py), not per tree.
+(search_index); the best few hundred are ranked again (search_rank), and a page of them is
+listed with their best lines and the first one's text.
 """
 
 from __future__ import annotations
@@ -18,7 +15,8 @@ from mdsel.errors import INVALID_SELECTOR, SELECTOR_NOT_FOUND, Problem, Suggesti
 from mdsel.names import heading_selector
 from mdsel.results import Hit, Options, Search
 from mdsel.search_index import SearchCache, SearchIndex, Section, spaced
-from mdsel.search_query import STOP_WORDS, Query, fts_string, parse_query
+from mdsel.search_query import Query, parse_query
+from mdsel.search_rank import fts, rerank
 from mdsel.selector_values import Params, Segment, Selector, format_segments
 from mdsel.titles import short_title
 from mdsel.tree import Document, Source
@@ -36,24 +34,6 @@ MAX_HIT_LINES = 3
 PREVIEW_CHARS = 160
 """A matching line is cut to this many characters."""
 
-RANK_WEIGHTS = {
-    "bm25": 1.75,  # BM25 over the fields, as a share of the best candidate's
-    "words": 0.75,  # the share of the query's words the section holds anywhere
-    "title_words": 2.0,  # the share its own title holds
-    "context_words": 0.5,  # the share the titles above it (and the document's path) hold
-    "path_words": 0.25,  # the share its title and the titles above it hold between them
-    "title_is_query": 2.0,  # its title is the query's words, no more and no fewer
-    "title_extra": -1.5,  # the share of its title's words that are not the query's
-    "title_phrase": 0.5,  # its title holds the query's words as one phrase
-    "changelog": -1.5,  # a changelog's, a release note's or a blog post's
-    "root": -0.2,  # a page's text before its first heading
-}
-"""The second ranking: a section's score is the sum of these times its features (each 0–1)."""
-
-_CHANGELOG = re.compile(
-    r"(?:^|/)(?:changelog|changes|history|release[-_ ]?notes?|news|blog|posts?)(?:/|\.|$)",
-    re.IGNORECASE,
-)
 _TOKEN = re.compile(r"\w+")
 
 
@@ -90,19 +70,19 @@ def _answer(
     scope: dict[int, list[tuple[int, int]]] | None,
 ) -> Search | Problem:
     allowed = None if scope is None else _in_scope(index, scope)
-    expression = " OR ".join(_fts(unit) for unit in query.units)
+    expression = " OR ".join(fts(unit) for unit in query.units)
     if query.phrases and all(query.phrases):
-        expression = " AND ".join(_fts(unit) for unit in query.units)
+        expression = " AND ".join(fts(unit) for unit in query.units)
     elif any(query.phrases):  # a phrase must occur; the words may
         required = " AND ".join(
-            _fts(unit) for unit, phrase in zip(query.units, query.phrases, strict=True)
+            fts(unit) for unit, phrase in zip(query.units, query.phrases, strict=True)
             if phrase
         )  # fmt: skip
         expression = f"({required}) AND ({expression})"
     candidates, total = index.ranked(expression, CANDIDATES, allowed)
     if not candidates:
         return _no_match(selector, query, index, allowed)
-    ranked = _rerank(index, query, candidates)
+    ranked = rerank(index, query, candidates)
     page = selector.params.page or 1
     first = (page - 1) * HITS_PER_PAGE
     if first >= len(ranked) and first >= total:
@@ -130,11 +110,6 @@ def _answer(
     )  # fmt: skip
 
 
-def _fts(unit: str) -> str:
-    """A word or phrase as the index holds it (CJK spaced apart), as an FTS5 string."""
-    return fts_string(spaced(unit))
-
-
 def _in_scope(index: SearchIndex, scope: dict[int, list[tuple[int, int]]]) -> list[int]:
     """The rowids of the sections whose own lines meet a span of `scope`: a section's own
     subsections lie inside its span, a block's section holds it."""
@@ -147,70 +122,6 @@ def _in_scope(index: SearchIndex, scope: dict[int, list[tuple[int, int]]]) -> li
         if any(first <= span_last and span_first <= last for span_first, span_last in spans):
             allowed.append(rowid)
     return allowed
-
-
-def _rerank(
-    index: SearchIndex, query: Query, candidates: list[tuple[int, float]]
-) -> list[tuple[int, float]]:
-    """The candidates by RANK_WEIGHTS times their features, best first."""
-    weights = RANK_WEIGHTS
-    scored = [
-        (rowid, sum(weights[name] * value for name, value in found.items()))
-        for rowid, found in features(index, query, candidates)
-    ]
-    scored.sort(key=lambda pair: -pair[1])
-    return scored
-
-
-def features(
-    index: SearchIndex, query: Query, candidates: list[tuple[int, float]]
-) -> list[tuple[int, dict[str, float]]]:
-    """Each candidate's features (the names of RANK_WEIGHTS, each 0–1), in candidate order."""
-    rowids = [rowid for rowid, _score in candidates]
-    units = query.units
-    count = len(units)
-    anywhere = [index.matching(_fts(unit), rowids) for unit in units]
-    in_title = [index.matching("title : " + _fts(unit), rowids) for unit in units]
-    in_context = [index.matching("context : " + _fts(unit), rowids) for unit in units]
-    phrase = index.matching("title : " + _fts(" ".join(units)), rowids) if count > 1 else set()
-    wanted = {token for unit in units for token in _tokens(unit)}
-    stems = {token[:5] for token in wanted}
-    best = candidates[0][1] or 1.0
-    found_features = []
-    for rowid, bm25 in candidates:
-        section = index.sections[rowid - 1]
-        title_tokens = _tokens(section.titles[-1]) if section.heading >= 0 else []
-        title_hits = sum(rowid in found for found in in_title)
-        features: dict[str, float] = {
-            "bm25": bm25 / best,
-            "words": sum(rowid in found for found in anywhere) / count,
-            "title_words": title_hits / count,
-            "context_words": sum(rowid in found for found in in_context) / count,
-            "path_words": sum(
-                rowid in title or rowid in context
-                for title, context in zip(in_title, in_context, strict=True)
-            )
-            / count,
-            "title_is_query": float(bool(title_tokens) and set(title_tokens) == wanted),
-            "title_extra": _extra(title_tokens, stems),
-            "title_phrase": float(rowid in phrase),
-            "changelog": float(bool(_CHANGELOG.search(index.paths[section.doc]))),
-            "root": float(section.heading < 0),
-        }
-        found_features.append((rowid, features))
-    return found_features
-
-
-def _extra(title_tokens: list[str], stems: set[str]) -> float:
-    """The share of a title's words that are none of the query's (a word's first five letters
-    stand for its forms); 1 for no title."""
-    if not title_tokens:
-        return 1.0
-    return sum(token[:5] not in stems for token in title_tokens) / len(title_tokens)
-
-
-def _tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN.findall(text.lower()) if t not in STOP_WORDS]
 
 
 def _hit(
