@@ -1,0 +1,48 @@
+"""search_rank: each candidate's features, and the order their weights give."""
+
+from __future__ import annotations
+
+from mdsel.search_index import SearchIndex
+from mdsel.search_query import Query, parse_query
+from mdsel.search_rank import RANK_WEIGHTS, features, fts, rerank
+from mdsel.tree import Source, parse_document
+
+DOCS = {
+    "guide/proxy.md": b"# Guide\n\n## Server proxy\n\nThe proxy forwards requests.\n",
+    "guide/other.md": b"# Other\n\n## Options\n\nA proxy may be set, with the server.\n",
+    "CHANGELOG.md": b"# Changelog\n\n## 1.0\n\n- server proxy fixed\n",
+}
+
+
+def ranked(text: str) -> tuple[SearchIndex, Query, list[tuple[int, float]]]:
+    sources = [Source(f"d{n}", path, parse_document(data)) for n, (path, data) in
+               enumerate(DOCS.items())]  # fmt: skip
+    index = SearchIndex(sources)
+    query = parse_query(text)
+    assert isinstance(query, Query)
+    candidates, _total = index.ranked(" OR ".join(fts(u) for u in query.units), 50)
+    return index, query, candidates
+
+
+def titles(index: SearchIndex, rowid: int) -> tuple[str, ...]:
+    return index.sections[rowid - 1].titles
+
+
+def test_features_are_shares_and_flags_between_zero_and_one() -> None:
+    index, query, candidates = ranked("server proxy")
+    found = dict(features(index, query, candidates))
+    for values in found.values():
+        assert set(values) == set(RANK_WEIGHTS)
+        assert all(0.0 <= value <= 1.0 for value in values.values()), values
+    by_title = {titles(index, rowid)[-1]: values for rowid, values in found.items()}
+    assert by_title["Server proxy"]["title_is_query"] == 1.0
+    assert by_title["Server proxy"]["title_phrase"] == 1.0
+    assert by_title["Options"]["title_words"] == 0.0 and by_title["Options"]["words"] == 1.0
+    assert by_title["1.0"]["changelog"] == 1.0 and by_title["Server proxy"]["changelog"] == 0.0
+
+
+def test_the_section_titled_as_asked_comes_first_and_the_changelog_last() -> None:
+    index, query, candidates = ranked("server proxy")
+    order = [titles(index, rowid)[-1] for rowid, _score in rerank(index, query, candidates)]
+    assert order[0] == "Server proxy"
+    assert order.index("1.0") > order.index("Options")
