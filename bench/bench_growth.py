@@ -5,8 +5,9 @@ and stage, the CPU time at 2n units over the time at n, in the same run.
     python bench/bench_growth.py --json     # one JSON object (used by bench/report.py)
 
 A linear stage gives about 2.0, a quadratic one about 4.0. Each time is the least CPU time of
-REPEAT cold calls (read, parse, resolve, render) in this process; tests/mdsel/test_growth.py
-holds the same stages to a generous bound at four times the units.
+REPEAT cold calls (read, parse, resolve, render) in this process; n is twice the tests' base
+size (tests/growth.py UNITS), so that a stage's fixed costs and a cold cache weigh little;
+tests/mdsel/test_growth.py holds the same stages to a generous bound at four times the units.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ TARGET = 2.5
 def measure(workdir: Path) -> list[dict[str, Any]]:
     rows = []
     for shape, make in SHAPES.items():
-        units = UNITS[shape]
+        units = 2 * UNITS[shape]
         small, large = workdir / "n.md", workdir / "2n.md"
         small.write_bytes(make(units))
         large.write_bytes(make(2 * units))
