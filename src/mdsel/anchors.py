@@ -9,8 +9,9 @@ A fragment is looked for, in this order:
    block is text (`#intro--intro-`), the spaces beside inline HTML stay (`#setup-` for
    `## Setup <!-- x -->`) and an image's alt text is left out — counted over every heading,
    those inside lists and block quotes too, as GitHub numbers repeats;
-3. an HTML anchor, `<a id="x">`, `<a name="x">` or any element with `id="x"`, which names the
-   innermost section holding it;
+3. an HTML anchor, `<a id="x">`, `<a name="x">` or any element with `id="x"`, or an id given
+   to text (`**term**{ #term }`), which names the innermost section holding it; an empty one
+   on a line of its own right above a heading names that heading (mdsel.address);
 4. the slug another generator would give a heading (Python-Markdown's toc as MkDocs uses it,
    kramdown, Hugo's Blackfriday style, VitePress), taken only when exactly one heading answers;
    a heading with an explicit id is slugged only when no heading without one answers.

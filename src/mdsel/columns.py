@@ -80,8 +80,9 @@ class NestedHeading(NamedTuple):
     level: int
     start: int
     end: int
-    container_end: int
-    """Byte offset where its innermost list or blockquote ends."""
+    container: int
+    """Index in the document's blocks of its innermost list or blockquote (whose end is cut at
+    its last item's, as every list's is: never on link reference definitions after it)."""
     title: str
     """Shown title (without an attribute block)."""
     text: str

@@ -67,20 +67,24 @@ def page_holding(spans: list[Span], line: int) -> int:
 
 def nested_lines(document: Document, index: int) -> tuple[int, int]:
     """The lines of a heading inside a list or quote: to the next heading of the same or a
-    higher level inside the same container, or to the container's end."""
+    higher level anywhere inside its container (its innermost list or quote, in a list or
+    quote nested in it too: `- ### a` / `- > ## b` ends a), or to the container's end (a
+    list's last item's, never link reference definitions after it)."""
     nested = document.nested
     heading = nested[index]
-    end = heading.container_end
+    lines = document.lines
+    # Blocks nest by their ranges: a heading starting before the container's end is inside it.
+    end = document.blocks.ends[heading.container]
     for later in nested[index + 1 :]:
         if later.start >= end:
             break
-        if later.container_end == heading.container_end and later.level <= heading.level:
+        if later.level <= heading.level:
             # From the start of its line: a list marker before it belongs to the next item.
-            end = document.lines.starts[document.lines.line_of(later.start) - 1]
+            end = lines.starts[lines.line_of(later.start) - 1]
             break
-    # The quote around it, if any, is the first `>` before the heading on its line (only
-    # container markup comes before a heading there); it may sit in a list item (`  - > ## x`).
-    lines = document.lines
-    line_start = lines.starts[lines.line_of(heading.start) - 1]
-    indent = lines.quote_indent(document.data.find(b">", line_start, heading.start))
-    return lines.content_span(heading.start, max(end, heading.end), quoted=-1, indent=indent)
+    # Trailing blank lines dropped, and in a quote those holding only the markers of the
+    # quotes around the heading, as for a block in its container: a `>` line of a quote
+    # further in is text (as in a section or a list holding that quote).
+    quoted, outermost = document.blocks.quoted(heading.container)
+    indent = lines.quote_indent(outermost)
+    return lines.content_span(heading.start, max(end, heading.end), quoted, indent)

@@ -249,25 +249,33 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
 
 
 def _blocks_in_lines(scope: Node, kind: str, document: Document) -> Sequence[Node]:
-    """The outermost blocks of `kind` that start inside the lines of `scope` (a line span)."""
-    starts = document.lines.starts
-    start, end = starts[scope.ref - 1], starts[scope.line]
-    blocks = document.blocks
+    """The outermost blocks of `kind` inside the lines of `scope`, a heading inside a list or
+    quote: those after the heading whose lines all lie in its lines. The list or quote holding
+    the heading is not one of them (`> ## a` / `> text` / `> ## b`: `#a/quote` is a miss), nor
+    is a block that runs on past them (into the next heading's lines, or after its container).
+    """
+    lines, blocks = document.lines, document.blocks
+    start, end = lines.starts[scope.ref - 1], lines.starts[scope.line]
+    nested = document.nested
+    # The heading is the first nested one on the scope's first line: only container markup
+    # comes before a heading on its line, so every block starting before it holds it.
+    heading = nested[bisect_left(nested, start, key=lambda found: found.start)].start
+    starts, ends, kinds, last = blocks.starts, blocks.ends, blocks.kinds, blocks.last
+    code = KINDS.index(kind)
     inside: list[int] = []
-    # Blocks are in document order, so their starts are sorted.
-    for index in range(bisect_left(blocks.starts, start), len(blocks)):
-        begin = blocks.starts[index]
-        if begin >= end:
-            break
-        if begin < start or KINDS[blocks.kinds[index]] != kind:
-            continue
-        parent = blocks.parents[index]
-        while parent >= 0 and blocks.starts[parent] >= start:
-            if KINDS[blocks.kinds[parent]] == kind:
-                break
-            parent = blocks.parents[parent]
-        else:
+    # Blocks are in document (pre)order, so their starts are sorted and a block's descendants
+    # follow it: one taken, its own are skipped (they are not the outermost).
+    index = bisect_left(starts, start)
+    while index < len(blocks) and starts[index] < end:
+        if (
+            kinds[index] == code
+            and starts[index] > heading
+            and (ends[index] <= end or document.block_lines(index)[1] <= scope.line)
+        ):
             inside.append(index)
+            index = last[index] + 1
+        else:
+            index += 1
     return NodeRange(scope.doc, kind, inside)
 
 

@@ -86,13 +86,14 @@ class RareHeadings:
         level: int,
         start: int,
         end: int,
-        open_end: int,
+        container: int,
         title: str,
         index: int,
         github: str | None = None,
     ) -> str | None:
-        """The title to show for heading number `index` (offsets unshifted; `open_end`: where
-        its innermost list or quote ends, -1 outside them), or None for a nested heading.
+        """The title to show for heading number `index` (offsets unshifted; `container`: the
+        block index of its innermost list or quote, -1 outside them), or None for a nested
+        heading.
         `github`: the heading's text as GitHub shows it, where that is not `title`."""
         shift = self.shift
         raw = self.data[start + shift : end + shift]
@@ -100,12 +101,10 @@ class RareHeadings:
         shown, ident = (text, None) if explicit is None else explicit
         if github is not None:
             text = heading_text(github, raw)[0]
-        if open_end >= 0:
+        if container >= 0:
             title = shown.strip(" \t")  # as Headings.title: not the spaces by inline HTML
             self.nested.append(
-                NestedHeading(
-                    level, start + shift, end + shift, open_end + shift, title, text, ident
-                )
+                NestedHeading(level, start + shift, end + shift, container, title, text, ident)
             )
             return None
         if explicit is not None or github is not None:
@@ -256,9 +255,9 @@ def scan_events(
                 # Rare: inside a list or quote, ending in a closing sequence pulldown-cmark
                 # kept or in an attribute block, or shown otherwise on GitHub; one test keeps
                 # them off the usual path.
-                open_end = open_ends[-1] if open_ends else -1
+                container = open_index[-1] if open_index else -1
                 shown = rare(
-                    level, start, end, open_end, title, len(levels),
+                    level, start, end, container, title, len(levels),
                     None if github is None else "".join(github),
                 )  # fmt: skip
                 if shown is None:

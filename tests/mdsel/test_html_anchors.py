@@ -171,6 +171,10 @@ def test_a_miss_in_hostile_html_or_braces_is_answered(body: str) -> None:
         ('## Install\n\nsee <a id="ref-x"></a>\n\n## API\n', ("h2.0", "## Install")),
         ('## Install\n\n<a id="ref-x"></a>' + "\n" * 12 + "## API\n", ("h2.0", "## Install")),
         ('<a id="ref-x"></a>\n\ntext\n\n# T\n', ("root", '<a id="ref-x"></a>')),
+        # An anchor on text is that text's, even right above a heading.
+        ('## Install\n\n<a id="ref-x">label</a>\n\n## API\n', ("h2.0", "## Install")),
+        ("## Install\n\n**term**{ #ref-x }\n\n## API\n", ("h2.0", "## Install")),
+        ('<a id="ref-x">label</a>\n\n# T\n', ("root", '<a id="ref-x">label</a>')),
     ],
 )
 def test_an_anchor_set_just_above_a_heading_names_that_heading(

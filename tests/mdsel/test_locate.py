@@ -1,13 +1,17 @@
-"""Which section holds a line, and which page shows it."""
+"""Which section holds a line, which page shows it, and the lines of a heading inside a list or
+quote."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import mdsel
 from mdsel.locate import page_holding, section_at
 from mdsel.paginate import pages
 from tests.conftest import FIXTURES
+from tests.nested_markdown import documents, read
 
 STRUCTURE = mdsel.parse_document((FIXTURES / "structure.md").read_bytes())
 
@@ -66,3 +70,59 @@ def test_a_line_no_page_shows_gets_the_nearest_page_and_no_claim(tmp_path: Path)
     spans = pages(mdsel.parse_document(path.read_bytes()), 1, 34, 20, 10**6)
     assert page_holding(spans, 33) == len(spans)
     assert page_holding(spans, 1) == 1
+
+
+# -- the lines of a heading inside a list or quote --------------------------------------------
+
+
+def lines_of(markdown: str, request: str) -> tuple[int, int]:
+    """(first, last) line of the one match of `request`."""
+    source = mdsel.Source("doc", "doc.md", mdsel.parse_document(markdown.encode()))
+    (match,) = mdsel.select(request, [source], mdsel.Options(full=True)).matches
+    return match.line_start, match.line_end
+
+
+@pytest.mark.parametrize(
+    "between",
+    ["- > ## Beta", "- - ## Beta", "- > > ## Beta", "-   > ### Beta"],
+)
+def test_a_nested_heading_ends_at_a_higher_one_further_in_its_list(between: str) -> None:
+    # Beta is in a quote or list inside the list holding Alpha: still in Alpha's list.
+    assert lines_of(f"- ### Alpha\n{between}\n- ### Gamma\n", "#alpha") == (1, 1)
+
+
+@pytest.mark.parametrize("between", ["> - ## Beta", "> > ## Beta", "> - > #### Beta"])
+def test_a_nested_heading_ends_at_a_higher_one_further_in_its_quote(between: str) -> None:
+    markdown = f"> ### Alpha\n> text\n{between}\n> ### Gamma\n"
+    assert lines_of(markdown, "#alpha") == ((1, 3) if "####" in between else (1, 2))
+
+
+def test_a_nested_heading_ends_with_its_list_not_on_definitions_after_it() -> None:
+    # pulldown-cmark's range of the list runs on to the last definition's line.
+    markdown = "- ### Alpha\n\n  text\n\n[x]: http://a\n[y]: http://b\n"
+    assert lines_of(markdown, "#alpha") == lines_of(markdown, "list.0") == (1, 3)
+    markdown = "# Top\n\n- a\n- ### Alpha\n  text\n\n[x]: http://a\n[y]: http://b\n\nafter\n"
+    assert lines_of(markdown, "#alpha") == (4, 5)
+
+
+def test_a_nested_headings_trailing_marker_lines_are_its_quotes_only() -> None:
+    # `> >` closes the inner quote, which Alpha is not in: text, as in quote.0 around both.
+    markdown = "> ### Alpha\n> > inner\n> >\n\nafter\n"
+    assert lines_of(markdown, "#alpha") == lines_of(markdown, "quote.0") == (1, 3)
+    markdown = "> ### Alpha\n> text\n>\n\nafter\n"
+    assert lines_of(markdown, "#alpha") == lines_of(markdown, "quote.0") == (1, 2)
+    markdown = "- ### Alpha\n  > inner\n  >\n\nafter\n"
+    assert lines_of(markdown, "#alpha") == lines_of(markdown, "list.0") == (1, 3)
+
+
+def test_nested_headings_lines_agree_with_markdown_it() -> None:
+    # Generated lists and quotes holding headings of every level, against markdown-it-py's
+    # reading: each nested heading's lines run to the next heading of its level or a higher
+    # one anywhere in its innermost list or quote, or to that container's last line.
+    checked = 0
+    for text in documents(250):
+        reading = read(text)
+        for heading in reading.nested():
+            assert lines_of(text, f"#{heading.title}") == reading.section(heading), text
+            checked += 1
+    assert checked > 500

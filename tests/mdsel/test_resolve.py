@@ -9,6 +9,7 @@ import pytest
 import mdsel
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
 from tests.conftest import FIXTURES
+from tests.nested_markdown import documents, read
 
 STRUCTURE = (FIXTURES / "structure.md").read_bytes()
 
@@ -333,3 +334,55 @@ def render_index(sources: list[mdsel.Source]) -> str:
     from mdsel import render_text
 
     return render_text.index(mdsel.index(sources), [], [], mdsel.Options()).stdout
+
+
+# -- scopes into a heading inside a list or quote ---------------------------------------------
+
+
+def spans(request: str, markdown: str) -> list[tuple[int, int]]:
+    """(first, last) line of each match of `request` in `markdown`."""
+    result = select(request, ("doc", markdown.encode()))
+    return [(m.line_start, m.line_end) for m in result.matches]
+
+
+@pytest.mark.parametrize(
+    ("markdown", "request_"),
+    [
+        ("> ## a\n> text\n> ## b\n> more\n", "#a/quote"),  # the quote holding a
+        ("- ## a\n  text\n- ## b\n  more\n", "#a/list"),
+        ("- > ## a\n  > text\n- ## b\n", "#a/list"),
+        # The quote starts in a's lines but holds b, the end of them.
+        ("- ### a\n  > text\n  > ### b\n\n  > more\n", "#a/quote"),
+    ],
+)
+def test_a_scope_into_a_nested_heading_holds_only_its_own_lines(
+    markdown: str, request_: str
+) -> None:
+    result = select(request_, ("doc", markdown.encode()))
+    assert not result.matches
+    assert [p.type for p in result.problems] == [SELECTOR_NOT_FOUND]
+
+
+def test_a_scope_into_a_nested_heading_takes_the_outermost_blocks_in_its_lines() -> None:
+    markdown = "> ## a\n> text\n>\n> > q\n> > > qq\n> ## b\n> more\n"
+    assert spans("#a/para", markdown) == [(2, 2), (4, 4), (5, 5)]  # none holds another
+    assert spans("#a/quote", markdown) == [(4, 5)]
+    # The outer quote holds b, so the one inside it, in a's lines, is the outermost there.
+    markdown = "- ### a\n  > > inner\n  > ### b\n"
+    assert spans("#a/quote", markdown) == [(2, 2)]
+    assert spans("#b/quote", markdown) == []
+
+
+@pytest.mark.parametrize("kind", ["para", "list", "quote"])
+def test_scopes_into_nested_headings_agree_with_markdown_it(kind: str) -> None:
+    # Generated lists and quotes holding headings, against markdown-it-py's reading: the
+    # outermost blocks of each kind after the heading and within its lines.
+    checked = found = 0
+    for text in documents(150):
+        reading = read(text)
+        for heading in reading.nested():
+            expected = reading.inside(heading, kind)
+            assert spans(f"#{heading.title}/{kind}", text) == expected, text
+            checked += 1
+            found += bool(expected)
+    assert checked > 300 and found > 20

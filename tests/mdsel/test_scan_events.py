@@ -29,7 +29,7 @@ def test_blocks_and_top_level_headings_from_a_list_of_events() -> None:
     assert found.titles == "TitleNext"
     assert list(found.title_ends) == [5, 9]
     assert found.ids == {1: "next"}
-    assert [(h.level, h.title) for h in found.nested] == [(2, "In a list")]
+    assert [(h.level, h.title, h.container) for h in found.nested] == [(2, "In a list", 1)]
     # The list holds its items' two paragraphs (the heading is not a block), the quote one.
     assert list(found.parents) == [-1, -1, 1, 1, -1, 4, -1]
     assert list(found.last) == [0, 3, 2, 3, 5, 5, 6]
@@ -68,13 +68,25 @@ def test_the_node_limit_names_where_it_was_passed() -> None:
     assert caught.value.offset == text.index("c")
 
 
+def test_a_nested_heading_keeps_its_innermost_container_whose_end_is_its_last_items() -> None:
+    # pulldown-cmark's range of the list runs on over the definitions after it; its item's
+    # does not, and neither does the list's end the heading's lines are cut at.
+    text = "- ### Alpha\n\n  text\n\n[x]: http://a\n[y]: http://b\n"
+    found = scan_events(events_of(text), text.encode())
+    (heading,) = found.nested
+    assert KINDS[found.kinds[heading.container]] == "list"
+    assert found.ends[heading.container] == text.index("[x]")  # not 35, "[y]"
+    text = "- a\n- > ## Quoted\n"
+    found = scan_events(events_of(text), text.encode())
+    (heading,) = found.nested
+    assert KINDS[found.kinds[heading.container]] == "quote"
+
+
 def test_rare_headings_keep_nested_ones_apart_and_strip_attribute_blocks() -> None:
     data = b"## Kept {#kept .cls}\n"
     rare = RareHeadings(data, 0)
     assert rare(2, 0, len(data), -1, "Kept {#kept .cls}", 0) == "Kept"
     assert rare.ids == {0: "kept"}
     assert rare.texts == {0: "Kept {#kept .cls}"}
-    assert rare(3, 0, len(data), 40, "Kept {#kept .cls}", 1) is None  # inside a container
-    assert [(h.level, h.title, h.id, h.container_end) for h in rare.nested] == [
-        (3, "Kept", "kept", 40)
-    ]
+    assert rare(3, 0, len(data), 4, "Kept {#kept .cls}", 1) is None  # inside block 4
+    assert [(h.level, h.title, h.id, h.container) for h in rare.nested] == [(3, "Kept", "kept", 4)]
