@@ -12,8 +12,11 @@ scripts/test.sh; 1,000 generated documents where they are missing):
 - warm search: the server's embedded backend answering `?q=WORDS` over the 1,000 documents
   again (parse cache and search index kept), against the same backend answering `h2.0` on one
   of them, alternately (target at most 3); and against `h2.0` over the same 1,000 documents,
-  which shows what any call over the tree costs before it searches: the read policy's checks
-  of every file (open, fstat, the resolved path) and the parse cache's look-ups;
+  which shows what a call over the tree costs that shows one section of each document;
+- the search alone: `mdsel.select('?q=WORDS', …)` in process on the parsed documents with the
+  server's search cache warm (no reads, no checks): what a warm search adds to the read
+  policy's checks of every file (open, fstat, the resolved path) and the parse cache's
+  look-ups, which every call over the tree pays;
 - memory: what the search index's tables take (SQLite's pages) over what the parsed documents
   take (`Document.resident_bytes()`); target: the two together at most 1.5 times the documents.
 
@@ -36,9 +39,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mdsel.api import load  # noqa: E402
+from mdsel.api import load, select  # noqa: E402
 from mdsel.cli import run  # noqa: E402
-from mdsel.search_index import SearchIndex  # noqa: E402
+from mdsel.results import Options  # noqa: E402
+from mdsel.search_index import SearchCache, SearchIndex  # noqa: E402
 from mdsel_claude.server.config import Settings  # noqa: E402
 from mdsel_claude.server.embedded import EmbeddedBackend  # noqa: E402
 from tests.mdsel.test_catalog import write_tree  # noqa: E402
@@ -46,6 +50,8 @@ from tests.mdsel.test_catalog import write_tree  # noqa: E402
 STDLIB = ROOT / ".trees" / "stdlib-stats-0.4.1"
 DOCUMENTS = 1000
 QUERIES = ("variance", "standard deviation", '"random variable"', "usage")
+GENERATED_QUERIES = ("introduction", "detail section", '"plain words"', "prose")
+"""The same kinds of query for the generated documents, where .trees/ is missing."""
 TARGETS = {"cold": 2.0, "warm": 3.0, "memory": 1.5}
 
 
@@ -61,6 +67,10 @@ def tree(workdir: Path) -> tuple[Path, str]:
         return target, f"the first {len(files)} READMEs of @stdlib/stats"
     write_tree(target, DOCUMENTS)
     return target, f"{DOCUMENTS} generated documents (.trees/ is missing)"
+
+
+def queries() -> tuple[str, ...]:
+    return QUERIES if STDLIB.is_dir() else GENERATED_QUERIES
 
 
 def alternate(
@@ -83,7 +93,7 @@ def alternate(
 
 def cold(folder: Path, rounds: int) -> list[dict[str, Any]]:
     rows = []
-    for query in QUERIES:
+    for query in queries():
 
         def search(query: str = query) -> None:
             outcome = run(["select", f"?q={query}", str(folder)], {})
@@ -103,7 +113,7 @@ def warm(folder: Path, rounds: int) -> list[dict[str, Any]]:
     files = sorted(str(path) for path in folder.rglob("*.md"))
     one = files[0]
     rows = []
-    for query in QUERIES:
+    for query in queries():
 
         def search(query: str = query) -> None:
             outcome = backend.run("select", f"?q={query}", files, [], [])
@@ -122,6 +132,22 @@ def warm(folder: Path, rounds: int) -> list[dict[str, Any]]:
         rows.append({"query": query, "section_ms": base * 1e3, "search_ms": mine * 1e3,
                      "ratio": mine / base, "tree_select_ms": tree_base * 1e3,
                      "tree_ratio": tree_mine / tree_base})  # fmt: skip
+    return rows
+
+
+def engine_only(folder: Path, rounds: int) -> list[dict[str, Any]]:
+    sources, problems = load(sorted(str(path) for path in folder.rglob("*.md")))
+    assert not problems
+    cache = SearchCache(2**30)
+    rows = []
+    for query in queries():
+
+        def search(query: str = query) -> None:
+            assert select(f"?q={query}", sources, Options(), search_cache=cache).search
+
+        search()
+        median, _same = alternate(search, search, rounds)
+        rows.append({"query": query, "search_ms": median * 1e3})
     return rows
 
 
@@ -147,6 +173,7 @@ def main() -> int:
             "documents": origin,
             "cold": cold(folder, args.rounds),
             "warm": warm(folder, args.rounds * 3),
+            "engine": engine_only(folder, args.rounds * 3),
             "memory": memory(folder),
             "targets": TARGETS,
         }
@@ -170,6 +197,9 @@ def main() -> int:
         print(f"  {row['query']:<22} {row['search_ms']:8.2f} ms / {row['section_ms']:8.2f} ms"
               f" = {row['ratio']:.2f}; over h2.0 of every document ({row['tree_select_ms']:.1f}"
               f" ms): {row['tree_ratio']:.2f}")  # fmt: skip
+    print("\nthe search alone, in process, its index kept:")
+    for row in results["engine"]:
+        print(f"  {row['query']:<22} {row['search_ms']:8.2f} ms")
     mem = results["memory"]
     print(f"\nmemory: documents {mem['documents_mb']:.1f} MB, index {mem['index_mb']:.1f} MB: "
           f"(documents + index) / documents = {mem['ratio']:.2f} (target ≤ 1.5)")  # fmt: skip
