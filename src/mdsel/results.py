@@ -11,6 +11,8 @@ from mdsel.settings import DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_HEADINGS, DEFA
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from mdsel.errors import Problem
     from mdsel.tree import Source
 
@@ -114,13 +116,18 @@ class Search(NamedTuple):
 
 class SelectResult(NamedTuple):
     matches: tuple[Match, ...]
-    omitted: tuple[tuple[str, str], ...]
-    """(namespace, selector) of matches left out by the response budget."""
+    omitted: Sequence[tuple[str, str]]
+    """(namespace, selector) of matches left out by the response budget (or by full=true's
+    limits), in order: counted without being listed (mdsel.omitted.Omitted), as a request
+    may name a million."""
     problems: tuple[Problem, ...]
     """Invalid selector, unresolved items and namespaces, in request order."""
     documents: int
     search: Search | None = None
     """What a search answered (`matches` is then empty)."""
+    capped: bool = False
+    """Whether some of `omitted` are matches full=true asked for, past the most one answer
+    shows (mdsel.matches.MAX_FULL_MATCHES, MAX_FULL_BYTES)."""
 
 
 class IndexResult(NamedTuple):
