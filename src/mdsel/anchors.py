@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
 
 from mdsel._record import NamedTuple
@@ -76,27 +76,34 @@ def _numbered(
 ) -> list[str]:
     """Repeats numbered as the generators do: the first free `slug-1`, `slug-2`… (`reserved`:
     ids already on the page, which a slug is numbered past too)."""
+    return list(_numbering(slugs, separator, reserved))
+
+
+def _numbering(
+    slugs: Iterable[str], separator: str = "-", reserved: frozenset[str] | set[str] = frozenset()
+) -> Iterator[str]:
+    """_numbered, one anchor at a time."""
     taken: dict[str, int] = dict.fromkeys(reserved, 0)
-    result = []
     for base in slugs:
         anchor = base
         while anchor in taken:
             taken[base] += 1
             anchor = f"{base}{separator}{taken[base]}"
         taken[anchor] = 0
-        result.append(anchor)
-    return result
+        yield anchor
 
 
-def _all_headings(document: Document) -> list[tuple[str, int]]:
-    """Every heading in document order: (kind, index) with kind HEADING or NESTED."""
+def _all_headings(document: Document, most: int | None = None) -> list[tuple[str, int]]:
+    """Every heading in document order (the first `most`): (kind, index) with kind HEADING or
+    NESTED."""
     headings, nested = document.headings, document.nested
     if not nested:
-        return [(HEADING, i) for i in range(len(headings))]
+        count = len(headings) if most is None else min(most, len(headings))
+        return list(zip(repeat(HEADING), range(count), strict=False))
     order = [(headings.starts[i], HEADING, i) for i in range(len(headings))]
     order += [(heading.start, NESTED, i) for i, heading in enumerate(nested)]
     order.sort()
-    return [(kind, index) for _start, kind, index in order]
+    return [(kind, index) for _start, kind, index in order[:most]]
 
 
 def _texts(document: Document, order: list[tuple[str, int]], shown: bool = False) -> list[str]:
@@ -264,6 +271,8 @@ def _answering(
     for rule, separator in rules:
         for position in slugged.matching(rule, separator, taken):
             answering.add(order[position])
+            if len(answering) > 1:
+                return answering  # two answer: none is taken
     return answering
 
 
@@ -295,9 +304,9 @@ class _Slugged:
         rule: Callable[[str], str],
         separator: str,
         taken: frozenset[str] | set[str] = frozenset(),
-    ) -> list[int]:
+    ) -> Iterator[int]:
         """The positions of the texts whose anchor under `rule`, repeats numbered on with
-        `separator` around the ids `taken`, is a target, in order."""
+        `separator` around the ids `taken`, is a target, in order (numbered as far as asked)."""
         stems = sorted({_stem(target, separator) for target in self.targets})
         family = re.compile(
             f"(?:{'|'.join(map(re.escape, stems))})(?:{re.escape(separator)}[0-9]+)*"
@@ -310,15 +319,12 @@ class _Slugged:
             if family(made):
                 slugs[text] = made
         if not slugs:
-            return []
-        texts = self.texts
-        found = [(position, slugs[text]) for position, text in enumerate(texts) if text in slugs]
-        numbered = _numbered([made for _position, made in found], separator, taken)
-        return [
-            position
-            for (position, _made), anchor in zip(found, numbered, strict=True)
-            if anchor in self.targets
-        ]
+            return
+        found = [position for position, text in enumerate(self.texts) if text in slugs]
+        numbered = _numbering((slugs[self.texts[position]] for position in found), separator, taken)
+        for position, anchor in zip(found, numbered, strict=True):
+            if anchor in self.targets:
+                yield position
 
 
 def _could_give(texts: Iterable[str], needed: set[str]) -> Iterable[str]:
@@ -351,7 +357,7 @@ def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
         return []
     anchor = anchor.lower()
     # The first MAX_CANDIDATES headings' anchors, numbered as over all (by those before only).
-    order = _all_headings(document)[:MAX_CANDIDATES]
+    order = _all_headings(document, MAX_CANDIDATES)
     github = _numbered([slug(_text(document, kind, index)) for kind, index in order])
     if document.headings.ids or any(heading.id for heading in document.nested):
         listed = anchors(document)  # what selects each section heading
