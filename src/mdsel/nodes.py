@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, chain
+from itertools import accumulate, chain, repeat
 
 from mdsel._record import NamedTuple
 from mdsel.address import LINES
@@ -87,11 +87,12 @@ class NodeRange(Sequence[Node]):
             start = key.indices(len(self.indices))[0]
             offset = self.offset + start if self.kind == HEADING else 0
             return NodeRange(self.doc, self.kind, self.indices[key], offset, self.siblings)
-        return Node(self.doc, self.kind, self.indices[key])
+        # tuple.__new__ builds the Node in C, skipping the NamedTuple's Python-level __new__.
+        return tuple.__new__(Node, (self.doc, self.kind, self.indices[key], 0))
 
     def __iter__(self) -> Iterator[Node]:
-        doc, kind = self.doc, self.kind
-        return (Node(doc, kind, index) for index in self.indices)
+        fields = zip(repeat(self.doc), repeat(self.kind), self.indices, repeat(0))
+        return map(tuple.__new__, repeat(Node), fields)  # in C, as __getitem__
 
 
 class NodeChain(Sequence[Node]):

@@ -165,8 +165,7 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
         if segment.items is None:
             # All of them: the nodes of the scopes no other scope holds (a section inside
             # another adds nothing to it), one scope's after another's, never one list.
-            outer = _outermost(scopes, sources)
-            found = joined([candidates(sources, scope, segment.type) for scope in outer])
+            found = _all_in(scopes, sources, segment.type)
             if not found:
                 misses.append(
                     Miss(
@@ -209,6 +208,65 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
         if not scopes:
             break
     return Resolution(selector, scopes, tuple(misses))
+
+
+def _all_in(scopes: Sequence[Node], sources: Sequence[Source], kind: str) -> Sequence[Node]:
+    """Every node of `kind` inside any of the scopes (in document order), each once, one
+    scope's after another's, never one list: a scope inside another adds nothing to it, and
+    sections next to one another hold their blocks as one span does. Each scope costs a few
+    column reads (a selector may name millions of them); a document with no node of `kind` none."""
+    headings_kind = kind == SECTION or kind.startswith("h")
+    parts: list[Sequence[Node]] = []
+    span = [-1, -1, -1]  # document, first byte, end: sections next to one another, for blocks
+
+    def end_span() -> None:
+        if span[0] >= 0:
+            blocks = sources[span[0]].document.blocks
+            indices = blocks.top_between(kind, span[1], span[2])
+            parts.append(NodeRange(span[0], kind, indices, siblings=True))
+        span[0] = -1
+
+    present: dict[int, bool] = {}
+    last = (-1, -1)  # the document and last heading of the latest scope kept
+    for scope in scopes:
+        doc = scope.doc
+        document = sources[doc].document
+        if doc not in present:
+            present[doc] = _holds_any(document, kind)
+        if not present[doc]:
+            continue
+        if scope.kind not in (HEADING, SECTION):
+            end_span()
+            parts.append(candidates(sources, scope, kind))
+            continue
+        headings = document.headings
+        ref = scope.ref
+        if (doc, ref) <= last:
+            continue  # inside the scope before: its nodes are that one's
+        last = (doc, headings.lasts[ref])
+        if headings_kind:
+            if last[1] > ref:  # a section with headings inside
+                parts.append(candidates(sources, scope, kind))
+            continue
+        start, end = headings.starts[ref], headings.section_ends[ref]
+        if span[0] == doc and span[2] == start:
+            span[2] = end
+        else:
+            end_span()
+            span[:] = [doc, start, end]
+    end_span()
+    return joined(parts)
+
+
+def _holds_any(document: Document, kind: str) -> bool:
+    """Whether the document has any node of `kind` at all."""
+    if kind == SECTION:
+        return len(document.headings) > 0
+    if kind.startswith("h"):
+        return len(document.headings.numbers.by_level[int(kind[1])]) > 0
+    return len(document.blocks.top[kind]) > 0 or any(
+        KINDS[code] == kind for code in set(document.blocks.kinds)
+    )
 
 
 def _outermost(scopes: Sequence[Node], sources: Sequence[Source]) -> Sequence[Node]:
@@ -285,7 +343,7 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
         if scope.kind == ROOT:
             first, last = 0, len(document.headings) - 1
         elif scope.kind in (HEADING, SECTION):
-            first, last = scope.ref + 1, document.headings[scope.ref].last
+            first, last = scope.ref + 1, document.headings.lasts[scope.ref]
         else:
             return ()
         if kind == SECTION:
@@ -298,9 +356,9 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
     if scope.kind == ROOT:
         return NodeRange(doc, kind, document.blocks.top[kind], siblings=True)
     if scope.kind in (HEADING, SECTION):
-        heading = document.headings[scope.ref]
-        indices = document.blocks.top_between(kind, heading.start, heading.section_end)
-        return NodeRange(doc, kind, indices, siblings=True)
+        headings = document.headings  # its columns: a Heading value would work out its lines
+        start, end = headings.starts[scope.ref], headings.section_ends[scope.ref]
+        return NodeRange(doc, kind, document.blocks.top_between(kind, start, end), siblings=True)
     return NodeRange(doc, kind, document.blocks.children(scope.ref, kind), siblings=True)
 
 

@@ -339,7 +339,8 @@ def render_index(sources: list[mdsel.Source]) -> str:
 
 def test_all_the_nodes_of_a_scope_are_a_lazy_sequence() -> None:
     """`para` on a hundred thousand paragraphs is one range over their indices; `h1/para`
-    over many sections is a chain of such ranges, never a list of nodes."""
+    over sections next to one another one range too, and over sections apart a chain of
+    ranges, never a list of nodes."""
     from mdsel.nodes import NodeChain, NodeRange
     from mdsel.resolve import resolve
     from mdsel.selector import parse_request
@@ -353,7 +354,11 @@ def test_all_the_nodes_of_a_scope_are_a_lazy_sequence() -> None:
     sections = sources(("doc", b"# T\n\npara\n\npara\n\n" * 1000))
     (selector,) = parse_request("h1/para")
     nodes = resolve(selector, sections).nodes
-    assert isinstance(nodes, NodeChain) and len(nodes) == 2000
+    assert isinstance(nodes, NodeRange) and nodes.siblings and len(nodes) == 2000
+    apart = sources(("doc", b"# T\n\n## A\n\npara\n\n" * 1000))
+    (selector,) = parse_request("h2/para")
+    nodes = resolve(selector, apart).nodes
+    assert isinstance(nodes, NodeChain) and len(nodes) == 1000
 
 
 def reference(request: str, docs: list[mdsel.Source]) -> list[tuple[int, str, int]]:
@@ -408,3 +413,35 @@ def test_nodes_are_those_of_every_scope_once_in_document_order(
     (selector,) = parse_request(request_)
     nodes = resolve(selector, picked).nodes
     assert [(node.doc, node.kind, node.ref) for node in nodes] == reference(request_, picked)
+
+
+def test_many_scopes_are_read_from_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`h1/para` over 100,000 sections: the blocks of sections next to one another are one span
+    (no look-up per scope), and no Heading value is made for any scope."""
+    from mdsel import resolve as module
+    from mdsel.sections import Headings
+
+    made: list[int] = []
+    real = Headings.__getitem__
+
+    def counted(self: Headings, index: int) -> object:
+        made.append(index)
+        return real(self, index)
+
+    looked_up: list[object] = []
+    real_candidates = module.candidates
+
+    def counted_candidates(*args: object) -> object:
+        looked_up.append(args)
+        return real_candidates(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Headings, "__getitem__", counted)
+    monkeypatch.setattr(module, "candidates", counted_candidates)
+    from mdsel.selector import parse_request
+
+    docs = sources(("doc", b"# T\n\npara\n\n" * 100_000))
+
+    for request_ in ("h1/para", "h1/section", "h1/h2", "section/code"):
+        (selector,) = parse_request(request_)
+        module.resolve(selector, docs)
+    assert not made and len(looked_up) <= 4
