@@ -66,7 +66,8 @@ class Match(NamedTuple):
     total_words: int
     next: str | None
     """Selector of the next page, when there is one."""
-    subsections: tuple[str, ...]
+    subsections: Sequence[str]
+    """The selectors of its direct subsections (a lazy sequence: there may be a million)."""
     children: tuple[Child, ...]
     line: int = 0
     """The line an `L812` selector asked for (the page shown is the one holding it); 0 when
