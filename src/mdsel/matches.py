@@ -6,7 +6,9 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
+from itertools import repeat
 
 from mdsel import paginate
 from mdsel.address import LINES
@@ -396,7 +398,7 @@ def _resolve_all(
     suggested = 0
     # A node two selectors both name (`h2.2,#usage`) is shown once, as one selector's own
     # list is (`h2.2,3,2`); a selector alone needs no look-up per node.
-    seen = _Seen() if len(selectors) > 1 else None
+    seen = _Seen(sources) if len(selectors) > 1 else None
     for selector in selectors:
         resolution = resolve(selector, sources, alone, left_out)
         for miss in resolution.misses:
@@ -430,64 +432,89 @@ def _resolve_all(
 
 
 class _Seen:
-    """The nodes earlier selectors of a request named, to name each once. Looked at node by
-    node only where two selectors may meet: in the same document, with nodes of the same kind
-    (a section and a heading are one), with the same params; and then as numbers in a set."""
+    """The nodes earlier selectors of a request named, to name each once. Looked at only where
+    two selectors may meet: in the same document, with nodes of the same kind (a section and
+    a heading are one), with the same params; and then as marks in a byte per node, set and
+    read in C (`para,para` on a million paragraphs is two passes over a bytearray)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sources: Sequence[Source]) -> None:
+        self.sources = sources
         self.pending: dict[tuple[int, str, Params], list[Sequence[Node]]] = {}
         """Pieces of nodes no later selector has met yet, by where they are."""
-        self.sets: dict[tuple[int, str, Params], set[int | tuple[int, int]]] = {}
+        self.marks: dict[tuple[int, str, Params], _Marks] = {}
 
     def first_time(self, nodes: Sequence[Node], params: Params) -> Sequence[Node]:
         kept: list[Sequence[Node]] = []
         mine: dict[tuple[int, str, Params], list[Sequence[Node]]] = {}
         for piece in node_pieces(nodes):
             first = piece[0]
-            where = (first.doc, HEADING if first.kind == SECTION else first.kind, params)
-            if where not in self.pending and where not in self.sets:
+            kind = HEADING if first.kind == SECTION else first.kind
+            where = (first.doc, kind, params)
+            if where not in self.pending and where not in self.marks:
                 mine.setdefault(where, []).append(piece)
                 kept.append(piece)
                 continue
-            seen = self.sets.setdefault(where, set())
+            marks = self.marks.get(where)
+            if marks is None:
+                document = self.sources[first.doc].document
+                size = len(document.headings) if kind == HEADING else len(document.blocks)
+                marks = self.marks[where] = _Marks(size)
             for earlier in self.pending.pop(where, []):
-                seen.update(_names(earlier))
-            kept.append(_unseen(piece, seen))
+                marks.add(earlier)
+            kept.append(marks.new(piece))
         for where, pieces in mine.items():
-            if where in self.sets:
+            if where in self.marks:
                 for piece in pieces:
-                    self.sets[where].update(_names(piece))
+                    self.marks[where].add(piece)
             else:
                 self.pending.setdefault(where, []).extend(pieces)
         return joined(kept)
 
 
-def _names(piece: Sequence[Node]) -> Iterable[int | tuple[int, int]]:
-    """What tells the nodes of a piece (one document, one kind) apart: the index, with the
-    line `L812` asked for when there is one (`section.3` and `h2.1` are one node)."""
-    if isinstance(piece, NodeRange):
-        return piece.indices
-    return [node.ref if not node.line else (node.ref, node.line) for node in piece]
+class _Marks:
+    """The nodes of one document and kind met so far: a byte per index, and the few that
+    `L812` names with its line (a heading at that line is another view of it)."""
 
+    def __init__(self, size: int) -> None:
+        self.marked = bytearray(size)
+        self.lined: set[tuple[int, int]] = set()
 
-def _unseen(piece: Sequence[Node], seen: set[int | tuple[int, int]]) -> Sequence[Node]:
-    """The nodes of `piece` not in `seen`, which then holds them too."""
-    names = _names(piece)
-    if seen.isdisjoint(names):
-        seen.update(names)
-        return piece
-    if isinstance(piece, NodeRange):
-        # The runs between the nodes seen: slices, which stay runs of siblings when listed.
-        met = [position for position, index in enumerate(piece.indices) if index in seen]
-        seen.update(piece.indices)
-        starts, ends = [0, *(position + 1 for position in met)], [*met, len(piece)]
-        return joined([piece[start:end] for start, end in zip(starts, ends, strict=True)])
-    new = []
-    for node, name in zip(piece, names, strict=True):
-        if name not in seen:
-            seen.add(name)
+    def add(self, piece: Sequence[Node]) -> None:
+        if isinstance(piece, NodeRange):
+            deque(map(self.marked.__setitem__, piece.indices, repeat(1)), maxlen=0)
+            return
+        for node in piece:
+            if node.line:
+                self.lined.add((node.ref, node.line))
+            else:
+                self.marked[node.ref] = 1
+
+    def new(self, piece: Sequence[Node]) -> Sequence[Node]:
+        """The nodes of `piece` not met yet, which are then met."""
+        if isinstance(piece, NodeRange):
+            met = bytes(map(self.marked.__getitem__, piece.indices))
+            self.add(piece)
+            # The runs between the nodes met: slices, which stay runs of siblings when listed.
+            parts: list[Sequence[Node]] = []
+            start = met.find(0)
+            while start >= 0:
+                end = met.find(1, start)
+                end = len(met) if end < 0 else end
+                parts.append(piece[start:end])
+                start = met.find(0, end)
+            return joined(parts)
+        new = []
+        for node in piece:
+            if node.line:
+                if (node.ref, node.line) in self.lined:
+                    continue
+                self.lined.add((node.ref, node.line))
+            elif self.marked[node.ref]:
+                continue
+            else:
+                self.marked[node.ref] = 1
             new.append(node)
-    return tuple(new)
+        return tuple(new)
 
 
 def _toc_problem(selector: Selector, sources: Sequence[Source], block: Node, count: int) -> Problem:
