@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import repeat
 
 from mdsel._record import NamedTuple
-from mdsel.anchor_generators import GENERATORS
+from mdsel.anchor_generators import GENERATORS, kramdown_slug
 from mdsel.tree import Document
 
 MAX_CLOSEST = 5
@@ -76,27 +77,41 @@ def _numbered(
 ) -> list[str]:
     """Repeats numbered as the generators do: the first free `slug-1`, `slug-2`… (`reserved`:
     ids already on the page, which a slug is numbered past too)."""
+    return list(_numbering(slugs, separator, reserved))
+
+
+def _numbering(
+    slugs: Iterable[str], separator: str = "-", reserved: frozenset[str] | set[str] = frozenset()
+) -> Iterator[str]:
+    """_numbered, one anchor at a time."""
     taken: dict[str, int] = dict.fromkeys(reserved, 0)
-    result = []
     for base in slugs:
         anchor = base
         while anchor in taken:
             taken[base] += 1
             anchor = f"{base}{separator}{taken[base]}"
         taken[anchor] = 0
-        result.append(anchor)
-    return result
+        yield anchor
 
 
-def _all_headings(document: Document) -> list[tuple[str, int]]:
-    """Every heading in document order: (kind, index) with kind HEADING or NESTED."""
+def _all_headings(document: Document, most: int | None = None) -> list[tuple[str, int]]:
+    """Every heading in document order (the first `most`): (kind, index) with kind HEADING or
+    NESTED."""
     headings, nested = document.headings, document.nested
     if not nested:
-        return [(HEADING, i) for i in range(len(headings))]
+        count = len(headings) if most is None else min(most, len(headings))
+        return list(zip(repeat(HEADING), range(count), strict=False))
     order = [(headings.starts[i], HEADING, i) for i in range(len(headings))]
     order += [(heading.start, NESTED, i) for i, heading in enumerate(nested)]
     order.sort()
-    return [(kind, index) for _start, kind, index in order]
+    return [(kind, index) for _start, kind, index in order[:most]]
+
+
+def _texts(document: Document, order: list[tuple[str, int]], shown: bool = False) -> list[str]:
+    """The texts of the headings in `order` (see _text)."""
+    if not document.nested and len(order) == len(document.headings):
+        return document.headings.all_texts(shown)  # every one, in order: from the column
+    return [_text(document, kind, index, shown) for kind, index in order]
 
 
 def _text(document: Document, kind: str, index: int, shown: bool = False) -> str:
@@ -165,13 +180,13 @@ def find(document: Document, fragment: str) -> Target | None:
     if named:
         _start, index, kind = min(named)
         return Target(kind, index)
-    github = github_anchors(document)
-    for (kind, index), anchor in github.items():
-        if anchor == fragment:
-            return Target(kind, index)
+    order = _all_headings(document)
+    texts = _texts(document, order)
+    for position in _Slugged(texts, {fragment}, "-").matching(slug, "-"):
+        return Target(*order[position])
     if headings.ids or any(heading.id for heading in nested):
         # A heading whose GitHub anchor or id another heading's id took: as the index lists it.
-        for index, anchor in enumerate(anchors(document, github)):
+        for index, anchor in enumerate(anchors(document)):
             if anchor == fragment:
                 return Target(HEADING, index)
     from mdsel.html_anchors import html_anchor_line  # misses only: it parses the HTML again
@@ -181,10 +196,9 @@ def find(document: Document, fragment: str) -> Target | None:
         return Target(HTML, -1, line)
     lowered = fragment.lower()
     if lowered != fragment:
-        for (kind, index), anchor in github.items():
-            if anchor == lowered:
-                return Target(kind, index)
-    return _by_generators(document, fragment)
+        for position in _Slugged(texts, {lowered}, "-").matching(slug, "-"):
+            return Target(*order[position])
+    return _by_generators(document, fragment, order, texts)
 
 
 _SHORTCODE = re.compile(r":[a-z0-9_+-]+:")
@@ -199,7 +213,12 @@ def emoji_shown_slug(text: str) -> str:
     return slug(_SHORTCODE.sub("", text))
 
 
-def _by_generators(document: Document, fragment: str) -> Target | None:
+def _by_generators(
+    document: Document,
+    fragment: str,
+    order: list[tuple[str, int]],
+    github_texts: list[str],
+) -> Target | None:
     """The one heading whose anchor under another generator's rule is `fragment`.
 
     A generator that reads an explicit id gives that heading its id, not a slug, and numbers
@@ -207,11 +226,10 @@ def _by_generators(document: Document, fragment: str) -> Target | None:
     take it): so `## Über {#ueber}` then `## Über` is `#ueber` then `#uber`. Only when no
     heading without an id answers is every heading's title slugged, as a generator that
     does not use the ids would."""
-    order = _all_headings(document)
-    texts = [_text(document, kind, index, shown=True) for kind, index in order]
-    ids = [_explicit_id(document, kind, index) for kind, index in order]
+    texts = _texts(document, order, shown=True)
     answering: set[tuple[str, int]] = set()
-    if any(ids):
+    if document.headings.ids or any(heading.id for heading in document.nested):
+        ids = [_explicit_id(document, kind, index) for kind, index in order]
         plain = [position for position, ident in enumerate(ids) if not ident]
         answering = _answering(
             [order[p] for p in plain],
@@ -222,10 +240,9 @@ def _by_generators(document: Document, fragment: str) -> Target | None:
         )
     if not answering:
         answering = _answering(order, texts, GENERATORS, fragment)
-    if not answering:  # last: the shortcode slug only where no generator's answers
-        github_texts = [_text(document, kind, index) for kind, index in order]
-        if any(":" in text for text in github_texts):
-            answering = _answering(order, github_texts, [(emoji_shown_slug, "-")], fragment)
+    if not answering and any(map(str.__contains__, github_texts, repeat(":"))):
+        # Last: the shortcode slug, only where no generator's answers.
+        answering = _answering(order, github_texts, [(emoji_shown_slug, "-")], fragment)
     if len(answering) != 1:
         return None
     kind, index = answering.pop()
@@ -249,12 +266,85 @@ def _answering(
     """The headings (of `order`, with `texts`) whose anchor under one of `rules` (slug rule,
     repeat separator) is `fragment`; `taken`: ids the slugs are numbered around."""
     answering: set[tuple[str, int]] = set()
+    slugged = _Slugged(
+        texts, {fragment, fragment.lower()}, [separator for _rule, separator in rules]
+    )
     for rule, separator in rules:
-        numbered = _numbered([rule(t) for t in texts], separator, taken)
-        for position, anchor in enumerate(numbered):
-            if anchor == fragment or anchor == fragment.lower():
-                answering.add(order[position])
+        for position in slugged.matching(rule, separator, taken):
+            answering.add(order[position])
+            if len(answering) > 1:
+                return answering  # two answer: none is taken
     return answering
+
+
+class _Slugged:
+    """The headings whose anchor under a rule is one of `targets`, texts looked at once.
+
+    Only the slugs in a target's family are numbered: its stem (the target with every `-N`
+    end taken off: `intro` for `intro-1-2`) followed by any `-N` ends (`intro`, `intro-1`,
+    `intro-1-1`…). Numbering a slug of the family only ever makes a name of it, and one
+    outside only names outside it, so the numbering of the family alone is the numbering of
+    all. Each text is slugged once however many headings have it, and a text of ASCII lacking
+    a letter or digit of the stem is not slugged at all (each rule keeps an ASCII text's
+    letters and digits as they are, lower-cased): a miss in a document of a hundred thousand
+    headings slugs the few that could answer, for every rule.
+    """
+
+    def __init__(self, texts: Sequence[str], targets: set[str], separators: Iterable[str]):
+        self.texts, self.targets = texts, targets
+        self.distinct = list(dict.fromkeys(texts))
+        needed: set[str] | None = None
+        for separator in separators:
+            for target in targets:
+                held = {char for char in _stem(target, separator) if char.isalnum()}
+                needed = held if needed is None else needed & held
+        self.pool = list(_could_give(self.distinct, needed or set()))
+
+    def matching(
+        self,
+        rule: Callable[[str], str],
+        separator: str,
+        taken: frozenset[str] | set[str] = frozenset(),
+    ) -> Iterator[int]:
+        """The positions of the texts whose anchor under `rule`, repeats numbered on with
+        `separator` around the ids `taken`, is a target, in order (numbered as far as asked)."""
+        stems = sorted({_stem(target, separator) for target in self.targets})
+        family = re.compile(
+            f"(?:{'|'.join(map(re.escape, stems))})(?:{re.escape(separator)}[0-9]+)*"
+        ).fullmatch
+        # kramdown names a heading with no letters `section`: any text may give it.
+        pool = self.distinct if rule is kramdown_slug and "section" in stems else self.pool
+        slugs: dict[str, str] = {}
+        for text in pool:
+            made = rule(text)
+            if family(made):
+                slugs[text] = made
+        if not slugs:
+            return
+        found = [position for position, text in enumerate(self.texts) if text in slugs]
+        numbered = _numbering((slugs[self.texts[position]] for position in found), separator, taken)
+        for position, anchor in zip(found, numbered, strict=True):
+            if anchor in self.targets:
+                yield position
+
+
+def _could_give(texts: Iterable[str], needed: set[str]) -> Iterable[str]:
+    """The texts that may be slugged to a name holding every one of the `needed` letters and
+    digits: any not of ASCII, and those of ASCII holding them all (in any case), picked in C."""
+    if not needed:
+        return texts
+    ahead = "".join(f"(?=.*?{re.escape(char)})" for char in sorted(needed))
+    pattern = re.compile(f"(?=.*?[^\\x00-\\x7f])|{ahead}", re.DOTALL | re.IGNORECASE)
+    return filter(pattern.match, texts)
+
+
+def _stem(target: str, separator: str) -> str:
+    """The target with every numbered end (`-1`, `-2-1`) taken off."""
+    while True:
+        stem, mark, number = target.rpartition(separator)
+        if not (mark and number.isascii() and number.isdigit()):
+            return target
+        target = stem
 
 
 def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
@@ -267,10 +357,17 @@ def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
     if not anchor:
         return []
     anchor = anchor.lower()
-    github = github_anchors(document)
-    listed = anchors(document, github)  # what selects each section heading
+    # The first MAX_CANDIDATES headings' anchors, numbered as over all (by those before only).
+    order = _all_headings(document, MAX_CANDIDATES)
+    github = _numbered([slug(_text(document, kind, index)) for kind, index in order])
+    if document.headings.ids or any(heading.id for heading in document.nested):
+        listed = anchors(document)  # what selects each section heading
+    else:
+        listed = [
+            found for (kind, _index), found in zip(order, github, strict=True) if kind == HEADING
+        ]
     named: dict[str, str] = {}
-    for (kind, index), found in list(github.items())[:MAX_CANDIDATES]:
+    for (kind, index), found in zip(order, github, strict=True):
         found = listed[index] if kind == HEADING else document.nested[index].id or found
         named.setdefault(found, _text(document, kind, index, shown=True))
     names = list(named)

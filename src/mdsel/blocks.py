@@ -82,6 +82,8 @@ class Blocks(Sequence[Block]):
 
     def ordinal(self, index: int) -> int:
         """0-based position of block `index` among the blocks of its kind with the same parent."""
+        if self.parents[index] < 0:  # top level: its place among them, without the table
+            return bisect_left(self.top[KINDS[self.kinds[index]]], index)
         ordinals = self._ordinals
         if ordinals is None:
             # One pass for all blocks, on first use: parsing skips it (indexing never needs it),
@@ -109,13 +111,14 @@ class Blocks(Sequence[Block]):
             child = last[child] + 1  # skip the child's own descendants
         return result
 
-    def top_between(self, kind: str, start: int, end: int) -> list[int]:
-        """Indices of the top-level blocks of `kind` starting in bytes [start, end)."""
+    def top_between(self, kind: str, start: int, end: int) -> Sequence[int]:
+        """Indices of the top-level blocks of `kind` starting in bytes [start, end) (a slice of
+        `top[kind]`, copied in C)."""
         indices = self.top[kind]
         starts = self.starts
         lo = bisect_left(indices, start, key=starts.__getitem__)
         hi = bisect_left(indices, end, lo, key=starts.__getitem__)
-        return list(indices[lo:hi])
+        return indices[lo:hi]
 
     def resident_bytes(self) -> int:
         """What the ordinals take once built (whether built yet or not)."""

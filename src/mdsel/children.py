@@ -3,6 +3,8 @@ child blocks, and the short previews that name them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 from mdsel.names import heading_selector
 from mdsel.nodes import HEADING, ROOT, SECTION, Node, node_selector
 from mdsel.results import Child
@@ -22,28 +24,81 @@ BLOCK_TYPE = {
 """Block kind → the name in a node type (`block:paragraph`)."""
 
 
-def direct_subsections(document: Document, node: Node) -> list[int]:
-    """Indices into document.headings of the sections directly inside a heading (or the root)."""
-    headings = document.headings
+def direct_subsections(document: Document, node: Node, most: int | None = None) -> list[int]:
+    """Indices into document.headings of the sections directly inside a heading (or the root),
+    the first `most` of them: each found in C (the next heading with it as parent)."""
+    parents = document.headings.parents
+    parent, first, end = _span(document, node)
+    found: list[int] = []
+    position = first
+    while position < end and (most is None or len(found) < most):
+        try:
+            position = parents.index(parent, position, end)
+        except ValueError:
+            break
+        found.append(position)
+        position += 1
+    return found
+
+
+def _span(document: Document, node: Node) -> tuple[int, int, int]:
+    """(parent, first, end): the headings directly inside `node` are those of first..end-1
+    whose parent is `parent`."""
     if node.kind == ROOT:
-        return [i for i, parent in enumerate(headings.parents) if parent == -1]
-    result = []
-    i = node.ref + 1
-    last = headings[node.ref].last
-    while i <= last:
-        result.append(i)
-        i = headings[i].last + 1  # skip the subsection's own descendants
-    return result
+        return -1, 0, len(document.headings)
+    return node.ref, node.ref + 1, document.headings.lasts[node.ref] + 1
 
 
-def subsection_selectors(document: Document, node: Node) -> tuple[str, ...]:
+class Subsections(Sequence[str]):
+    """The selectors of the sections directly inside a node, counted in C and named when asked
+    (a page trailer names twelve of what may be a million)."""
+
+    __slots__ = ("_count", "_document", "_node")
+
+    def __init__(self, document: Document, node: Node) -> None:
+        self._document, self._node = document, node
+        self._count: int | None = None
+
+    def __len__(self) -> int:
+        if self._count is None:
+            parent, first, end = _span(self._document, self._node)
+            parents = self._document.headings.parents
+            self._count = parents[first:end].count(parent) if end > first else 0
+        return self._count
+
+    def __getitem__(self, key):  # type: ignore[no-untyped-def]
+        if isinstance(key, slice):
+            start, stop, step = key.indices(len(self))
+            picked = direct_subsections(self._document, self._node, stop)[start:stop:step]
+            return tuple(self._selector(index) for index in picked)
+        if key < 0:
+            key += len(self)
+        if not 0 <= key < len(self):
+            raise IndexError("subsection index out of range")
+        return self._selector(direct_subsections(self._document, self._node, key + 1)[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return map(self._selector, direct_subsections(self._document, self._node))
+
+    def _selector(self, index: int) -> str:
+        headings = self._document.headings
+        return heading_selector(headings.levels[index], headings.numbers.ordinal(index))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Subsections, tuple, list)):
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Subsections({len(self)})"
+
+
+def subsection_selectors(document: Document, node: Node) -> Sequence[str]:
     if node.kind not in (HEADING, SECTION, ROOT):
         return ()
-    headings = document.headings
-    return tuple(
-        heading_selector(headings[i].level, headings[i].ordinal)
-        for i in direct_subsections(document, node)
-    )
+    return Subsections(document, node)
 
 
 def children(document: Document, node: Node) -> tuple[Child, ...]:
@@ -51,7 +106,7 @@ def children(document: Document, node: Node) -> tuple[Child, ...]:
     of them (for a heading or the root), or the blocks directly in a list's or quote's items."""
     found: list[Child] = []
     if node.kind in (HEADING, SECTION, ROOT):
-        subs = direct_subsections(document, node)
+        subs = direct_subsections(document, node, MAX_CHILDREN)
         begin = 0 if node.kind == ROOT else document.headings[node.ref].start
         if subs:
             end = document.headings[subs[0]].start

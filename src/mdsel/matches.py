@@ -3,9 +3,12 @@ what repeats a shown match dropped, what does not fit named (see shown for one m
 
 from __future__ import annotations
 
+import functools
 import re
-from bisect import bisect_left
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections import deque
+from collections.abc import Callable, Sequence
+from itertools import repeat
 
 from mdsel import paginate
 from mdsel.address import LINES
@@ -17,10 +20,21 @@ from mdsel.errors import (
     SelectorSyntaxError,
     Suggestion,
 )
-from mdsel.nodes import HEADING, ROOT, SECTION, Node, node_selector
+from mdsel.locate import section_at
+from mdsel.nodes import (
+    HEADING,
+    ROOT,
+    SECTION,
+    Node,
+    NodeRange,
+    joined,
+    node_pieces,
+    node_selector,
+)
+from mdsel.omitted import MAX_FULL_BYTES, MAX_FULL_MATCHES, Omitted
 from mdsel.resolve import resolve
 from mdsel.results import Match, Options, SelectResult
-from mdsel.selector import Params, Selector, format_params, parse_request
+from mdsel.selector import Params, Selector, parse_request
 from mdsel.shown import Paged, shown_match, span_of
 from mdsel.suggest import MAX_SUGGESTIONS, suggest
 from mdsel.tree import Source
@@ -30,7 +44,19 @@ if TYPE_CHECKING:
     from mdsel.search_index import SearchCache
 
 OMITTED_LINE_BYTES = 1024
-"""Room for the line naming matches left out: at most 20 runs of selectors (render_text)."""
+"""Room for the line naming matches left out: at most 20 runs of selectors (mdsel.omitted)."""
+
+MIN_MATCH_BYTES = 41
+"""The least room a match takes (its `==>` line, a selector, nothing shown): with less left,
+nothing more is cut into pages to see whether it fits."""
+
+MAX_MISFITS = 256
+"""Matches cut into pages that did not fit, after which the rest are left out untried: a
+request of a million paragraphs is not cut into a million pages to fill the last bytes."""
+
+SMALL = 64
+"""Nodes left out that are looked at one by one for repeats (more: looked up from each match
+shown)."""
 
 MAX_SUGGESTED_MISSES = 5
 """Misses per request that get suggestions: each search is bounded, but a request can name
@@ -58,42 +84,84 @@ def select_matches(
     if any(selector.params.q is not None for selector in selectors):
         return _searched(selectors, sources, options, named, alone, left_out, search_cache)
     found, problems = _resolve_all(selectors, sources, alone, left_out)
-    matches: list[Match] = []
-    omitted: list[tuple[str, str]] = []
-    budget = options.page_words
-    used = 0
-    # The room left for a last "not shown" line (MAX_RUNS runs of selectors) is kept free.
-    room = answer_bytes(options.answer_tokens) - RESERVE_BYTES - OMITTED_LINE_BYTES
-    used_bytes = 0
-    # What two selectors show alike (`h2.1,L812` when the section is one page, `L5-7` when that
-    # is the section) is shown once: the same lines of the same document, the same text.
-    # One selector's nodes are other lines each (two blocks, two headings): only several can
-    # repeat one another.
-    several = len(selectors) > 1
-    shown_before: set[tuple[str, int, int, str]] | None = set() if several else None
-    paged: Paged = {}  # a section cut once
-    shown_lines = _ShownLines()
-    for node, selector in found:
-        full = options.full or selector.params.full
-        no_room = bool(matches) and not full and (used >= budget or used_bytes >= room)
-        if no_room and not (
-            several and _may_repeat(node, selector.params, sources, matches, shown_lines)
-        ):
-            # No room left: name it without cutting pages or listing children for it.
-            omitted.append(_listed(node, selector.params, sources))
-            continue
-        shown = shown_match(node, selector.params, sources, options, full, named > 1, paged)
+    picker = _Picker(sources, options, named > 1, several=len(selectors) > 1)
+    for selector, nodes in found:
+        picker.take(nodes, selector.params)
+    return SelectResult(
+        tuple(picker.matches),
+        picker.omitted,
+        (*problems, *picker.problems),
+        named,
+        capped=picker.capped,
+    )
+
+
+class _Picker:
+    """The matches a select shows, in request order, within the answer's budget; the nodes
+    past it are left out as they come (sequences, never one by one), and only those that may
+    show what a match already shown does are cut into pages to tell."""
+
+    def __init__(self, sources: Sequence[Source], options: Options, qualify: bool, several: bool):
+        self.sources, self.options, self.qualify = sources, options, qualify
+        self.matches: list[Match] = []
+        self.problems: list[Problem] = []
+        self.omitted = Omitted(sources)
+        self.capped = False
+        """Whether matches full=true asked for were left out (MAX_FULL_MATCHES, MAX_FULL_BYTES)."""
+        self.budget = options.page_words
+        self.used = 0
+        # The room left for a last "not shown" line (MAX_RUNS runs of selectors) is kept free.
+        self.room = answer_bytes(options.answer_tokens) - RESERVE_BYTES - OMITTED_LINE_BYTES
+        self.used_bytes = 0
+        self.misfits = 0  # matches cut into pages that did not fit
+        self.answers = 0  # matches and problems
+        # What two selectors show alike (`h2.1,L812` when the section is one page, `L5-7` when
+        # that is the section) is shown once: the same lines of the same document, the same
+        # text. One selector's nodes are other lines each (two blocks, two headings): only
+        # several can repeat one another.
+        self.shown_before: set[tuple[str, int, int, str]] | None = set() if several else None
+        self.paged: Paged = {}  # a section cut once
+        self.shown_lines = _ShownLines()
+        self.docs = {source.namespace: doc for doc, source in enumerate(sources)}
+
+    def take(self, nodes: Sequence[Node], params: Params) -> None:
+        """Show what fits of one selector's nodes; leave out the rest."""
+        full = self.options.full or params.full
+        for position, node in enumerate(nodes):
+            if self._done(full):
+                self._leave_out(nodes[position:], params, full)
+                return
+            self._take_one(node, params, full)
+
+    def _done(self, full: bool) -> bool:
+        """Whether no more of these nodes can be shown: the answer's words or bytes are used
+        up (no match takes less than MIN_MATCH_BYTES), or MAX_MISFITS matches did not fit (or,
+        before the first match, MAX_MISFITS problems came instead); with full=true,
+        MAX_FULL_MATCHES matches and problems, or MAX_FULL_BYTES bytes, are shown."""
+        if not self.matches:
+            return self.answers >= MAX_MISFITS  # the first match is shown whatever its size
+        if full:
+            return self.answers >= MAX_FULL_MATCHES or self.used_bytes >= MAX_FULL_BYTES
+        return (
+            self.used >= self.budget
+            or self.used_bytes + MIN_MATCH_BYTES > self.room
+            or self.misfits >= MAX_MISFITS
+        )
+
+    def _take_one(self, node: Node, params: Params, full: bool) -> None:
+        options = self.options
+        shown = shown_match(node, params, self.sources, options, full, self.qualify, self.paged)
+        self.answers += 1
         if isinstance(shown, Problem):
-            problems.append(shown)
-            continue
-        if shown_before is not None:
+            # Its line takes room in the answer as a match would.
+            self.used_bytes += utf8_size(shown.message) + utf8_size(shown.selector or "") + 40
+            self.problems.append(shown)
+            return
+        if self.shown_before is not None:
             key = (shown.namespace, shown.line_start, shown.line_end, shown.content)
-            if key in shown_before:
-                continue
-            shown_before.add(key)
-        if no_room:
-            omitted.append(_listed(node, selector.params, sources))
-            continue
+            if key in self.shown_before:
+                return
+            self.shown_before.add(key)
         # The `==> h2.0 L45-74 <==` line and a page trailer come with it.
         size = (
             utf8_size(shown.content)
@@ -101,15 +169,92 @@ def select_matches(
             + 40
             + 160 * (shown.next is not None)
         )
-        if matches and not full and (used + shown.words > budget or used_bytes + size > room):
-            omitted.append(_listed(node, selector.params, sources))
-            continue
-        used += shown.words
-        used_bytes += size
+        if (
+            self.matches
+            and not full
+            and (self.used + shown.words > self.budget or self.used_bytes + size > self.room)
+        ):
+            self.misfits += 1
+            self.omitted.add((node,), params)
+            return
+        self.used += shown.words
+        self.used_bytes += size
         if options.json:  # the text format never shows children; do not pay for them there
-            shown = shown._replace(children=children(sources[node.doc].document, node))
-        matches.append(shown)
-    return SelectResult(tuple(matches), tuple(omitted), tuple(problems), named)
+            shown = shown._replace(children=children(self.sources[node.doc].document, node))
+        self.matches.append(shown)
+
+    def _leave_out(self, nodes: Sequence[Node], params: Params, full: bool) -> None:
+        """Leave out `nodes` but those that show what a match already shown does (several
+        selectors): those are dropped, the others named in the closing line."""
+        if full:
+            self.capped = True
+        start = 0
+        for position in self._may_repeat_at(nodes, params):
+            node = nodes[position]
+            shown = shown_match(
+                node, params, self.sources, self.options, full, self.qualify, self.paged
+            )
+            keep = False
+            if isinstance(shown, Problem):
+                self.problems.append(shown)
+            else:
+                assert self.shown_before is not None
+                key = (shown.namespace, shown.line_start, shown.line_end, shown.content)
+                keep = key not in self.shown_before
+                self.shown_before.add(key)
+            self.omitted.add(nodes[start : position + keep], params)
+            start = position + 1
+        self.omitted.add(nodes[start:], params)
+
+    def _may_repeat_at(self, nodes: Sequence[Node], params: Params) -> list[int]:
+        """The positions in `nodes` (in document order) of the nodes whose lines hold a match
+        shown (see _may_repeat), found from each match shown: a node of blocks, or of headings
+        of one level, apart from one another is the last starting at or before the match; a
+        section is the innermost holding the match's first line or one holding that."""
+        if self.shown_before is None or params.toc or not self.matches or not nodes:
+            return []
+        sources, matches, shown_lines = self.sources, self.matches, self.shown_lines
+        if len(nodes) <= SMALL:
+            return [
+                position
+                for position, node in enumerate(nodes)
+                if _may_repeat(node, params, sources, matches, shown_lines)
+            ]
+        found: set[int] = set()
+        sections = nodes[0].kind == SECTION
+        for match in matches:
+            doc = self.docs[match.namespace]
+            if sections:
+                document = sources[doc].document
+                index = section_at(document, match.line_start)
+                while index >= 0:
+                    found.add(_position(nodes, (doc, index), _doc_and_ref))
+                    index = document.headings.parents[index]
+            else:
+                key = functools.partial(_doc_and_first_line, sources=sources, params=params)
+                found.add(_position(nodes, (doc, match.line_start), key))
+        return sorted(
+            position
+            for position in found
+            if position >= 0 and _may_repeat(nodes[position], params, sources, matches, shown_lines)
+        )
+
+
+def _position(
+    nodes: Sequence[Node], target: tuple[int, int], key: Callable[[Node], tuple[int, int]]
+) -> int:
+    """The position of the last node whose key is at most `target` (nodes sorted by key), or
+    -1."""
+    return bisect_right(nodes, target, key=key) - 1
+
+
+def _doc_and_ref(node: Node) -> tuple[int, int]:
+    return node.doc, node.ref
+
+
+def _doc_and_first_line(node: Node, sources: Sequence[Source], params: Params) -> tuple[int, int]:
+    _kind, first, last = span_of(sources[node.doc].document, node)
+    return node.doc, paginate.clip_lines(first, last, params.head, params.tail)[0]
 
 
 def _searched(
@@ -140,10 +285,11 @@ def _searched(
     problems: list[Problem] = []
     if scoped is not None:
         found, problems = _resolve_all([scoped], sources, alone, left_out)
-        if not found:
+        ((_scoped, nodes),) = found
+        if not nodes:
             return SelectResult((), (), tuple(problems), named)
         scope = {}
-        for node, _selector in found:
+        for node in nodes:
             _kind, first, last = span_of(sources[node.doc].document, node)
             scope.setdefault(node.doc, []).append((first, last))
     answer = search(selector, sources, options, named, scope, cache)
@@ -243,15 +389,16 @@ def _resolve_all(
     sources: Sequence[Source],
     alone: bool,
     left_out: Sequence[str] = (),
-) -> tuple[list[tuple[Node, Selector]], list[Problem]]:
-    """Every node the selectors match, with the selector that matched it, and the problems:
-    misses (the first MAX_SUGGESTED_MISSES with suggestions) and toc=true on blocks."""
+) -> tuple[list[tuple[Selector, Sequence[Node]]], list[Problem]]:
+    """Every node each selector matches (lazy sequences, in document order), each once, and
+    the problems: misses (the first MAX_SUGGESTED_MISSES with suggestions) and toc=true on
+    blocks."""
     problems: list[Problem] = []
-    found: list[tuple[Node, Selector]] = []
+    found: list[tuple[Selector, Sequence[Node]]] = []
     suggested = 0
     # A node two selectors both name (`h2.2,#usage`) is shown once, as one selector's own
     # list is (`h2.2,3,2`); a selector alone needs no look-up per node.
-    seen: set[tuple[Node, object]] | None = set() if len(selectors) > 1 else None
+    seen = _Seen(sources) if len(selectors) > 1 else None
     for selector in selectors:
         resolution = resolve(selector, sources, alone, left_out)
         for miss in resolution.misses:
@@ -268,33 +415,115 @@ def _resolve_all(
                     suggestions=suggestions,
                 )
             )
-        not_headings = [n for n in resolution.nodes if n.kind not in (HEADING, SECTION, ROOT)]
-        if selector.params.toc and not_headings:
-            problems.append(_toc_problem(selector, sources, not_headings))
-        for node in resolution.nodes:
-            if selector.params.toc and node.kind not in (HEADING, SECTION, ROOT):
-                continue
-            if seen is not None:
-                # `section.3` is the heading `h2.1` may name: one node under either name.
-                key = (
-                    node._replace(kind=HEADING) if node.kind == SECTION else node,
-                    selector.params,
-                )
-                if key in seen:
-                    continue
-                seen.add(key)
-            found.append((node, selector))
+        nodes = resolution.nodes
+        if selector.params.toc:
+            outlined: list[Sequence[Node]] = []
+            blocks: list[Sequence[Node]] = []
+            for piece in node_pieces(nodes):
+                (outlined if piece[0].kind in (HEADING, SECTION, ROOT) else blocks).append(piece)
+            if blocks:
+                count = sum(len(piece) for piece in blocks)
+                problems.append(_toc_problem(selector, sources, blocks[0][0], count))
+            nodes = joined(outlined)
+        if seen is not None:
+            nodes = seen.first_time(nodes, selector.params)
+        found.append((selector, nodes))
     return found, problems
 
 
-def _toc_problem(selector: Selector, sources: Sequence[Source], blocks: list[Node]) -> Problem:
-    first = node_selector(sources[blocks[0].doc].document, blocks[0])
-    more = f" (and {len(blocks) - 1} more matches)" if len(blocks) > 1 else ""
+class _Seen:
+    """The nodes earlier selectors of a request named, to name each once. Looked at only where
+    two selectors may meet: in the same document, with nodes of the same kind (a section and
+    a heading are one), with the same params; and then as marks in a byte per node, set and
+    read in C (`para,para` on a million paragraphs is two passes over a bytearray)."""
+
+    def __init__(self, sources: Sequence[Source]) -> None:
+        self.sources = sources
+        self.pending: dict[tuple[int, str, Params], list[Sequence[Node]]] = {}
+        """Pieces of nodes no later selector has met yet, by where they are."""
+        self.marks: dict[tuple[int, str, Params], _Marks] = {}
+
+    def first_time(self, nodes: Sequence[Node], params: Params) -> Sequence[Node]:
+        kept: list[Sequence[Node]] = []
+        mine: dict[tuple[int, str, Params], list[Sequence[Node]]] = {}
+        for piece in node_pieces(nodes):
+            first = piece[0]
+            kind = HEADING if first.kind == SECTION else first.kind
+            where = (first.doc, kind, params)
+            if where not in self.pending and where not in self.marks:
+                mine.setdefault(where, []).append(piece)
+                kept.append(piece)
+                continue
+            marks = self.marks.get(where)
+            if marks is None:
+                document = self.sources[first.doc].document
+                size = len(document.headings) if kind == HEADING else len(document.blocks)
+                marks = self.marks[where] = _Marks(size)
+            for earlier in self.pending.pop(where, []):
+                marks.add(earlier)
+            kept.append(marks.new(piece))
+        for where, pieces in mine.items():
+            if where in self.marks:
+                for piece in pieces:
+                    self.marks[where].add(piece)
+            else:
+                self.pending.setdefault(where, []).extend(pieces)
+        return joined(kept)
+
+
+class _Marks:
+    """The nodes of one document and kind met so far: a byte per index, and the few that
+    `L812` names with its line (a heading at that line is another view of it)."""
+
+    def __init__(self, size: int) -> None:
+        self.marked = bytearray(size)
+        self.lined: set[tuple[int, int]] = set()
+
+    def add(self, piece: Sequence[Node]) -> None:
+        if isinstance(piece, NodeRange):
+            deque(map(self.marked.__setitem__, piece.indices, repeat(1)), maxlen=0)
+            return
+        for node in piece:
+            if node.line:
+                self.lined.add((node.ref, node.line))
+            else:
+                self.marked[node.ref] = 1
+
+    def new(self, piece: Sequence[Node]) -> Sequence[Node]:
+        """The nodes of `piece` not met yet, which are then met."""
+        if isinstance(piece, NodeRange):
+            met = bytes(map(self.marked.__getitem__, piece.indices))
+            self.add(piece)
+            # The runs between the nodes met: slices, which stay runs of siblings when listed.
+            parts: list[Sequence[Node]] = []
+            start = met.find(0)
+            while start >= 0:
+                end = met.find(1, start)
+                end = len(met) if end < 0 else end
+                parts.append(piece[start:end])
+                start = met.find(0, end)
+            return joined(parts)
+        new = []
+        for node in piece:
+            if node.line:
+                if (node.ref, node.line) in self.lined:
+                    continue
+                self.lined.add((node.ref, node.line))
+            elif self.marked[node.ref]:
+                continue
+            else:
+                self.marked[node.ref] = 1
+            new.append(node)
+        return tuple(new)
+
+
+def _toc_problem(selector: Selector, sources: Sequence[Source], block: Node, count: int) -> Problem:
+    first = node_selector(sources[block.doc].document, block)
+    more = f" (and {count - 1} more matches)" if count > 1 else ""
     return Problem(
         INVALID_SELECTOR,
         "TOC_NOT_HEADING",
-        f"toc=true needs a heading, section or root; {first} is a "
-        f"{_kind_phrase(blocks[0].kind)}{more}",
+        f"toc=true needs a heading, section or root; {first} is a {_kind_phrase(block.kind)}{more}",
         selector=selector.source,
     )
 
@@ -306,19 +535,3 @@ def _kind_phrase(kind: str) -> str:
 def _miss_code(reason: str) -> str:
     past = "out of range" in reason or "past the end" in reason
     return "OUT_OF_RANGE" if past else "NO_MATCH"
-
-
-def _listed(node: Node, params: Params, sources: Sequence[Source]) -> tuple[str, str]:
-    """(namespace, selector) a match left out by the response budget is listed with."""
-    source = sources[node.doc]
-    if node.line and node.kind != LINES:
-        selected = f"L{node.line}"  # as written: the section's selector alone shows page 1
-    else:
-        selected = node_selector(source.document, node)
-    return source.namespace, selected + _kept_params(params)
-
-
-def _kept_params(params: Params) -> str:
-    """The params an omitted match is listed with, so selecting it shows what was asked for
-    (`h2.1?page=2` listed so: its first page is other text; `page=1` is what no page gives)."""
-    return format_params(params._replace(page=None) if params.page == 1 else params)

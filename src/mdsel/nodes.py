@@ -5,12 +5,18 @@ however many nodes they span.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, chain, repeat
 
 from mdsel._record import NamedTuple
 from mdsel.address import LINES
 from mdsel.names import heading_selector
 from mdsel.tree import Document, Source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import overload
 
 ROOT = "root"
 SECTION = "section"
@@ -45,22 +51,119 @@ class Node(NamedTuple):
 
 
 class NodeRange(Sequence[Node]):
-    """Nodes over a sequence of indices, built lazily so slicing a huge range costs nothing."""
+    """Nodes over a sequence of indices, built lazily so slicing a huge range costs nothing
+    (a slice is a NodeRange over the indices' slice: a range stays a range, an array is copied
+    in C)."""
 
-    __slots__ = ("_doc", "_indices", "_kind", "offset")
+    __slots__ = ("doc", "indices", "kind", "offset", "siblings")
 
-    def __init__(self, doc: int, kind: str, indices: Sequence[int], offset: int = 0) -> None:
-        self._doc, self._kind, self._indices = doc, kind, indices
+    def __init__(
+        self,
+        doc: int,
+        kind: str,
+        indices: Sequence[int],
+        offset: int = 0,
+        siblings: bool = False,
+    ) -> None:
+        self.doc, self.kind, self.indices = doc, kind, indices
         self.offset = offset
         """The document-wide number of the first node (headings of one level), else 0."""
+        self.siblings = siblings
+        """Whether the nodes' selectors are one run, `stem.k` to `stem.k+n-1` (blocks of one
+        parent, headings of one level, sections), which listing them can use."""
 
     def __len__(self) -> int:
-        return len(self._indices)
+        return len(self.indices)
 
-    def __getitem__(self, key):  # type: ignore[no-untyped-def]
+    if TYPE_CHECKING:
+
+        @overload
+        def __getitem__(self, key: int) -> Node: ...
+        @overload
+        def __getitem__(self, key: slice) -> NodeRange: ...
+
+    def __getitem__(self, key: int | slice) -> Node | NodeRange:
         if isinstance(key, slice):
-            return [Node(self._doc, self._kind, i) for i in self._indices[key]]
-        return Node(self._doc, self._kind, self._indices[key])
+            start = key.indices(len(self.indices))[0]
+            offset = self.offset + start if self.kind == HEADING else 0
+            return NodeRange(self.doc, self.kind, self.indices[key], offset, self.siblings)
+        # tuple.__new__ builds the Node in C, skipping the NamedTuple's Python-level __new__.
+        return tuple.__new__(Node, (self.doc, self.kind, self.indices[key], 0))
+
+    def __iter__(self) -> Iterator[Node]:
+        fields = zip(repeat(self.doc), repeat(self.kind), self.indices, repeat(0))
+        return map(tuple.__new__, repeat(Node), fields)  # in C, as __getitem__
+
+
+class NodeChain(Sequence[Node]):
+    """Sequences of nodes one after the other, as one sequence: what a selector matched across
+    scopes and documents, never copied into one list (a scope may hold a million nodes)."""
+
+    __slots__ = ("_ends", "parts")
+
+    def __init__(self, parts: Sequence[Sequence[Node]]) -> None:
+        self.parts = [part for part in parts if len(part)]
+        self._ends = list(accumulate(len(part) for part in self.parts))
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    if TYPE_CHECKING:
+
+        @overload
+        def __getitem__(self, key: int) -> Node: ...
+        @overload
+        def __getitem__(self, key: slice) -> NodeChain: ...
+
+    def __getitem__(self, key: int | slice) -> Node | NodeChain:
+        size = len(self)
+        if isinstance(key, slice):
+            start, stop, step = key.indices(size)
+            if step != 1:
+                return NodeChain([tuple(self)[key]])
+            parts: list[Sequence[Node]] = []
+            begin = 0
+            for part, end in zip(self.parts, self._ends, strict=True):
+                if end > start and begin < stop:
+                    parts.append(part[max(start - begin, 0) : min(stop, end) - begin])
+                begin = end
+            return NodeChain(parts)
+        if key < 0:
+            key += size
+        if not 0 <= key < size:
+            raise IndexError("node index out of range")
+        number = bisect_right(self._ends, key)
+        return self.parts[number][key - (self._ends[number - 1] if number else 0)]
+
+    def __iter__(self) -> Iterator[Node]:
+        return chain.from_iterable(self.parts)
+
+
+def node_pieces(nodes: Sequence[Node]) -> Iterator[Sequence[Node]]:
+    """`nodes` in pieces of one document and kind each, in order: a NodeRange whole, a chain's
+    parts, any other sequence cut where its document or kind changes."""
+    if isinstance(nodes, NodeRange):
+        yield nodes
+    elif isinstance(nodes, NodeChain):
+        for part in nodes.parts:
+            yield from node_pieces(part)
+    else:
+        piece: list[Node] = []
+        for node in nodes:
+            if piece and (piece[-1].doc, piece[-1].kind) != (node.doc, node.kind):
+                yield tuple(piece)
+                piece = []
+            piece.append(node)
+        if piece:
+            yield tuple(piece)
+
+
+def joined(parts: Sequence[Sequence[Node]]) -> Sequence[Node]:
+    """The parts as one sequence: nothing, the one part itself, or a chain of them."""
+    kept = [part for part in parts if len(part)]
+    if not kept:
+        return ()
+    return kept[0] if len(kept) == 1 else NodeChain(kept)
 
 
 def first_number(nodes: Sequence[Node]) -> int:

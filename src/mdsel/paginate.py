@@ -10,6 +10,7 @@ inside a UTF-8 character.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from mdsel._record import NamedTuple
@@ -78,17 +79,46 @@ def pages(
     if page_words is None or (total <= page_words and end - start <= page_bytes):
         return [Span(start, end, total, first, last)]  # last < first: nothing there (L1-0)
     result: list[Span] = []
-    cur_start = start
+    cur_start = cur_end = start
     cur_words = 0
-    cur_end = start
-    for unit_start, unit_end, unit_words in _units(document, first, last, page_words, page_bytes):
-        if cur_end > cur_start and (
-            cur_words + unit_words > page_words or unit_end - cur_start > page_bytes
-        ):
+    starts = lines.starts
+    line = first
+    while line <= last:
+        # As many whole lines as fit the page, found by bisection over the lines a page's
+        # bytes can reach (words counted in C): a page costs a few counts, not a loop over
+        # its lines, and a section of a million lines a few thousand.
+        reach = min(last, bisect_right(starts, cur_start + page_bytes) - 1)
+        lo, hi = line - 1, reach  # lines line..hi fit when words allow
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if cur_words + lines.words_between(cur_end, starts[mid]) <= page_words:
+                lo = mid
+            else:
+                hi = mid - 1
+        if lo >= line:
+            cur_words += lines.words_between(cur_end, starts[lo])
+            cur_end = starts[lo]
+            line = lo + 1
+            continue
+        # The next line does not fit: the page ends before it, or, when it is longer than a
+        # page itself, it comes in pieces, each added as the lines were.
+        unit_start, unit_end = starts[line - 1], starts[line]
+        count = lines.words_between(unit_start, unit_end)
+        if count <= page_words and unit_end - unit_start <= page_bytes:
             result.append(_span(document, cur_start, cur_end, cur_words))
-            cur_start, cur_words = unit_start, 0
-        cur_words += unit_words
-        cur_end = unit_end
+            cur_start, cur_words = cur_end, 0
+            continue
+        for piece_start, piece_end, piece_words in _cut(
+            document.data, unit_start, unit_end, page_words, page_bytes
+        ):
+            if cur_end > cur_start and (
+                cur_words + piece_words > page_words or piece_end - cur_start > page_bytes
+            ):
+                result.append(_span(document, cur_start, cur_end, cur_words))
+                cur_start, cur_words = piece_start, 0
+            cur_words += piece_words
+            cur_end = piece_end
+        line += 1
     if cur_end > cur_start:
         result.append(_span(document, cur_start, cur_end, cur_words))
     return result
@@ -96,21 +126,6 @@ def pages(
 
 def _span(document: Document, start: int, end: int, words: int) -> Span:
     return Span(start, end, words, document.lines.line_of(start), document.lines.line_of(end - 1))
-
-
-def _units(
-    document: Document, first: int, last: int, page_words: int, page_bytes: int
-) -> Iterator[tuple[int, int, int]]:
-    """(start, end, words) of each line, long lines cut into pieces that fit a page."""
-    lines, data = document.lines, document.data
-    starts = lines.starts
-    for line in range(first, last + 1):
-        start, end = starts[line - 1], starts[line]
-        count = lines.words_between(start, end)
-        if count <= page_words and end - start <= page_bytes:
-            yield start, end, count
-            continue
-        yield from _cut(data, start, end, page_words, page_bytes)
 
 
 def _cut(

@@ -32,7 +32,7 @@ def describe_scope(sources: Sequence[Source], scope: Node) -> str:
     return node_selector(sources[scope.doc].document, scope)
 
 
-def none_reason(sources: Sequence[Source], scopes: list[Node], kind: str) -> str:
+def none_reason(sources: Sequence[Source], scopes: Sequence[Node], kind: str) -> str:
     if len(scopes) == 1:
         return f"{describe_scope(sources, scopes[0])} has no {kind_label(kind)}"
     return f"none of the {len(scopes)} scopes has {kind_label(kind)}"

@@ -194,12 +194,11 @@ def select(
     ]
     all_warnings = list(warnings)
     if result.omitted:
-        from mdsel.render_text import compact_selectors
+        from mdsel.omitted import compact, how_to_reach
 
-        names = compact_selectors([_qualified(ns, sel) for ns, sel in result.omitted])
-        all_warnings.append(
-            f"{len(result.omitted)} more matches not shown (response budget): {names}"
-        )
+        names = compact(result.omitted, qualify=True)
+        why = how_to_reach(True).split(": ", 1)[1] if result.capped else "response budget"
+        all_warnings.append(f"{len(result.omitted)} more matches not shown ({why}): {names}")
     data: dict[str, Any] = {"matches": matches, "unresolved": unresolved}
     if result.search is not None:
         from mdsel import render_search

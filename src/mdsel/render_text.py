@@ -18,32 +18,6 @@ MAX_LISTED = 12
 """Subsections named in a page trailer; the index lists them all."""
 
 
-MAX_RUNS = 20
-"""Runs of selectors named in a "not shown" line: `para.1-99999` names a hundred thousand."""
-
-
-def compact_selectors(selectors: list[str]) -> str:
-    """`h2.5 h2.6 h2.7 code.1` → `h2.5-7 code.1`, at most MAX_RUNS runs then `… +N more`."""
-    runs: list[tuple[str, int, int]] = []  # stem, first, last (-1 for a selector kept whole)
-    for selector in selectors:
-        stem, dot, tail = selector.rpartition(".")
-        if dot and tail.isdigit():
-            number = int(tail)
-            if runs and runs[-1][0] == stem and runs[-1][2] == number - 1 >= 0:
-                runs[-1] = (stem, runs[-1][1], number)
-                continue
-            runs.append((stem, number, number))
-        else:
-            runs.append((selector, -1, -1))
-    parts = [
-        stem if first < 0 else f"{stem}.{first}" if first == last else f"{stem}.{first}-{last}"
-        for stem, first, last in runs[:MAX_RUNS]
-    ]
-    if len(runs) > MAX_RUNS:
-        parts.append(f"… +{len(runs) - MAX_RUNS} more runs")
-    return " ".join(parts)
-
-
 def format_problem(problem: Problem) -> str:
     """`!<selector or path> <TYPE>: <reason>`."""
     # Escaped: a selector or a path may hold a line break or ESC, and must not forge a line.
@@ -174,13 +148,13 @@ def select(
             _line_break(out)
             out.append(trailer + "]\n")
     if result.omitted:
+        from mdsel.omitted import compact, how_to_reach
+
         _line_break(out)
-        names = compact_selectors(
-            [f"{ns}::{sel}" if qualify else sel for ns, sel in result.omitted]
-        )
+        names = compact(result.omitted, qualify)
         out.append(
             f"[+{len(result.omitted)} more matches not shown: {names}; "
-            "select them one at a time or add ?full=true]\n"
+            f"{how_to_reach(result.capped)}]\n"
         )
     problems = [*file_problems, *result.problems]
     stderr = problems_text(problems, qualify)

@@ -16,7 +16,7 @@ from mdsel.address import LINES, locate, miss_reason
 from mdsel.columns import KINDS
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
 from mdsel.links import link_paths, may_be_at, shown_root, site_root
-from mdsel.nodes import HEADING, ROOT, SECTION, Node, NodeRange, first_number
+from mdsel.nodes import HEADING, ROOT, SECTION, Node, NodeRange, first_number, joined
 from mdsel.reasons import none_reason, range_reason
 from mdsel.selector import ANCHOR, LINE, Item, Segment, Selector, format_segments
 from mdsel.titles import shown_title
@@ -37,7 +37,8 @@ class Miss(NamedTuple):
 
 class Resolution(NamedTuple):
     selector: Selector
-    nodes: tuple[Node, ...]
+    nodes: Sequence[Node]
+    """In document order, each once: a lazy sequence (a scope may hold a million nodes)."""
     misses: tuple[Miss, ...]
 
 
@@ -144,7 +145,7 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
         )
         return Resolution(selector, (), (miss,))
 
-    scopes = [Node(d, ROOT, -1) for d in docs]
+    scopes: Sequence[Node] = [Node(d, ROOT, -1) for d in docs]
     misses: list[Miss] = []
     done: list[Segment] = []
     for segment in selector.segments:
@@ -160,14 +161,11 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
                 break
             done.append(segment)
             continue
-        per_scope = [(scope, candidates(sources, scope, segment.type)) for scope in scopes]
-        found: dict[Node, None] = {}
-        if segment.items is None or not any(len(nodes) for _scope, nodes in per_scope):
-            # All of them; or nothing of this type anywhere, which is one miss for the whole
-            # index list rather than one per item.
-            if segment.items is None:
-                for _scope, nodes in per_scope:
-                    found.update(dict.fromkeys(nodes))
+        found: Sequence[Node] = ()
+        if segment.items is None:
+            # All of them: the nodes of the scopes no other scope holds (a section inside
+            # another adds nothing to it), one scope's after another's, never one list.
+            found = _all_in(scopes, sources, segment.type)
             if not found:
                 misses.append(
                     Miss(
@@ -179,32 +177,148 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
                     )
                 )
         else:
-            for item in segment.items:
-                for _scope, nodes in per_scope:
-                    # Clamped slice: never iterates past what exists. Heading numbers are the
-                    # document's own (as the index prints them), so a scope's headings start
-                    # at the number of its first one.
-                    first, last = (
-                        item.first - first_number(nodes),
-                        item.last - first_number(nodes),
+            per_scope = [(scope, candidates(sources, scope, segment.type)) for scope in scopes]
+            if not any(len(nodes) for _scope, nodes in per_scope):
+                # Nothing of this type anywhere: one miss for the whole index list rather
+                # than one per item.
+                misses.append(
+                    Miss(
+                        SELECTOR_NOT_FOUND,
+                        prefix + format_segments((*done, segment)),
+                        none_reason(sources, scopes, segment.type),
+                        tuple(docs),
+                        segment,
                     )
-                    if last >= 0:
-                        found.update(dict.fromkeys(nodes[max(first, 0) : last + 1]))
-                if not _item_hit(per_scope, item):
-                    misses.append(
-                        Miss(
-                            SELECTOR_NOT_FOUND,
-                            prefix + format_segments((*done, Segment(segment.type, (item,)))),
-                            range_reason(sources, per_scope, segment.type, item),
-                            tuple(docs),
-                            Segment(segment.type, (item,)),
+                )
+            else:
+                found = _items_in(segment.items, per_scope, sources)
+                for item in segment.items:
+                    if not _item_hit(per_scope, item):
+                        misses.append(
+                            Miss(
+                                SELECTOR_NOT_FOUND,
+                                prefix + format_segments((*done, Segment(segment.type, (item,)))),
+                                range_reason(sources, per_scope, segment.type, item),
+                                tuple(docs),
+                                Segment(segment.type, (item,)),
+                            )
                         )
-                    )
         done.append(segment)
-        scopes = sorted(found, key=lambda node: node.position(sources))
+        scopes = found
         if not scopes:
             break
-    return Resolution(selector, tuple(scopes), tuple(misses))
+    return Resolution(selector, scopes, tuple(misses))
+
+
+def _all_in(scopes: Sequence[Node], sources: Sequence[Source], kind: str) -> Sequence[Node]:
+    """Every node of `kind` inside any of the scopes (in document order), each once, one
+    scope's after another's, never one list: a scope inside another adds nothing to it, and
+    sections next to one another hold their blocks as one span does. Each scope costs a few
+    column reads (a selector may name millions of them); a document with no node of `kind` none."""
+    headings_kind = kind == SECTION or kind.startswith("h")
+    parts: list[Sequence[Node]] = []
+    span = [-1, -1, -1]  # document, first byte, end: sections next to one another, for blocks
+
+    def end_span() -> None:
+        if span[0] >= 0:
+            blocks = sources[span[0]].document.blocks
+            indices = blocks.top_between(kind, span[1], span[2])
+            parts.append(NodeRange(span[0], kind, indices, siblings=True))
+        span[0] = -1
+
+    present: dict[int, bool] = {}
+    last = (-1, -1)  # the document and last heading of the latest scope kept
+    for scope in scopes:
+        doc = scope.doc
+        document = sources[doc].document
+        if doc not in present:
+            present[doc] = _holds_any(document, kind)
+        if not present[doc]:
+            continue
+        if scope.kind not in (HEADING, SECTION):
+            end_span()
+            parts.append(candidates(sources, scope, kind))
+            continue
+        headings = document.headings
+        ref = scope.ref
+        if (doc, ref) <= last:
+            continue  # inside the scope before: its nodes are that one's
+        last = (doc, headings.lasts[ref])
+        if headings_kind:
+            if last[1] > ref:  # a section with headings inside
+                parts.append(candidates(sources, scope, kind))
+            continue
+        start, end = headings.starts[ref], headings.section_ends[ref]
+        if span[0] == doc and span[2] == start:
+            span[2] = end
+        else:
+            end_span()
+            span[:] = [doc, start, end]
+    end_span()
+    return joined(parts)
+
+
+def _holds_any(document: Document, kind: str) -> bool:
+    """Whether the document has any node of `kind` at all."""
+    if kind == SECTION:
+        return len(document.headings) > 0
+    if kind.startswith("h"):
+        return len(document.headings.numbers.by_level[int(kind[1])]) > 0
+    return len(document.blocks.top[kind]) > 0 or any(
+        KINDS[code] == kind for code in set(document.blocks.kinds)
+    )
+
+
+def _outermost(scopes: Sequence[Node], sources: Sequence[Source]) -> Sequence[Node]:
+    """The scopes (in document order) that no earlier one holds: a section inside another
+    section of the list is left out, the nodes it holds being the outer one's too."""
+    if not scopes or scopes[0].kind not in (HEADING, SECTION):
+        return scopes
+    kept: list[Node] = []
+    doc, last = -1, -1
+    for scope in scopes:
+        if scope.kind in (HEADING, SECTION):
+            if scope.doc == doc and scope.ref <= last:
+                continue
+            doc, last = scope.doc, sources[scope.doc].document.headings.lasts[scope.ref]
+        kept.append(scope)
+    return scopes if len(kept) == len(scopes) else kept
+
+
+def _items_in(
+    items: Sequence[Item], per_scope: list[tuple[Node, Sequence[Node]]], sources: Sequence[Source]
+) -> Sequence[Node]:
+    """The nodes the index items name in each scope, in document order, each once."""
+    if len(_outermost([scope for scope, _nodes in per_scope], sources)) == len(per_scope):
+        # Scopes apart: each one's slices, merged and in order, after the scope before.
+        parts: list[Sequence[Node]] = []
+        for _scope, nodes in per_scope:
+            # Clamped: never iterates past what exists. Heading numbers are the document's
+            # own (as the index prints them), so a scope's headings start at the number of
+            # its first one.
+            start = first_number(nodes)
+            spans = sorted(
+                (max(item.first - start, 0), min(item.last - start, len(nodes) - 1))
+                for item in items
+            )
+            merged: list[list[int]] = []
+            for first, last in spans:
+                if first > last:
+                    continue
+                if merged and first <= merged[-1][1] + 1:
+                    merged[-1][1] = max(merged[-1][1], last)
+                else:
+                    merged.append([first, last])
+            parts.extend(nodes[first : last + 1] for first, last in merged)
+        return joined(parts)
+    # Sections inside sections of the list: a node may be in several, so each once, sorted.
+    found: dict[Node, None] = {}
+    for item in items:
+        for _scope, nodes in per_scope:
+            first, last = item.first - first_number(nodes), item.last - first_number(nodes)
+            if last >= 0:
+                found.update(dict.fromkeys(nodes[max(first, 0) : last + 1]))
+    return tuple(sorted(found, key=lambda node: node.position(sources)))
 
 
 def _item_hit(per_scope: list[tuple[Node, Sequence[Node]]], item: Item) -> bool:
@@ -229,23 +343,23 @@ def candidates(sources: Sequence[Source], scope: Node, kind: str) -> Sequence[No
         if scope.kind == ROOT:
             first, last = 0, len(document.headings) - 1
         elif scope.kind in (HEADING, SECTION):
-            first, last = scope.ref + 1, document.headings[scope.ref].last
+            first, last = scope.ref + 1, document.headings.lasts[scope.ref]
         else:
             return ()
         if kind == SECTION:
-            return NodeRange(doc, SECTION, range(first, last + 1))
+            return NodeRange(doc, SECTION, range(first, last + 1), siblings=True)
         level_indices = document.headings.numbers.by_level[int(kind[1])]
         lo = _bisect(level_indices, first)
         hi = _bisect(level_indices, last + 1)
         # by_level[n][k] is the heading numbered hN.k: those in the scope are numbered from lo.
-        return NodeRange(doc, HEADING, level_indices[lo:hi], lo)
+        return NodeRange(doc, HEADING, level_indices[lo:hi], lo, siblings=True)
     if scope.kind == ROOT:
-        return NodeRange(doc, kind, document.blocks.top[kind])
+        return NodeRange(doc, kind, document.blocks.top[kind], siblings=True)
     if scope.kind in (HEADING, SECTION):
-        heading = document.headings[scope.ref]
-        indices = document.blocks.top_between(kind, heading.start, heading.section_end)
-        return NodeRange(doc, kind, indices)
-    return NodeRange(doc, kind, document.blocks.children(scope.ref, kind))
+        headings = document.headings  # its columns: a Heading value would work out its lines
+        start, end = headings.starts[scope.ref], headings.section_ends[scope.ref]
+        return NodeRange(doc, kind, document.blocks.top_between(kind, start, end), siblings=True)
+    return NodeRange(doc, kind, document.blocks.children(scope.ref, kind), siblings=True)
 
 
 def _blocks_in_lines(scope: Node, kind: str, document: Document) -> Sequence[Node]:

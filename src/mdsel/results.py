@@ -11,6 +11,8 @@ from mdsel.settings import DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_HEADINGS, DEFA
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from mdsel.errors import Problem
     from mdsel.tree import Source
 
@@ -64,7 +66,8 @@ class Match(NamedTuple):
     total_words: int
     next: str | None
     """Selector of the next page, when there is one."""
-    subsections: tuple[str, ...]
+    subsections: Sequence[str]
+    """The selectors of its direct subsections (a lazy sequence: there may be a million)."""
     children: tuple[Child, ...]
     line: int = 0
     """The line an `L812` selector asked for (the page shown is the one holding it); 0 when
@@ -114,13 +117,18 @@ class Search(NamedTuple):
 
 class SelectResult(NamedTuple):
     matches: tuple[Match, ...]
-    omitted: tuple[tuple[str, str], ...]
-    """(namespace, selector) of matches left out by the response budget."""
+    omitted: Sequence[tuple[str, str]]
+    """(namespace, selector) of matches left out by the response budget (or by full=true's
+    limits), in order: counted without being listed (mdsel.omitted.Omitted), as a request
+    may name a million."""
     problems: tuple[Problem, ...]
     """Invalid selector, unresolved items and namespaces, in request order."""
     documents: int
     search: Search | None = None
     """What a search answered (`matches` is then empty)."""
+    capped: bool = False
+    """Whether some of `omitted` are matches full=true asked for, past the most one answer
+    shows (mdsel.matches.MAX_FULL_MATCHES, MAX_FULL_BYTES)."""
 
 
 class IndexResult(NamedTuple):

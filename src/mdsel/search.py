@@ -8,6 +8,7 @@ listed with their best lines and the first one's text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from mdsel.budget import RESERVE_BYTES, answer_bytes, utf8_size
@@ -113,13 +114,28 @@ def _answer(
 def _in_scope(index: SearchIndex, scope: dict[int, list[tuple[int, int]]]) -> list[int]:
     """The rowids of the sections whose own lines meet a span of `scope`: a section's own
     subsections lie inside its span, a block's section holds it."""
+    # Per document, the spans merged into runs apart from one another, in order: a section
+    # meets one when the last run starting at or before its last line reaches its first.
+    runs: dict[int, tuple[list[int], list[int]]] = {}
+    for doc, spans in scope.items():
+        starts: list[int] = []
+        ends: list[int] = []
+        for span_first, span_last in sorted(spans):
+            if ends and span_first <= ends[-1] + 1:
+                ends[-1] = max(ends[-1], span_last)
+            else:
+                starts.append(span_first)
+                ends.append(span_last)
+        runs[doc] = starts, ends
     allowed = []
     for rowid, section in enumerate(index.sections, start=1):
-        spans = scope.get(section.doc)
-        if not spans:
+        found = runs.get(section.doc)
+        if not found:
             continue
         first, last = own_lines(index.documents[section.doc], section)
-        if any(first <= span_last and span_first <= last for span_first, span_last in spans):
+        starts, ends = found
+        at = bisect_right(starts, last) - 1
+        if at >= 0 and ends[at] >= first:
             allowed.append(rowid)
     return allowed
 

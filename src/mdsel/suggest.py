@@ -133,10 +133,10 @@ def _closest_anchors(anchor: str, sources: Sequence[Source], docs: list[int]) ->
 
 
 def _heading(source: Source, index: int) -> Suggestion:
-    heading = source.document.headings[index]
-    return Suggestion(
-        heading_selector(heading.level, heading.ordinal), heading.title, source.namespace
-    )
+    # From the columns: a Heading value would work out every heading's lines first.
+    headings = source.document.headings
+    selector = heading_selector(headings.levels[index], headings.numbers.ordinal(index))
+    return Suggestion(selector, headings.title(index), source.namespace)
 
 
 def _title_matches(request: str, sources: Sequence[Source], docs: list[int]) -> list[Suggestion]:

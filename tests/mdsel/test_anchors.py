@@ -3,6 +3,8 @@ to a missed one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -451,3 +453,125 @@ def test_every_anchor_the_index_lists_selects_its_heading(
     doc = document(text)
     for index, anchor in enumerate(anchors(doc)):
         assert find(doc, anchor) == Target(HEADING, index), (anchor, text)
+
+
+def find_by_numbering_all(doc: mdsel.Document, fragment: str) -> Target | None:
+    """`find` worked out the long way: every heading slugged and numbered under every rule."""
+    from mdsel import anchors as module
+    from mdsel.anchor_generators import GENERATORS
+    from mdsel.html_anchors import html_anchor_line
+
+    headings, nested = doc.headings, doc.nested
+    named = [
+        (headings.starts[i], i, HEADING) for i, ident in headings.ids.items() if ident == fragment
+    ]
+    named += [(h.start, i, NESTED) for i, h in enumerate(nested) if h.id == fragment]
+    if named:
+        _start, index, kind = min(named)
+        return Target(kind, index)
+    github = github_anchors(doc)
+    for (kind, index), anchor in github.items():
+        if anchor == fragment:
+            return Target(kind, index)
+    if headings.ids or any(heading.id for heading in nested):
+        for index, anchor in enumerate(anchors(doc, github)):
+            if anchor == fragment:
+                return Target(HEADING, index)
+    line = html_anchor_line(doc, fragment)
+    if line:
+        return Target(module.HTML, -1, line)
+    for (kind, index), anchor in github.items():
+        if anchor == fragment.lower():
+            return Target(kind, index)
+    order = module._all_headings(doc)
+    texts = [module._text(doc, kind, index, shown=True) for kind, index in order]
+    ids = [module._explicit_id(doc, kind, index) for kind, index in order]
+
+    def answering(
+        picked: list[int], rules: object, taken: frozenset[str] | set[str] = frozenset()
+    ) -> set[tuple[str, int]]:
+        found = set()
+        for rule, separator in rules:  # type: ignore[attr-defined]
+            numbered = module._numbered([rule(texts_of[p]) for p in picked], separator, taken)
+            for p, anchor in zip(picked, numbered, strict=True):
+                if anchor in (fragment, fragment.lower()):
+                    found.add(order[p])
+        return found
+
+    texts_of = texts
+    everyone = list(range(len(order)))
+    result: set[tuple[str, int]] = set()
+    if any(ids):
+        plain = [p for p, ident in enumerate(ids) if not ident]
+        result = answering(plain, GENERATORS, {ident for ident in ids if ident})
+    if not result:
+        result = answering(everyone, GENERATORS)
+    if not result:
+        texts_of = [module._text(doc, kind, index) for kind, index in order]
+        if any(":" in text for text in texts_of):
+            result = answering(everyone, [(module.emoji_shown_slug, "-")])
+    return Target(*result.pop()) if len(result) == 1 else None
+
+
+SOME_TITLES = st.sampled_from(
+    [
+        "h", "H", "h 1", "h-1", "Intro", "intro_1", "Intro 1", "Über", "uber", "1 intro",
+        ":rocket: Launch", "Launch", "日本語", "section", "!!", "a b", "a-b", "A B {#ab}",
+        "x {#h-1}", "Café", "cafe", "h_2", "2",
+    ]
+)  # fmt: skip
+FRAGMENTS = st.sampled_from(
+    [
+        "h", "h-1", "h-2", "h-1-1", "h_1", "intro", "intro-1", "intro_1", "intro-1-1", "uber",
+        "uber-1", "-launch", "launch", "日本語", "section", "section-1", "a-b", "ab", "ab-1",
+        "cafe", "café", "h_2", "_2", "2", "H-1", "Intro", "no-such-anchor", "",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    titles=st.lists(st.tuples(st.integers(1, 3), SOME_TITLES, st.booleans()), max_size=14),
+    fragment=FRAGMENTS,
+)
+def test_a_fragment_finds_what_numbering_every_heading_finds(
+    titles: list[tuple[int, str, bool]], fragment: str
+) -> None:
+    """Numbering only the slugs a fragment can be numbered from, and slugging only the texts
+    that can give one, finds what slugging and numbering every heading does."""
+    text = "".join(
+        ("- " if in_list else "") + "#" * level + f" {title}\n\n"
+        for level, title, in_list in titles
+    )
+    doc = document(text)
+    assert find(doc, fragment) == find_by_numbering_all(doc, fragment)
+
+
+@pytest.mark.parametrize("title", ["h", "h {n}", "no such anchor {n}"])
+def test_a_miss_slugs_only_the_texts_that_could_answer(
+    monkeypatch: pytest.MonkeyPatch, title: str
+) -> None:
+    """A missed fragment on 100,000 headings: each text is slugged once at most (one title
+    repeated is one text), and one lacking a letter of the fragment not at all; the closest
+    anchors look at MAX_CANDIDATES headings."""
+    from mdsel import anchors as module
+    from mdsel.anchor_generators import GENERATORS
+
+    slugged: list[str] = []
+
+    def counted(rule: Callable[[str], str]) -> Callable[[str], str]:
+        def counting(text: str) -> str:
+            slugged.append(text)
+            return rule(text)
+
+        return counting
+
+    monkeypatch.setattr(module, "slug", counted(module.slug))
+    generators = [(counted(rule), separator) for rule, separator in GENERATORS]
+    monkeypatch.setattr(module, "GENERATORS", generators)
+    doc = document("".join(f"# {title.format(n=n)}\n" for n in range(100_000)))
+    assert find(doc, "no-such-anchor") is None
+    assert len(slugged) <= (6 if title == "h" else 0 if title == "h {n}" else 6 * 100_000)
+    slugged.clear()
+    closest(doc, "no-such-anchor")
+    assert len(slugged) <= module.MAX_CANDIDATES

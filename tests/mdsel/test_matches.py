@@ -118,7 +118,8 @@ def match_at(line_start: int, line_end: int) -> Match:
 
 def test_one_selectors_nodes_are_not_checked_for_repeats(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the budget, a node is checked against the shown ones only when the request has
-    several selectors: one selector's nodes never repeat one another."""
+    several selectors: one selector's nodes never repeat one another. Then only the nodes
+    that may hold a match shown are (found from each match shown, not node by node)."""
     from mdsel import matches
 
     calls: list[Node] = []
@@ -135,9 +136,120 @@ def test_one_selectors_nodes_are_not_checked_for_repeats(monkeypatch: pytest.Mon
     assert len(mdsel.select("para", [source], options).omitted) == 2900
     assert calls == []
     assert len(mdsel.select("para,h1.0", [source], options).omitted) == 2900
-    assert len(calls) == 2900
+    assert len(calls) <= 100  # at most one per match shown
     # `page=1` is what no page gives: left out of the listing, so runs of selectors stay runs.
     omitted = mdsel.select("para?page=1", [source], options).omitted
     assert omitted[0] == ("doc", "para.100")
     out = render_text.select(mdsel.select("para?page=1", [source], options), [], [])
     assert "para.100-2999;" in out.stdout
+
+
+@pytest.fixture(scope="module")
+def many_paragraphs() -> mdsel.Source:
+    """200,000 one-word paragraphs: a bare `para` names far more than one answer shows."""
+    document = mdsel.parse_document(b"para\n\n" * 200_000)
+    return mdsel.Source("doc", "doc.md", document)
+
+
+def counted_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[object]:
+    """Calls of `module.name` from now on (the function still runs)."""
+    calls: list[object] = []
+    real = getattr(module, name)
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[0] if args else None)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return calls
+
+
+def test_past_the_budget_matches_are_counted_not_cut_into_pages(
+    monkeypatch: pytest.MonkeyPatch, many_paragraphs: mdsel.Source
+) -> None:
+    """A bare `para` on 200,000 paragraphs cuts a page of them and the few that are tried
+    past it (MAX_MISFITS), and names the rest from their first and last selectors."""
+    from mdsel import matches, omitted
+
+    shown = counted_calls(monkeypatch, matches, "shown_match")
+    selectors = counted_calls(monkeypatch, omitted, "node_selector")
+    result = mdsel.select("para", [many_paragraphs])
+    out = render_text.select(result, [], [])
+    assert len(shown) < 1000
+    assert len(shown) <= len(result.matches) + matches.MAX_MISFITS
+    assert len(selectors) <= matches.MAX_MISFITS + 2  # those tried, then the run's two ends
+    count = len(result.matches)
+    assert len(result.omitted) == 200_000 - count
+    assert out.stdout.splitlines()[-1] == (
+        f"[+{200_000 - count} more matches not shown: para.{count}-199999; "
+        "select them one at a time or add ?full=true]"
+    )
+    assert result.omitted[0] == ("doc", f"para.{count}")
+    assert result.omitted[-1] == ("doc", "para.199999")
+
+
+def test_several_selectors_past_the_budget_are_looked_up_not_compared(
+    monkeypatch: pytest.MonkeyPatch, many_paragraphs: mdsel.Source
+) -> None:
+    """`para,para`: the second names only nodes the first did (looked up as numbers); `para,L1`
+    past the budget: the one paragraph that may show L1 is cut to tell, not every one."""
+    from mdsel import matches
+
+    repeats = counted_calls(monkeypatch, matches, "_may_repeat")
+    shown = counted_calls(monkeypatch, matches, "shown_match")
+    once = mdsel.select("para", [many_paragraphs])
+    twice = mdsel.select("para,para", [many_paragraphs])
+    assert twice.matches == once.matches and len(twice.omitted) == len(once.omitted)
+    shown.clear()
+    repeats.clear()
+    result = mdsel.select("para.0-99999,L1-1,para.5", [many_paragraphs])
+    assert len(repeats) <= 2 * len(result.matches) and len(shown) < 1000
+    # L1-1 shows what para.0 did, para.5 is para.5: neither is named again.
+    assert len(result.matches) + len(result.omitted) == 100_000
+
+
+def test_full_true_shows_at_most_max_full_matches(
+    monkeypatch: pytest.MonkeyPatch, many_paragraphs: mdsel.Source
+) -> None:
+    """full=true has no budget, but an answer shows MAX_FULL_MATCHES at most, and the closing
+    line names the rest (params kept after the range) and says why."""
+    from mdsel import matches
+
+    monkeypatch.setattr(matches, "MAX_FULL_MATCHES", 300, raising=False)
+    shown = counted_calls(monkeypatch, matches, "shown_match")
+    result = mdsel.select("para?full=true", [many_paragraphs])
+    assert len(result.matches) == 300 == len(shown) and result.capped
+    assert len(result.omitted) == 200_000 - 300
+    last = render_text.select(result, [], []).stdout.splitlines()[-1]
+    assert last.startswith("[+199700 more matches not shown: para.300-199999?full=true; select")
+    assert "full=true shows at most" in last
+
+
+def test_problems_and_toc_on_many_blocks_are_bounded(
+    monkeypatch: pytest.MonkeyPatch, many_paragraphs: mdsel.Source
+) -> None:
+    """A page no paragraph has: MAX_MISFITS problems, the rest named; toc=true on blocks: one
+    problem counting them, none looked at one by one."""
+    from mdsel import matches
+
+    result = mdsel.select("para?page=2", [many_paragraphs])
+    assert len(result.problems) < 1000 and not result.matches
+    assert len(result.problems) == matches.MAX_MISFITS
+    assert len(result.omitted) == 200_000 - matches.MAX_MISFITS
+    assert render_text.select(result, [], []).stdout == (
+        f"[+{200_000 - 256} more matches not shown: para.256-199999?page=2; select them one at a "
+        "time or add ?full=true]\n"
+    )
+    (problem,) = mdsel.select("para?toc=true", [many_paragraphs]).problems
+    assert problem.message.endswith("para.0 is a para block (and 199999 more matches)")
+
+
+def test_misfits_past_the_first_are_tried_as_before() -> None:
+    """Past a match that does not fit, smaller ones after it still fill the answer."""
+    body = "".join(f"{'word ' * 30}\n\n" for _ in range(3)) + "small\n\n" + "word " * 30 + "\n"
+    source = mdsel.Source("doc", "doc.md", mdsel.parse_document(body.encode()))
+    result = mdsel.select("para", [source], mdsel.Options(page_words=70))
+    assert [m.selector for m in result.matches] == ["para.0", "para.1", "para.3"]
+    assert tuple(result.omitted) == (("doc", "para.2"), ("doc", "para.4"))
+    line = render_text.select(result, [], []).stdout.splitlines()[-1]
+    assert line.startswith("[+2 more matches not shown: para.2 para.4;")

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import mdsel
 from mdsel.paginate import BYTES_PER_WORD, clip_lines, pages
 
@@ -69,3 +73,90 @@ def test_a_token_cut_across_pages_counts_once_in_the_total(tmp_path: Path) -> No
     (match,) = mdsel.select("h1.0", [source], mdsel.Options(page_words=16)).matches
     assert match.total_pages > 1
     assert match.total_words == len(path.read_bytes().split()) == 5
+
+
+def pages_line_by_line(
+    document: mdsel.Document, first: int, last: int, page_words: int, page_bytes: int
+) -> list[tuple[int, int, int]]:
+    """Pages made as a reader would: line after line (a line longer than a page in pieces),
+    a new page whenever the next one would not fit."""
+    from mdsel.paginate import _cut
+
+    lines = document.lines
+    starts = lines.starts
+    spans: list[tuple[int, int, int]] = []
+    cur_start = cur_end = starts[first - 1]
+    cur_words = 0
+    for line in range(first, last + 1):
+        start, end = starts[line - 1], starts[line]
+        count = lines.words_between(start, end)
+        units = [(start, end, count)]
+        if count > page_words or end - start > page_bytes:
+            units = list(_cut(document.data, start, end, page_words, page_bytes))
+        for unit_start, unit_end, unit_words in units:
+            if cur_end > cur_start and (
+                cur_words + unit_words > page_words or unit_end - cur_start > page_bytes
+            ):
+                spans.append((cur_start, cur_end, cur_words))
+                cur_start, cur_words = unit_start, 0
+            cur_words += unit_words
+            cur_end = unit_end
+    if cur_end > cur_start:
+        spans.append((cur_start, cur_end, cur_words))
+    return spans
+
+
+LINES = st.sampled_from(
+    [
+        *(b"\n", b"one\n", b"two words\n", b"a b c d e f g\n", b"  \n", b"x" * 300 + b"\n"),
+        *(b"w " * 40 + b"\n", "é".encode() * 700 + b"\n", b"tail"),
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    parts=st.lists(LINES, min_size=1, max_size=60),
+    page_words=st.integers(1, 30),
+    page_bytes=st.integers(1024, 1400),
+    data=st.data(),
+)
+def test_pages_are_those_made_line_by_line(
+    parts: list[bytes], page_words: int, page_bytes: int, data: st.DataObject
+) -> None:
+    """The bisection over lines cuts the pages a line-by-line walk does."""
+    document = _doc(b"".join(parts))
+    if not document.line_count:
+        return
+    first = data.draw(st.integers(1, document.line_count))
+    last = data.draw(st.integers(first, document.line_count))
+    got = pages(document, first, last, page_words, page_bytes)
+    words = document.lines.words_in(first, last)
+    size = document.lines.starts[last] - document.lines.starts[first - 1]
+    if words <= page_words and size <= min(page_bytes, page_words * BYTES_PER_WORD):
+        assert len(got) == 1
+        return
+    page = max(1024, min(page_words * BYTES_PER_WORD, page_bytes))
+    expected = pages_line_by_line(document, first, last, page_words, page)
+    assert [(s.start, s.end, s.words) for s in got] == expected
+
+
+def test_a_long_section_is_cut_without_a_loop_over_its_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A million lines: a few counts a page (a page fits in one look at its bytes)."""
+    from mdsel.source import LineTable
+
+    document = _doc(b"para\n\n" * 500_000)
+    calls = 0
+    real = LineTable.words_between
+
+    def counted(self: LineTable, start: int, end: int) -> int:
+        nonlocal calls
+        calls += 1
+        return real(self, start, end)
+
+    monkeypatch.setattr(LineTable, "words_between", counted)
+    spans = pages(document, 1, document.line_count, 2000, 23_000)
+    assert len(spans) == 250 and spans[-1].end == len(document.data)
+    assert calls < 40 * len(spans)

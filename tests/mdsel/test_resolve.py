@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mdsel
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
@@ -386,3 +388,113 @@ def test_scopes_into_nested_headings_agree_with_markdown_it(kind: str) -> None:
             checked += 1
             found += bool(expected)
     assert checked > 300 and found > 20
+
+
+def test_all_the_nodes_of_a_scope_are_a_lazy_sequence() -> None:
+    """`para` on a hundred thousand paragraphs is one range over their indices; `h1/para`
+    over sections next to one another one range too, and over sections apart a chain of
+    ranges, never a list of nodes."""
+    from mdsel.nodes import NodeChain, NodeRange
+    from mdsel.resolve import resolve
+    from mdsel.selector import parse_request
+
+    flat = sources(("doc", b"para\n\n" * 100_000))
+    (selector,) = parse_request("para")
+    nodes = resolve(selector, flat).nodes
+    assert isinstance(nodes, NodeRange) and len(nodes) == 100_000
+    (selector,) = parse_request("para.5-999999")
+    assert isinstance(resolve(selector, flat).nodes, NodeRange)
+    sections = sources(("doc", b"# T\n\npara\n\npara\n\n" * 1000))
+    (selector,) = parse_request("h1/para")
+    nodes = resolve(selector, sections).nodes
+    assert isinstance(nodes, NodeRange) and nodes.siblings and len(nodes) == 2000
+    apart = sources(("doc", b"# T\n\n## A\n\npara\n\n" * 1000))
+    (selector,) = parse_request("h2/para")
+    nodes = resolve(selector, apart).nodes
+    assert isinstance(nodes, NodeChain) and len(nodes) == 1000
+
+
+def reference(request: str, docs: list[mdsel.Source]) -> list[tuple[int, str, int]]:
+    """What a selector names, worked out node by node: every scope's candidates, each once, in
+    document order."""
+    from mdsel.nodes import ROOT, Node, first_number
+    from mdsel.resolve import candidates
+    from mdsel.selector import parse_request
+
+    (selector,) = parse_request(request)
+    scopes = [Node(doc, ROOT, -1) for doc in range(len(docs))]
+    for segment in selector.segments:
+        if segment.type == ROOT:
+            continue
+        found: dict[Node, None] = {}
+        for scope in scopes:
+            nodes = list(candidates(docs, scope, segment.type))
+            start = first_number(candidates(docs, scope, segment.type))
+            for item in segment.items or ():
+                first, last = item.first - start, item.last - start
+                if last >= 0:
+                    found.update(dict.fromkeys(nodes[max(first, 0) : last + 1]))
+            if segment.items is None:
+                found.update(dict.fromkeys(nodes))
+        scopes = sorted(found, key=lambda node: node.position(docs))
+    return [(node.doc, node.kind, node.ref) for node in scopes]
+
+
+BLOCKS = st.sampled_from(
+    ["# A\n", "## B\n", "### C\n", "para\n", "- item\n\n  inner\n", "- a\n  - b\n", "```\nx\n```\n"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    docs=st.lists(st.lists(BLOCKS, max_size=12), min_size=1, max_size=3),
+    request_=st.sampled_from(
+        [
+            "para", "h2", "section", "h1/para", "section/para", "section/section", "h1/h2/para",
+            "section/para.0", "section/h3", "h2/para.0,1", "list/para", "list.1/list",
+            "section.0-3/para", "h1.1-2,0/section", "h3.0-9/para", "section/list/para",
+        ]
+    ),
+)  # fmt: skip
+def test_nodes_are_those_of_every_scope_once_in_document_order(
+    docs: list[list[str]], request_: str
+) -> None:
+    from mdsel.resolve import resolve
+    from mdsel.selector import parse_request
+
+    picked = sources(*((f"d{n}", "\n".join(doc).encode()) for n, doc in enumerate(docs)))
+    (selector,) = parse_request(request_)
+    nodes = resolve(selector, picked).nodes
+    assert [(node.doc, node.kind, node.ref) for node in nodes] == reference(request_, picked)
+
+
+def test_many_scopes_are_read_from_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`h1/para` over 100,000 sections: the blocks of sections next to one another are one span
+    (no look-up per scope), and no Heading value is made for any scope."""
+    from mdsel import resolve as module
+    from mdsel.sections import Headings
+
+    made: list[int] = []
+    real = Headings.__getitem__
+
+    def counted(self: Headings, index: int) -> object:
+        made.append(index)
+        return real(self, index)
+
+    looked_up: list[object] = []
+    real_candidates = module.candidates
+
+    def counted_candidates(*args: object) -> object:
+        looked_up.append(args)
+        return real_candidates(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Headings, "__getitem__", counted)
+    monkeypatch.setattr(module, "candidates", counted_candidates)
+    from mdsel.selector import parse_request
+
+    docs = sources(("doc", b"# T\n\npara\n\n" * 100_000))
+
+    for request_ in ("h1/para", "h1/section", "h1/h2", "section/code"):
+        (selector,) = parse_request(request_)
+        module.resolve(selector, docs)
+    assert not made and len(looked_up) <= 4

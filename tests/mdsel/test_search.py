@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mdsel.api import load, run_command, select
 from mdsel.budget import answer_bytes
@@ -215,3 +218,44 @@ def test_cjk_text_is_searchable(tmp_path: Path) -> None:
     doc = "# 指南\n\n## 配置\n\n这是关于服务器配置的章节。\n\n## 其他\n\n无关内容。\n"
     paths = write(tmp_path, {"zh.md": doc})
     assert hits(paths, "服务器") == [("zh.md", "h2.0", 3)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    sections=st.lists(st.tuples(st.integers(0, 1), st.integers(1, 60), st.integers(0, 9))),
+    scope=st.dictionaries(
+        st.integers(0, 1), st.lists(st.tuples(st.integers(1, 60), st.integers(0, 9)), max_size=8)
+    ),
+)
+def test_a_scope_allows_the_sections_meeting_one_of_its_spans(
+    sections: list[tuple[int, int, int]], scope: dict[int, list[tuple[int, int]]]
+) -> None:
+    """Spans merged and looked up: the sections a look at every span would allow."""
+    from mdsel import search
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        check_scope(sections, scope, monkeypatch, search)
+
+
+def check_scope(
+    sections: list[tuple[int, int, int]],
+    scope: dict[int, list[tuple[int, int]]],
+    monkeypatch: pytest.MonkeyPatch,
+    search: Any,
+) -> None:
+    from types import SimpleNamespace
+
+    made = [
+        SimpleNamespace(doc=doc, first=first, last=first + extra) for doc, first, extra in sections
+    ]
+    monkeypatch.setattr(search, "own_lines", lambda _document, s: (s.first, s.last))
+    index = SimpleNamespace(sections=made, documents=[None, None])
+    spans = {
+        doc: [(first, first + extra) for first, extra in pairs] for doc, pairs in scope.items()
+    }
+    expected = [
+        rowid
+        for rowid, s in enumerate(made, start=1)
+        if any(s.first <= last and first <= s.last for first, last in spans.get(s.doc, []))
+    ]
+    assert search._in_scope(index, spans) == expected
