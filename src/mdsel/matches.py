@@ -253,7 +253,11 @@ def _doc_and_ref(node: Node) -> tuple[int, int]:
 
 
 def _doc_and_first_line(node: Node, sources: Sequence[Source], params: Params) -> tuple[int, int]:
-    _kind, first, last = span_of(sources[node.doc].document, node)
+    document = sources[node.doc].document
+    if node.kind in (HEADING, SECTION) and params.tail is None:
+        # The line holding its first byte, from the columns (its lines would be counted).
+        return node.doc, document.lines.line_of(document.headings.starts[node.ref])
+    _kind, first, last = span_of(document, node)
     return node.doc, paginate.clip_lines(first, last, params.head, params.tail)[0]
 
 
