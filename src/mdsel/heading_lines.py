@@ -4,8 +4,8 @@ line of its section, counted no sooner and no more widely than asked for.
 An index shows a few hundred headings of a file that may have millions, in order: their first
 lines are counted one at a time, from the last one counted (a pass over the bytes at most), or
 all at once where headings are sparse (one pass, which the file's line count shares). Past a
-thousand headings asked for, every heading's last lines are counted at once too, with maps over
-the columns (in C).
+thousand headings asked for (or a 64th of them, when that is more), every heading's last lines
+are counted at once too, with maps over the columns (in C).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from mdsel.nesting import HeadingCounts
 from mdsel.source import LineTable
 
 COUNT_ALL_AFTER = 1000
-"""Headings' lines counted one at a time before every heading's are counted at once: an index
-shows a few hundred headings; a JSON index or a select of every section, all of them."""
+"""Headings' lines counted one at a time before every heading's are counted at once (or a
+64th of the headings, when that is more): an index shows a few hundred headings, a select with
+full=true ten thousand at most; a JSON index, all of them."""
 
 
 class HeadingLines:
@@ -61,7 +62,7 @@ class HeadingLines:
         line_ends, section_line_ends = self._line_ends, self._section_line_ends
         if line_ends is None or section_line_ends is None:
             self._asked += 1
-            if self._asked > COUNT_ALL_AFTER:
+            if self._asked > max(COUNT_ALL_AFTER, len(self.starts) >> 6):
                 line_ends, section_line_ends = self._count_all()
         if line_ends is None or section_line_ends is None:
             line_end = self.line_end(index)

@@ -7,7 +7,7 @@ to read without an index first.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left
 
 from mdsel.paginate import Span
 from mdsel.tree import Document
@@ -22,7 +22,9 @@ def section_at(document: Document, line: int) -> int:
     the line would have to start after it. Blank lines between sections belong to the one
     before, as do a heading's own setext underline lines.
     """
-    return bisect_right(document.headings, line, key=lambda heading: heading.line_start) - 1
+    # From the columns, by bytes: the headings starting before the line after it (a heading's
+    # first line is the one holding its first byte). Heading values would each count lines.
+    return bisect_left(document.headings.starts, document.lines.starts[line]) - 1
 
 
 _TAGS_ONLY = rb"[ \t]*(?:(?:<!--.*?-->|<[A-Za-z/][^<>]*>)[ \t]*)*\r?\n?"

@@ -186,7 +186,7 @@ class _Picker:
     def _leave_out(self, nodes: Sequence[Node], params: Params, full: bool) -> None:
         """Leave out `nodes` but those that show what a match already shown does (several
         selectors): those are dropped, the others named in the closing line."""
-        if full:
+        if full and self.matches:  # past full=true's limits, not after problems alone
             self.capped = True
         start = 0
         for position in self._may_repeat_at(nodes, params):
@@ -222,6 +222,7 @@ class _Picker:
             ]
         found: set[int] = set()
         sections = nodes[0].kind == SECTION
+        key = functools.partial(_doc_and_first_line, sources=sources, params=params)
         for match in matches:
             doc = self.docs[match.namespace]
             if sections:
@@ -231,7 +232,6 @@ class _Picker:
                     found.add(_position(nodes, (doc, index), _doc_and_ref))
                     index = document.headings.parents[index]
             else:
-                key = functools.partial(_doc_and_first_line, sources=sources, params=params)
                 found.add(_position(nodes, (doc, match.line_start), key))
         return sorted(
             position
@@ -253,7 +253,11 @@ def _doc_and_ref(node: Node) -> tuple[int, int]:
 
 
 def _doc_and_first_line(node: Node, sources: Sequence[Source], params: Params) -> tuple[int, int]:
-    _kind, first, last = span_of(sources[node.doc].document, node)
+    document = sources[node.doc].document
+    if node.kind in (HEADING, SECTION) and params.tail is None:
+        # The line holding its first byte, from the columns (its lines would be counted).
+        return node.doc, document.lines.line_of(document.headings.starts[node.ref])
+    _kind, first, last = span_of(document, node)
     return node.doc, paginate.clip_lines(first, last, params.head, params.tail)[0]
 
 

@@ -180,9 +180,9 @@ def node_selector(document: Document, node: Node) -> str:
         return f"L{node.ref}-{node.line}"
     if node.kind == SECTION:
         return f"section.{node.ref}"
-    if node.kind == HEADING:
-        heading = document.headings[node.ref]
-        return heading_selector(heading.level, heading.ordinal)
+    if node.kind == HEADING:  # from the columns: a Heading value would count its lines
+        headings = document.headings
+        return heading_selector(headings.levels[node.ref], headings.numbers.ordinal(node.ref))
     parts = []
     index = node.ref
     while index >= 0:

@@ -169,6 +169,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the JSON envelope instead of text"
     )
+    from mdsel.omitted import MAX_FULL_BYTES, MAX_FULL_MATCHES
+
     parser.add_argument(
-        "--full", action="store_true", help="no pagination or outline budget (like ?full=true)"
+        "--full",
+        action="store_true",
+        help="no pagination or outline budget (like ?full=true); a select shows at most "
+        f"{MAX_FULL_MATCHES:,} matches and {MAX_FULL_BYTES >> 20} MiB, then names the rest",
     )

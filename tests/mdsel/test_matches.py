@@ -253,3 +253,41 @@ def test_misfits_past_the_first_are_tried_as_before() -> None:
     assert tuple(result.omitted) == (("doc", "para.2"), ("doc", "para.4"))
     line = render_text.select(result, [], []).stdout.splitlines()[-1]
     assert line.startswith("[+2 more matches not shown: para.2 para.4;")
+
+
+def test_past_the_budget_headings_are_looked_up_in_their_columns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`h1,section` on 100,000 headings: the sections that may repeat a match shown are found
+    by bytes, so no heading's lines are counted but the shown ones' (never every heading's)."""
+    from mdsel.heading_lines import HeadingLines
+    from mdsel.sections import Headings
+
+    source = mdsel.Source("doc", "doc.md", mdsel.parse_document(b"# h\n" * 100_000))
+    counted_all = counted_calls(monkeypatch, HeadingLines, "_count_all")
+    made = counted_calls(monkeypatch, Headings, "__getitem__")
+    result = mdsel.select("h1,section", [source])
+    assert len(result.matches) + len(result.omitted) == 100_000
+    assert not counted_all and len(made) < 3 * (len(result.matches) + 256)
+
+
+@pytest.mark.parametrize("request_", ["para", "para?full=true", "para?page=2", "para,para"])
+def test_json_past_the_budget_is_a_valid_envelope(
+    monkeypatch: pytest.MonkeyPatch, many_paragraphs: mdsel.Source, request_: str
+) -> None:
+    import json
+
+    import jsonschema
+
+    from mdsel import matches, render_json
+    from mdsel.schema import load_schema
+
+    monkeypatch.setattr(matches, "MAX_FULL_MATCHES", 300)
+    result = mdsel.select(request_, [many_paragraphs], mdsel.Options(json=True))
+    body = json.loads(render_json.select(result, [], []).stdout)
+    jsonschema.validate(body, load_schema())
+    (warning,) = body["warnings"]
+    assert warning.startswith(f"{len(result.omitted)} more matches not shown (")
+    assert warning.endswith("-199999" + ("?full=true" if "full" in request_ else "")) or (
+        "?page=2" in warning
+    )

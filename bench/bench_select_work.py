@@ -1,0 +1,251 @@
+"""Selection work: time and peak memory of a select that names millions of nodes, against the
+index of the same document, each in a fresh process; and three such calls at once in one server.
+
+    python bench/bench_select_work.py            # table
+    python bench/bench_select_work.py --json     # one JSON object
+    python bench/bench_select_work.py --only para --skip-server
+
+Each case is one child process that reads and parses the document (`load`), then selects and
+renders the answer as `mdsel select` does; the baseline is the same child indexing the same
+document instead (`mdsel index`: read, parse, outline). Times are CPU seconds measured inside the
+child (`time.process_time`, interpreter start excluded; wall time on a shared machine mostly
+measures the neighbours), split into load and select; peak memory is the child's VmHWM from
+/proc/self/status, else its `ru_maxrss` (KiB on Linux, bytes on macOS). The work past a page of
+matches must be counting, not building: the select's own time is its ratio to the load, and the
+peak its ratio to the index's. Targets for one call: 5 s and 1 GB; for three calls at once in one
+`mdsel-claude` over stdio (three different documents, so the parse cache cannot share them):
+2 GB, the server's VmHWM once the three answers are in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_caps import Server, call  # noqa: E402
+from bench_engine import machine  # noqa: E402
+
+MIB = 1 << 20
+LIMIT_SECONDS = 5.0
+LIMIT_BYTES = 1024**3
+LIMIT_CONCURRENT_BYTES = 2 * 1024**3
+
+
+def repeated(line: bytes, size: int) -> bytes:
+    """Whole copies of `line` up to `size` bytes."""
+    return line * (size // len(line))
+
+
+DOCUMENTS: dict[str, Callable[[], bytes]] = {
+    "paragraphs": lambda: repeated(b"para\n\n", 10 * MIB),
+    "headings": lambda: repeated(b"# h\n", 10 * MIB),
+    "small headings": lambda: repeated(b"# h\n", 2_400_000),
+    "distinct headings": lambda: b"".join(b"# h %d\n" % n for n in range(240_000)),
+}
+"""10 MiB of one-line paragraphs (1.7 million), of one-line headings (2.6 million), 2.4 MB of
+one-line headings (600,000) and of headings each its own title (240,000)."""
+
+CASES: list[tuple[str, str, str]] = [
+    # The attacks: every match rendered, then cut to the budget.
+    ("paragraphs", "para", "a bare para: a page of 1.7 million"),
+    ("paragraphs", "para?full=true", "full=true: at most 10,000 matches"),
+    ("headings", "h1", "a bare h1: a page of 2.6 million"),
+    ("small headings", "#no-such-anchor", "a missed anchor on 600,000 headings"),
+    ("distinct headings", "#no-such-anchor", "a missed anchor on 240,000 titles"),
+    # The same work by other ways in.
+    ("paragraphs", "json:para", "the JSON envelope of a page of them"),
+    ("paragraphs", "para,para", "two selectors naming the same nodes"),
+    ("paragraphs", "para.0,L1-1,para", "repeats past the budget looked up"),
+    ("paragraphs", "para?page=2", "a page no paragraph has: problems, then counted"),
+    ("paragraphs", "para?toc=true", "toc=true on 1.7 million blocks"),
+    ("paragraphs", "root", "one match of 10 MiB, in pages"),
+    ("paragraphs", "L1-99999999", "a line range of the whole document"),
+    ("headings", "h1/para", "2.6 million scopes holding nothing"),
+    ("headings", "section/section", "2.6 million sections, none inside another"),
+    ("headings", "h1,section", "two selectors naming the same 2.6 million"),
+    ("headings", "root?toc=true", "the outline of 2.6 million headings"),
+    ("headings", "h1?full=true", "full=true on 2.6 million headings"),
+    ("small headings", "#h-599999", "the last of 600,000 repeats, numbered"),
+]
+
+_CHILD = """
+import gc, json, os, sys, time
+gc.disable()
+import mdsel
+from mdsel import render_json, render_text
+command, request, path = sys.argv[1:4]
+start = time.process_time()
+sources, problems = mdsel.load([path])
+loaded = time.process_time()
+if command == "index":
+    out = render_text.index(mdsel.index(sources), problems, [], mdsel.Options())
+else:
+    as_json = request.startswith("json:")
+    options = mdsel.Options(json=as_json)
+    result = mdsel.select(request.removeprefix("json:"), sources, options)
+    out = (render_json if as_json else render_text).select(result, problems, [])
+done = time.process_time()
+peak = 0
+try:
+    with open("/proc/self/status") as status:
+        for row in status:
+            if row.startswith("VmHWM:"):
+                peak = int(row.split()[1]) * 1024
+except OSError:
+    import resource
+    unit = 1 if sys.platform == "darwin" else 1024
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+text = out.stdout or out.stderr
+print(json.dumps({
+    "load_s": loaded - start, "select_s": done - loaded, "peak_bytes": peak,
+    "answer_bytes": len(out.stdout.encode()) + len(out.stderr.encode()),
+    "last": (text.splitlines() or [""])[-1][:160],
+}))
+"""
+
+
+def child(command: str, request: str, path: Path) -> dict[str, Any]:
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, command, request, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"child failed ({done.returncode}): {done.stderr.strip()[-300:]}")
+    found: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    found["wall_s"] = time.perf_counter() - started
+    return found
+
+
+def median_run(command: str, request: str, path: Path, repeat: int) -> dict[str, Any]:
+    runs = [child(command, request, path) for _ in range(repeat)]
+    row = {key: statistics.median(run[key] for run in runs) for key in runs[0] if key != "last"}
+    row["last"] = runs[0]["last"]
+    return row
+
+
+def concurrent(paths: list[Path], requests: list[str], cwd: Path) -> dict[str, Any]:
+    """Three tools/call at once in one fresh server: wall time until the last answer, the
+    server's CPU meanwhile, and its VmHWM then."""
+    server = Server(cwd)
+    try:
+        cpu = server.cpu_seconds()
+        started = time.perf_counter()
+        for number, (path, request) in enumerate(zip(paths, requests, strict=True), start=2):
+            arguments = {"selector": request, "files": [str(path)]}
+            server.send(call("mdsel_select", arguments, number))
+        answers = [server.answer() for _ in paths]
+        seconds = time.perf_counter() - started
+        cpu = server.cpu_seconds() - cpu
+        peak = server.status("VmHWM")
+    finally:
+        server.close()
+    lasts = []
+    for answer in sorted(answers, key=lambda body: int(body.get("id", 0))):
+        content = (answer.get("result") or {}).get("content") or [{}]
+        lasts.append(str(content[0].get("text", "")).splitlines()[-1:])
+    return {"seconds": seconds, "cpu_seconds": cpu, "peak_bytes": peak, "last": lasts}
+
+
+def run(only: str | None, repeat: int, server: bool) -> dict[str, Any]:
+    load = os.getloadavg()[0]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="mdsel-select-work-") as temp:
+        work = Path(temp)
+        paths = {}
+        for name, make in DOCUMENTS.items():
+            paths[name] = work / f"{name.replace(' ', '-')}.md"
+            paths[name].write_bytes(make())
+        baselines: dict[str, dict[str, Any]] = {}
+        for document, request, what in CASES:
+            if only and only not in request and only not in document:
+                continue
+            if document not in baselines:
+                baselines[document] = median_run("index", "", paths[document], repeat)
+            base = baselines[document]
+            row = median_run("select", request, paths[document], repeat)
+            total = row["load_s"] + row["select_s"]
+            row.update(
+                document=document,
+                request=request,
+                case=what,
+                index_s=base["load_s"] + base["select_s"],
+                index_peak_bytes=base["peak_bytes"],
+                select_over_load=row["select_s"] / max(row["load_s"], 1e-9),
+                peak_over_index=row["peak_bytes"] / base["peak_bytes"],
+                within=total < LIMIT_SECONDS and row["peak_bytes"] < LIMIT_BYTES,
+            )
+            rows.append(row)
+            print(f"{document} {request}: {row['wall_s']:.1f} s", file=sys.stderr, flush=True)
+        together = None
+        if server:
+            # Three different documents: the worst calls of the table, none answered from the
+            # parse cache (a copy of the paragraphs with one byte changed is another document).
+            other = work / "paragraphs-2.md"
+            other.write_bytes(paths["paragraphs"].read_bytes()[:-1] + b"q")
+            together = concurrent(
+                [paths["paragraphs"], other, paths["headings"]],
+                ["para", "para?full=true", "h1"],
+                work,
+            )
+            together["within"] = together["peak_bytes"] < LIMIT_CONCURRENT_BYTES
+    return {
+        "machine": machine(),
+        "load_average": load,
+        "rows": rows,
+        "concurrent": together,
+        "limits": [LIMIT_SECONDS, LIMIT_BYTES, LIMIT_CONCURRENT_BYTES],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--only", help="run only the cases whose request or document has this")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per case (median)")
+    parser.add_argument("--skip-server", action="store_true", help="no concurrent calls")
+    args = parser.parse_args()
+    results = run(args.only, args.repeat, not args.skip_server)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(f"machine: {results['machine']}, load average {results['load_average']:.1f}")
+        print(
+            f"{'document':<18} {'request':<18} {'load s':>7} {'select s':>9} {'sel/load':>9} "
+            f"{'peak MB':>8} {'/index':>7} {'answer':>8}  last line"
+        )
+        for row in results["rows"]:
+            print(
+                f"{row['document']:<18} {row['request']:<18} {row['load_s']:>7.2f} "
+                f"{row['select_s']:>9.2f} {row['select_over_load']:>9.2f} "
+                f"{row['peak_bytes'] / 2**20:>8.0f} {row['peak_over_index']:>7.2f} "
+                f"{row['answer_bytes']:>8}  {row['last'][:70]}"
+            )
+        together = results["concurrent"]
+        if together:
+            print(
+                f"three calls at once in one server: {together['seconds']:.1f} s "
+                f"(CPU {together['cpu_seconds']:.1f} s), peak "
+                f"{together['peak_bytes'] / 2**20:.0f} MB"
+            )
+    rows_ok = all(row["within"] for row in results["rows"])
+    together = results["concurrent"]
+    return 0 if rows_ok and (together is None or together["within"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
