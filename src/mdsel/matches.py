@@ -32,6 +32,7 @@ from mdsel.nodes import (
     node_selector,
 )
 from mdsel.omitted import MAX_FULL_BYTES, MAX_FULL_MATCHES, Omitted
+from mdsel.provenance import match_header
 from mdsel.resolve import resolve
 from mdsel.results import Match, Options, SelectResult
 from mdsel.selector import Params, Selector, parse_request
@@ -49,6 +50,10 @@ OMITTED_LINE_BYTES = 1024
 MIN_MATCH_BYTES = 41
 """The least room a match takes (its `==>` line, a selector, nothing shown): with less left,
 nothing more is cut into pages to see whether it fits."""
+
+TRAILER_BYTES = 200
+"""Room for the line after a page or a head/tail part (a page's, its next selector and its
+subsections' at most MAX_LISTED; render_text)."""
 
 MAX_MISFITS = 256
 """Matches cut into pages that did not fit, after which the rest are left out untried: a
@@ -162,13 +167,10 @@ class _Picker:
             if key in self.shown_before:
                 return
             self.shown_before.add(key)
-        # The `==> h2.0 L45-74 <==` line and a page trailer come with it.
-        size = (
-            utf8_size(shown.content)
-            + utf8_size(shown.selector)
-            + 40
-            + 160 * (shown.next is not None)
-        )
+        # Its `==> path selector titles Lx-y <==` line, and a trailer when a part is shown.
+        size = utf8_size(shown.content) + utf8_size(match_header(shown, self.qualify)) + 2
+        if shown.total_pages > 1 or shown.params.head or shown.params.tail:
+            size += TRAILER_BYTES
         if (
             self.matches
             and not full

@@ -165,6 +165,8 @@ def select(
             "truncated": match.truncated,
             "line_start": match.line_start,
             "line_end": match.line_end,
+            "file_path": printable_path(match.path),
+            "titles": list(match.titles),
         }
         if match.total_pages > 1:
             entry["pagination"] = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mdsel.provenance import header
 from mdsel.results import Hit, Search
 from mdsel.titles import printable_path, short_title, shown_title
 
@@ -40,10 +41,10 @@ def text(search: Search, qualify: bool) -> list[str]:
         )
         out.extend(f"   {number}: {line}\n" for number, line in hit.lines)
     best = search.hits[0]
-    out.append(
-        f"\n==> {_path(best)} {_selector(best, qualify)} "
-        f"L{search.text_start}-{search.text_end} <==\n"
-    )
+    selector = _selector(best, qualify)
+    # The same line as a select's match: its selector, titles and the lines shown.
+    out.append("\n" + header(best.path, selector, best.titles, search.text_start, search.text_end))
+    out.append("\n")
     body = search.text
     out.append(body if not body or body.endswith(("\n", "\r")) else body + "\n")
     if search.text_end < best.line_end or not search.text:

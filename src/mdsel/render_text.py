@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from mdsel.budget import answer_bytes, lines_size, utf8_size
 from mdsel.errors import Problem
 from mdsel.outline import block_counts, fit_outline, outline
-from mdsel.results import IndexResult, Options, Outcome, SelectResult
+from mdsel.provenance import match_header
+from mdsel.results import IndexResult, Match, Options, Outcome, SelectResult
 from mdsel.titles import short_title, shown_title
 
 MAX_LISTED = 12
@@ -116,37 +117,22 @@ def select(
 ) -> Outcome:
     qualify = result.documents > 1
     out: list[str] = list(w + "\n" for w in warnings)
-    several = len(result.matches) + len(result.omitted) > 1
     if result.search is not None:
         from mdsel import render_search
 
         out.extend(render_search.text(result.search, qualify))
     for match in result.matches:
-        selector = f"{match.namespace}::{match.selector}" if qualify else match.selector
-        if several:
-            _line_break(out)
-            out.append(f"==> {selector} L{match.line_start}-{match.line_end} <==\n")
+        # Every match says where it is from, one or several: the text alone does not say
+        # which document, which section of it, or which lines.
+        _line_break(out)
+        out.append(match_header(match, qualify) + "\n")
         content = match.content
         # A line break ends what does not end in one (an empty file shows nothing).
         out.append(content if not content or content.endswith(("\n", "\r")) else content + "\n")
-        if match.next is not None or (match.line and match.total_pages > 1):
-            # After `L812`, even the last page says which page of which section it is.
-            # Claimed only when the page shows the line (it may fall between sections' text).
-            on_page = match.line_start <= match.line <= match.line_end
-            holding = f", holding line {match.line}" if match.line and on_page else ""
-            trailer = (
-                f"[page {match.page}/{match.total_pages} of {selector}{holding}: {match.words} "
-                f"of {match.total_words} words"
-            )
-            if match.next is not None:
-                next_selector = f"{match.namespace}::{match.next}" if qualify else match.next
-                trailer += f"; next: {next_selector}"
-            if match.subsections:
-                shown = " ".join(match.subsections[:MAX_LISTED])
-                more = len(match.subsections) - MAX_LISTED
-                trailer += "; subsections: " + shown + (f" … +{more} more" if more > 0 else "")
+        trailer = match_trailer(match, qualify)
+        if trailer:
             _line_break(out)
-            out.append(trailer + "]\n")
+            out.append(trailer + "\n")
     if result.omitted:
         from mdsel.omitted import compact, how_to_reach
 
@@ -159,3 +145,54 @@ def select(
     problems = [*file_problems, *result.problems]
     stderr = problems_text(problems, qualify)
     return Outcome("".join(out), stderr, 1 if problems else 0)
+
+
+def _qualified(match: Match, selector: str, qualify: bool) -> str:
+    return f"{match.namespace}::{selector}" if qualify else selector
+
+
+def match_trailer(match: Match, qualify: bool) -> str | None:
+    """The line after a match of which only a part is shown (a page, or head/tail lines),
+    saying what was shown of what; None when the match is shown whole."""
+    selector = _qualified(match, match.selector, qualify)
+    clip = _clip(match, selector, qualify)
+    if match.total_pages <= 1:
+        return None if clip is None else f"[{clip}]"
+    # Claimed only when the page shows the line (it may fall between sections' text).
+    on_page = match.line_start <= match.line <= match.line_end
+    holding = f", holding line {match.line}" if match.line and on_page else ""
+    trailer = (
+        f"[page {match.page}/{match.total_pages} of {selector}{holding}: {match.words} "
+        f"of {match.total_words} words"
+    )
+    if match.next is not None:
+        trailer += f"; next: {_qualified(match, match.next, qualify)}"
+    else:
+        trailer += "; the last page"
+    if clip is not None:
+        trailer += f"; {clip}"
+    if match.subsections:
+        shown = " ".join(match.subsections[:MAX_LISTED])
+        more = len(match.subsections) - MAX_LISTED
+        trailer += "; subsections: " + shown + (f" … +{more} more" if more > 0 else "")
+    return trailer + "]"
+
+
+def _clip(match: Match, selector: str, qualify: bool) -> str | None:
+    """What head=N or tail=N kept of the match's lines, and the selector of the rest: `head=3:
+    3 of h2.1's 40 lines; the rest: L48-84`."""
+    params = match.params
+    count = params.head if params.head is not None else params.tail
+    if count is None:
+        return None
+    asked = f"{'head' if params.head is not None else 'tail'}={count}"
+    total = match.span_end - match.span_start + 1
+    kept = min(count, total)
+    if kept >= total:
+        return f"{asked}: all {total} line{'s' * (total != 1)} of {selector}"
+    if params.head is not None:
+        rest = f"L{match.span_start + kept}-{match.span_end}"
+    else:
+        rest = f"L{match.span_start}-{match.span_end - kept}"
+    rest = _qualified(match, rest, qualify)
+    return f"{asked}: {kept} of {selector}'s {total} lines; the rest: {rest}"

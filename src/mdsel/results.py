@@ -7,6 +7,7 @@ so none of those imports another only to reach a type.
 from __future__ import annotations
 
 from mdsel._record import NamedTuple
+from mdsel.selector_values import Params
 from mdsel.settings import DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_HEADINGS, DEFAULT_PAGE_WORDS
 
 TYPE_CHECKING = False
@@ -72,6 +73,17 @@ class Match(NamedTuple):
     line: int = 0
     """The line an `L812` selector asked for (the page shown is the one holding it); 0 when
     the selector named no line."""
+    path: str = ""
+    """Its document's path, as the call named it."""
+    titles: tuple[str, ...] = ()
+    """The titles from the document's down to the innermost section holding it
+    (mdsel.provenance.section_titles)."""
+    params: Params = Params()
+    """What shows this part of it again after `selector`: head, tail, toc, full as asked, and
+    the page when it is not the first (`h2.1?page=3` for the page `L812` found)."""
+    span_start: int = 0
+    span_end: int = 0
+    """Its lines before head/tail cut them (line_start-line_end are those shown)."""
 
 
 class Hit(NamedTuple):

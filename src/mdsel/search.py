@@ -98,7 +98,8 @@ def _answer(
     chosen = ranked[first : first + HITS_PER_PAGE]
     hits = tuple(_hit(index, sources, rowid, score, query) for rowid, score in chosen)
     room = answer_bytes(options.answer_tokens) - RESERVE_BYTES
-    room -= sum(_hit_size(hit) for hit in hits) + 400
+    # The text's `==>` line repeats the first hit's path, selector and titles.
+    room -= sum(_hit_size(hit) for hit in hits) + _hit_size(hits[0]) + 400
     best = hits[0]
     document = sources[index.sections[chosen[0][0] - 1].doc].document
     text, text_end = _text(document, best.line_start, best.line_end, room, options)

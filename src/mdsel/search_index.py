@@ -23,8 +23,8 @@ from collections.abc import Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.columns import CODE, KINDS
-from mdsel.front_matter import front_matter_title
-from mdsel.tree import Document, Source
+from mdsel.provenance import document_title
+from mdsel.tree import Source
 
 _CODE = KINDS.index(CODE)
 
@@ -202,18 +202,6 @@ class SearchCache:
                 # Not closed: a call in flight may still be reading it; the collector does.
                 self._kept.popitem(last=False)
         return index
-
-
-def document_title(document: Document) -> str:
-    """The page's title: its front matter's `title:`, else its first heading when that is an
-    h1 (a page that opens on an h2 has no title of its own), else empty."""
-    if document.front_matter_lines:
-        end = document.lines.starts[document.front_matter_lines]
-        title = front_matter_title(document.data[:end])
-        if title:
-            return title
-    headings = document.headings
-    return headings.title(0) if len(headings) and headings.levels[0] == 1 else ""
 
 
 def _path_words(path: str) -> str:

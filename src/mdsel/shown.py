@@ -12,9 +12,10 @@ from mdsel.address import LINES
 from mdsel.budget import RESERVE_BYTES, answer_bytes
 from mdsel.children import BLOCK_TYPE, subsection_selectors
 from mdsel.errors import SELECTOR_NOT_FOUND, Problem
-from mdsel.locate import page_holding
+from mdsel.locate import page_holding, section_at
 from mdsel.nodes import HEADING, ROOT, SECTION, Node, node_selector
 from mdsel.outline import fit_outline, outline
+from mdsel.provenance import section_titles
 from mdsel.results import Match, Options
 from mdsel.selector import Params, format_params
 from mdsel.tree import Document, Source
@@ -39,8 +40,8 @@ def shown_match(
     source = sources[node.doc]
     document = source.document
     selector = node_selector(document, node)
-    node_type, first, last = span_of(document, node)
-    first, last = paginate.clip_lines(first, last, params.head, params.tail)
+    node_type, whole_first, whole_last = span_of(document, node)
+    first, last = paginate.clip_lines(whole_first, whole_last, params.head, params.tail)
     page_bytes = answer_bytes(options.answer_tokens) - RESERVE_BYTES
     cut = (node.doc, first, last, full)
     spans = paged.get(cut) if paged is not None else None
@@ -84,6 +85,11 @@ def shown_match(
         subsections=subsection_selectors(document, node),
         children=(),  # filled in by the caller for the matches it shows
         line=asked,
+        path=source.path,
+        titles=section_titles(document, _section_of(document, node, whole_first)),
+        params=params._replace(page=number if number > 1 else None, q=None),
+        span_start=whole_first,
+        span_end=whole_last,
     )
 
 
@@ -110,8 +116,19 @@ def toc_match(node: Node, source: Source, options: Options, full: bool, qualify:
     subsections = subsection_selectors(document, node)
     return Match(
         source.namespace, selector, node_type, content, False, first, last, 1, 1,
-        words, words, None, subsections, (),
+        words, words, None, subsections, (), 0, source.path,
+        section_titles(document, _section_of(document, node, first)), TOC, first, last,
     )  # fmt: skip
+
+
+TOC = Params(toc=True)
+
+
+def _section_of(document: Document, node: Node, first: int) -> int:
+    """The heading whose section holds `node` most closely (-1: the root), for its titles."""
+    if node.kind in (HEADING, SECTION):
+        return node.ref
+    return -1 if node.kind == ROOT else section_at(document, first)
 
 
 def span_of(document: Document, node: Node) -> tuple[str, int, int]:
