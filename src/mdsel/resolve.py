@@ -15,6 +15,7 @@ from mdsel._record import NamedTuple
 from mdsel.address import LINES, locate, miss_reason
 from mdsel.columns import KINDS
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND
+from mdsel.grep_paths import grep_paths
 from mdsel.links import link_paths, may_be_at, shown_root, site_root
 from mdsel.nodes import HEADING, ROOT, SECTION, Node, NodeRange, first_number, joined
 from mdsel.reasons import none_reason, range_reason
@@ -67,6 +68,8 @@ def resolve(
     nor one a limit left out (default: it has one document); `left_out`: the files a limit
     left out, which a link may name too."""
     alone = len(sources) == 1 if alone is None else alone and len(sources) == 1
+    if selector.file:
+        return _resolve_file(selector, sources, left_out)
     # A link to a Markdown file names the one document of a call by as much of its path as
     # both give (the link may be relative to another page, the path to the working folder);
     # any other link, and any in a call of several documents, by its path.
@@ -127,6 +130,48 @@ def _resolve_link(
         selector.source,
         reason,
         tuple(docs or range(len(sources))),
+        selector.segments[0],
+    )
+    return Resolution(selector, (), (miss,))
+
+
+def _resolve_file(
+    selector: Selector, sources: Sequence[Source], left_out: Sequence[str] = ()
+) -> Resolution:
+    """`docs/a.md:23` in the one document at that path (mdsel.grep_paths); none, several, or
+    one a limit left out is a miss saying so, never the line of another document."""
+    named = [source.path for source in sources]
+    docs = grep_paths(selector.file, [*named, *left_out])
+    written = shown_title(selector.file)
+    if len(docs) == 1 and docs[0] < len(named):
+        found = _resolve_in(selector, sources, docs)
+        # A miss names the line as written (`docs/a.md:900`), not as `L900` of any document.
+        misses = tuple(
+            miss._replace(selector=f"{selector.file}:{miss.selector[1:]}") for miss in found.misses
+        )
+        return found._replace(misses=misses)
+    if any(doc >= len(named) for doc in docs):
+        unread = ", ".join(shown_title(left_out[doc - len(named)]) for doc in docs[:5])
+        reason = (
+            f"{written} is {unread}, which this call did not read (left out by a limit, or "
+            "not readable: see the warning or problem above); name that file"
+        )
+    elif docs:
+        shown = ", ".join(shown_title(sources[doc].path) for doc in docs[:5])
+        reason = (
+            f"{written} may be any of {len(docs)} documents of this call ({shown}); write "
+            "more of its path, as grep was given it"
+        )
+    else:
+        reason = (
+            f"no document of this call is at {written} (read as path:line, as grep -n prints "
+            "it); name that file, or the folder holding it"
+        )
+    miss = Miss(
+        NAMESPACE_NOT_FOUND,
+        selector.source,
+        reason,
+        tuple(doc for doc in docs if doc < len(named)) or tuple(range(len(sources))),
         selector.segments[0],
     )
     return Resolution(selector, (), (miss,))

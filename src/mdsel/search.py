@@ -245,6 +245,8 @@ def _with_page(selector: Selector, page: int) -> str:
     scope = format_segments(selector.segments) if selector.segments else ""
     if selector.link and selector.segments:
         scope = selector.link + scope
+    elif selector.file:  # `docs/a.md:23`, as written: `L23` alone would be in every document
+        scope = f"{selector.file}:{scope[1:]}"
     return f"{prefix}{scope}?q={' '.join(selector.params.q.split())}&page={page}"
 
 

@@ -2,6 +2,7 @@
 
     request  := selector ("," selector)*
     selector := [namespace "::"] first ("/" segment)* ["?" param ("&" param)*]
+              | path ":" N [":"] ("/" segment)* ["?" param ("&" param)*]
     first    := segment | "L" N | "L" N "-" M | "#" anchor
     segment  := type [index]          index := "." spec | "[" spec "]"
     spec     := item ("," item)*      item  := N | N "-" M
@@ -12,7 +13,8 @@ lines verbatim; `#installation` the section whose heading has that GitHub anchor
 the whole document, so they only come first; `L800-850` is not a scope (nothing may follow it).
 A link as written in Markdown, `README.md#installation`, means `readme::#installation`; one
 as a documentation site writes it (`/guide/api#setup`, `./api.html#setup`) names its document
-by its path (mdsel.links).
+by its path (mdsel.links). `docs/a.md:23`, a line as `grep -n` prints it, is `L23` in the
+document at that path (mdsel.grep_paths).
 
 A comma after an index item continues the list only when an item (`N` or `N-M`) follows and is
 itself followed by `,`, `/`, `?` or the end; otherwise it starts the next selector, so
@@ -53,6 +55,9 @@ _TYPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ \t]*:[ \t]*[A-Za-z][A-Za-z0-9]*)?"
 _ITEM_AHEAD = re.compile(r",[ \t]*[0-9]+(?:[ \t]*-[ \t]*[0-9]+)?[ \t]*(?=[,/?]|\Z)")
 _LINES = re.compile(r"[Ll]([0-9]+)(?:[ \t]*-[ \t]*([0-9]+))?(?![A-Za-z0-9_:])")
 _ANCHOR = re.compile(r"#((?:[^\s,/?#&]|&#?[A-Za-z0-9]{1,32};)*)")
+_GREP_LINE = re.compile(r"([^\s,?#:]+):([0-9]+):?(?=[ \t]*(?:[/?,]|\Z))")
+"""`docs/a.md:23`, a file's line as `grep -n` prints it (an agent pastes it, sometimes with the
+colon before the text): no selector has a single `:` before a number."""
 
 
 def parse_request(text: str) -> tuple[Selector, ...]:
@@ -119,6 +124,9 @@ class _Parser(Scanner):
     def selector(self) -> Selector:
         begin = self.pos
         self.link = ""
+        grep = _GREP_LINE.match(self.text, self.pos)
+        if grep is not None:  # `docs/a.md:23`: no namespace, link or search before it
+            return self.rest(begin, None, self.grep_line(grep), grep.group(1))
         namespace = self.file_link()
         named_file = _FILE_NAMESPACE.match(self.text, self.pos)
         if named_file is not None:
@@ -140,7 +148,11 @@ class _Parser(Scanner):
                 )
             source = self.text[begin : self.pos].strip()
             return Selector(namespace, (), params, source, self.link)
-        segments = [self.segment(first=True)]
+        return self.rest(begin, namespace, self.segment(first=True))
+
+    def rest(self, begin: int, namespace: str | None, first: Segment, file: str = "") -> Selector:
+        """The selector whose first segment is `first`: its later segments and parameters."""
+        segments = [first]
         while True:
             self.skip_space()
             if self.peek() != "/":
@@ -153,7 +165,13 @@ class _Parser(Scanner):
             self.pos += 1
             params = self.params()
         source = self.text[begin : self.pos].strip()
-        return Selector(namespace, tuple(segments), params, source, self.link)
+        return Selector(namespace, tuple(segments), params, source, self.link, file)
+
+    def grep_line(self, grep: re.Match[str]) -> Segment:
+        """The line of `path:LINE` (`grep` matched at the position) as the segment `L<LINE>`."""
+        number = self._line_number(grep.group(2), grep.start(2) + 1)
+        self.pos = grep.end()
+        return Segment(LINE, (Item(number, number),))
 
     def file_link(self) -> str | None:
         """A link as written in a page (`README.md#install`, `/guide/api#setup`; see

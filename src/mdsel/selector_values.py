@@ -56,6 +56,9 @@ class Selector(NamedTuple):
     """The file path of a link as written (`docs/api.md` of `docs/api.md#setup`), `/`-separated;
     empty when the selector is not a link. It names the document by its path, not only its
     namespace: a tree has an `index.md` in every directory."""
+    file: str = ""
+    """The file of `docs/a.md:23`, a line as `grep -n` prints it (the first segment is then
+    that line, `L23`), as written; empty otherwise. It names the document at that path."""
 
 
 def format_items(items: tuple[Item, ...]) -> str:
