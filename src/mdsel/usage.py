@@ -36,6 +36,7 @@ selectors:
   L812              the innermost section holding line 812 (root before the first heading),
                     at the page that shows the line
   L800-850          exactly lines 800 to 850, verbatim (cut at the end of the file)
+  docs/a.md:812     line 812 of that file as grep -n prints it: L812 in the document there
   #installation     the section whose heading has that GitHub anchor (lower case, spaces as
                     '-', repeats numbered -1, -2…; `mdsel index --json` lists them);
                     README.md#installation, a link as written, means readme::#installation;
@@ -55,6 +56,12 @@ selectors:
                     lines, then the best one's text; words as written (dependency_overrides,
                     CORSMiddleware, --no-cache), "a phrase" as written; &page=2: next hits
   h2.1?q=cors       search inside a selection (a section, a link, readme::?q=… a document)
+
+output:
+  ==> docs/a.md h3.2 Guide › Install › Offline L40-52 <==
+                    above each match: its path, the selector that selects it again, the
+                    titles down to it, its lines; then its lines verbatim. A page, head=N
+                    or tail=N ends with a line saying what was shown of what
 
 examples:
   mdsel index README.md docs/
@@ -153,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     select = commands.add_parser(
         "select",
         help="print exactly the source text a selector names",
-        description="Print the verbatim source lines of what SELECTOR names.",
+        description="Print the verbatim source lines of what SELECTOR names, each match\n"
+        "under a line saying where it is from.",
         epilog=SELECTOR_HELP + "\n" + ENVIRONMENT_HELP,
         formatter_class=_Formatter,
     )
