@@ -112,9 +112,8 @@ def test_the_last_page_ends_with_a_trailer_too(tmp_path: Path) -> None:
 def test_head_and_tail_say_what_they_kept_of_what() -> None:
     out, _code = select("h2.0?head=2", STRUCTURE)
     lines = out.splitlines()
-    assert lines[0].startswith("==> tests/fixtures/structure.md h2.0?head=2 ") and lines[
-        0
-    ].endswith(" L12-13 <==")
+    assert lines[0].startswith("==> tests/fixtures/structure.md h2.0?head=2 ")
+    assert lines[0].endswith(" L12-13 <==")
     assert lines[-1] == "[head=2: 2 of h2.0's 21 lines; the rest: L14-32]"
     out, _code = select("h2.0?tail=3", STRUCTURE)
     assert out.splitlines()[-1] == "[tail=3: 3 of h2.0's 21 lines; the rest: L12-29]"
