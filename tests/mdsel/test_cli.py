@@ -15,6 +15,7 @@ import pytest
 from mdsel.cli import main, run
 from mdsel.results import Outcome
 from mdsel.schema import load_schema
+from tests.answers import body
 from tests.conftest import FIXTURES, corpus_files
 
 SCHEMA = load_schema()
@@ -32,24 +33,28 @@ def cli(*argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -
     return outcome
 
 
-def test_select_one_match_prints_only_its_text() -> None:
+APPENDIX = f"==> {STRUCTURE} h1.1 Structure fixture › Appendix L74-76 <==\n"
+
+
+def test_select_one_match_prints_its_header_and_its_text() -> None:
     out = cli("select", "h1.1", STRUCTURE)
-    assert out == Outcome("# Appendix\n\nLast words.\n", "", 0)
+    assert out == Outcome(APPENDIX + "# Appendix\n\nLast words.\n", "", 0)
 
 
 def test_select_several_matches_get_headers() -> None:
     out = cli("select", "h2.0/code.0,h1.1", STRUCTURE)
     assert out.exit_code == 0
     assert out.stdout == (
-        "==> code.0 L16-18 <==\n```sh\npip install thing\n```\n"
-        "==> h1.1 L74-76 <==\n# Appendix\n\nLast words.\n"
+        f"==> {STRUCTURE} code.0 Structure fixture › Guide › Install L16-18 <==\n"
+        "```sh\npip install thing\n```\n"
+        f"{APPENDIX}# Appendix\n\nLast words.\n"
     )
 
 
 def test_text_without_final_newline_gets_one(tmp_path: Path) -> None:
     path = tmp_path / "a.md"
     path.write_bytes(b"# A\n\nend")
-    assert cli("select", "h1.0", str(path)).stdout == "# A\n\nend\n"
+    assert cli("select", "h1.0", str(path)).stdout == f"==> {path} h1.0 A L1-3 <==\n# A\n\nend\n"
     body = json.loads(cli("select", "h1.0", str(path), "--json").stdout)
     assert body["data"]["matches"][0]["content"] == "# A\n\nend"
 
@@ -57,7 +62,7 @@ def test_text_without_final_newline_gets_one(tmp_path: Path) -> None:
 def test_crlf_is_preserved_in_output(tmp_path: Path) -> None:
     path = tmp_path / "a.md"
     path.write_bytes(b"# A\r\n\r\ntext\r\n")
-    assert cli("select", "h1.0", str(path)).stdout == "# A\r\n\r\ntext\r\n"
+    assert body(cli("select", "h1.0", str(path)).stdout) == "# A\r\n\r\ntext\r\n"
 
 
 def test_index_text_format() -> None:
@@ -97,7 +102,7 @@ def test_index_of_several_documents_qualifies_selectors(tmp_path: Path) -> None:
         "readme-2::h1.0 S 1 2",
     ]
     out = cli("select", "readme-2::h1.0", "README.md", "sub/readme.md", cwd=str(tmp_path))
-    assert out.stdout == "# S\n"
+    assert out.stdout == "==> sub/readme.md readme-2::h1.0 S L1-1 <==\n# S\n"
 
 
 def test_errors_go_to_stderr_in_bang_form_and_exit_1() -> None:
@@ -125,7 +130,7 @@ def test_title_suggestions() -> None:
 
 def test_partial_results_are_printed_with_exit_1() -> None:
     out = cli("select", "h1.1,h5.0", STRUCTURE)
-    assert out.stdout == "# Appendix\n\nLast words.\n"
+    assert out.stdout == APPENDIX + "# Appendix\n\nLast words.\n"
     assert out.stderr.startswith("!h5.0 SELECTOR_NOT_FOUND: structure has no h5 headings")
     assert out.exit_code == 1
 
@@ -177,9 +182,13 @@ def test_our_lines_after_text_of_lone_cr_endings_start_a_line_of_their_own(
     listing that follows one starts after a line break (not after the CR alone)."""
     (tmp_path / "cr.md").write_bytes(b"# A\rone\r# B\rtwo\r")
     out = cli("select", "h1.0", "cr.md", cwd=str(tmp_path))
-    assert out.stdout == "# A\rone\r"  # one match: verbatim, nothing of ours after it
+    assert out.stdout == "==> cr.md h1.0 A L1-2 <==\n# A\rone\r"  # nothing of ours after it
     out = cli("select", "h1.0,h1.1", "cr.md", cwd=str(tmp_path))
-    assert out.stdout == "==> h1.0 L1-2 <==\n# A\rone\r\n==> h1.1 L3-4 <==\n# B\rtwo\r"
+    assert out.stdout == (
+        "==> cr.md h1.0 A L1-2 <==\n# A\rone\r\n==> cr.md h1.1 A › B L3-4 <==\n# B\rtwo\r"
+    )
+    out = cli("select", "h1.0?head=1", "cr.md", cwd=str(tmp_path))
+    assert out.stdout.endswith("# A\r\n[head=1: 1 of h1.0's 2 lines; the rest: L2-2]\n")
 
 
 def test_glob_patterns(tmp_path: Path) -> None:
@@ -187,7 +196,7 @@ def test_glob_patterns(tmp_path: Path) -> None:
     (tmp_path / "d" / "x.md").write_text("# X\n")
     (tmp_path / "d" / "y.md").write_text("# Y\n")
     out = cli("select", "h1.0", "d/*.md", cwd=str(tmp_path))
-    assert out.stdout == "==> x::h1.0 L1-1 <==\n# X\n==> y::h1.0 L1-1 <==\n# Y\n"
+    assert out.stdout == "==> d/x.md x::h1.0 X L1-1 <==\n# X\n==> d/y.md y::h1.0 Y L1-1 <==\n# Y\n"
     out = cli("index", "nothing/*.md", cwd=str(tmp_path))
     assert out.stderr == "!nothing/*.md FILE_NOT_FOUND: no file matches this pattern\n"
 
@@ -288,17 +297,19 @@ def test_help_teaches_the_selector_language(capsys: pytest.CaptureFixture[str]) 
 
 def test_full_flag_and_pagination(tmp_path: Path) -> None:
     path = tmp_path / "long.md"
-    body = "".join(f"line {i} " + "word " * 8 + "\n" for i in range(100))
-    path.write_text("# Long\n\n" + body)
+    lines = "".join(f"line {i} " + "word " * 8 + "\n" for i in range(100))
+    path.write_text("# Long\n\n" + lines)
     env = {"MDSEL_PAGE_WORDS": "100"}
     out = cli("select", "h1.0", str(path), env=env)
-    *text, trailer = out.stdout.splitlines()
+    header, *text, trailer = out.stdout.splitlines()
+    assert header == f"==> {path} h1.0 Long L1-11 <=="
     assert trailer == "[page 1/11 of h1.0: 92 of 1002 words; next: h1.0?page=2]"
     assert len(text) == 11
     last = cli("select", "h1.0?page=11", str(path), env=env).stdout
-    assert not last.rstrip("\n").splitlines()[-1].startswith("[page")
-    assert cli("select", "h1.0", str(path), "--full", env=env).stdout == path.read_text()
-    assert cli("select", "h1.0?full=true", str(path), env=env).stdout == path.read_text()
+    assert last.splitlines()[-1] == "[page 11/11 of h1.0: 10 of 1002 words; the last page]"
+    assert body(cli("select", "h1.0", str(path), "--full", env=env).stdout) == path.read_text()
+    whole = cli("select", "h1.0?full=true", str(path), env=env).stdout
+    assert whole == f"==> {path} h1.0?full=true Long L1-102 <==\n" + path.read_text()
     beyond = cli("select", "h1.0?page=12", str(path), env=env)
     assert beyond.stderr.startswith("!h1.0?page=12 SELECTOR_NOT_FOUND: page 12 out of range")
     body_json = json.loads(cli("select", "h1.0?page=2", str(path), "--json", env=env).stdout)
@@ -322,8 +333,8 @@ def test_response_budget_lists_what_did_not_fit(tmp_path: Path) -> None:
 def test_head_and_tail(tmp_path: Path) -> None:
     path = tmp_path / "a.md"
     path.write_text("# A\n1\n2\n3\n4\n")
-    assert cli("select", "h1.0?head=2", str(path)).stdout == "# A\n1\n"
-    assert cli("select", "h1.0?tail=2", str(path)).stdout == "3\n4\n"
+    assert body(cli("select", "h1.0?head=2", str(path)).stdout) == "# A\n1\n"
+    assert body(cli("select", "h1.0?tail=2", str(path)).stdout) == "3\n4\n"
 
 
 def test_outline_budget_collapses_depths(tmp_path: Path) -> None:
@@ -338,7 +349,7 @@ def test_outline_budget_collapses_depths(tmp_path: Path) -> None:
     assert "… +30 more: h2.10-39" in out
     assert out[-1] == ("[showing 20 of 50 headings; expand one with h1.2?toc=true, or use --full]")
     toc = cli("select", "h1.3?toc=true", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"})
-    assert toc.stdout.splitlines() == ["h1.3 T3 31 10"] + [
+    assert body(toc.stdout).splitlines() == ["h1.3 T3 31 10"] + [
         f"  h2.{12 + j} S3.{j} {33 + 2 * j} 2" for j in range(4)
     ]
     top = cli("index", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "4"}).stdout.splitlines()
@@ -409,7 +420,7 @@ def test_subprocess_smoke(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0
-    assert done.stdout == b"# Appendix\n\nLast words.\n"
+    assert done.stdout == (APPENDIX + "# Appendix\n\nLast words.\n").encode()
     done = subprocess.run(
         [sys.executable, "-m", "mdsel", "index"], capture_output=True, check=False
     )
@@ -429,7 +440,10 @@ def test_dash_reads_standard_input() -> None:
     assert status == 0 and out == cli("index", STRUCTURE).stdout
     status, out = mdsel("index", "-", STRUCTURE, stdin=document)
     assert status == 0 and out.startswith("stdin - ")
-    assert mdsel("select", "stdin::h1.1", "-", stdin=document) == (0, "# Appendix\n\nLast words.\n")
+    assert mdsel("select", "stdin::h1.1", "-", stdin=document) == (
+        0,
+        "==> - h1.1 Structure fixture › Appendix L74-76 <==\n# Appendix\n\nLast words.\n",
+    )
     status, out = mdsel("index", "-", "--json", stdin=document)
     jsonschema.validate(json.loads(out), SCHEMA)
     assert json.loads(out)["data"]["documents"][0]["namespace"] == "stdin"
@@ -452,7 +466,7 @@ def test_namespaces_count_every_file_named(tmp_path: Path) -> None:
     (tmp_path / "a" / "README.md").write_bytes(b"# bad \xff\n")
     (tmp_path / "b" / "README.md").write_text("# Good\n")
     out = cli("select", "readme-2::h1.0", "a/README.md", "b/README.md", cwd=str(tmp_path))
-    assert out.stdout == "# Good\n"
+    assert out.stdout == "==> b/README.md readme-2::h1.0 Good L1-1 <==\n# Good\n"
     assert (
         "readme-2::h1.0 Good"
         in cli("index", "a/README.md", "b/README.md", cwd=str(tmp_path)).stdout
@@ -472,7 +486,7 @@ def test_toc_in_a_multi_document_call_is_qualified(tmp_path: Path) -> None:
     for name in ("a", "b"):
         (tmp_path / f"{name}.md").write_text(f"# {name}\n\n## sub\n")
     out = cli("select", "a::h1.0?toc=true", "a.md", "b.md", cwd=str(tmp_path))
-    assert out.stdout == "a::h1.0 a 1 4\n  a::h2.0 sub 3 2\n"
+    assert out.stdout == "==> a.md a::h1.0?toc=true a L1-3 <==\na::h1.0 a 1 4\n  a::h2.0 sub 3 2\n"
 
 
 def test_preview_truncation_means_something_was_cut(tmp_path: Path) -> None:
@@ -503,7 +517,10 @@ def test_empty_file_spans_no_lines(tmp_path: Path) -> None:
     path.write_bytes(b"")
     (match,) = json.loads(cli("select", "root", str(path), "--json").stdout)["data"]["matches"]
     assert (match["line_start"], match["line_end"], match["content"]) == (1, 0, "")
-    assert cli("select", "root", str(path)) == Outcome("", "", 0)  # not one empty line
+    # Its header says it has no lines, and no empty line follows.
+    assert cli("select", "root", str(path)) == Outcome(
+        f"==> {path} root (untitled) L1-0 <==\n", "", 0
+    )
 
 
 def test_error_column_matches_the_selector_shown() -> None:
@@ -515,11 +532,13 @@ def test_error_column_matches_the_selector_shown() -> None:
 
 
 def test_line_and_anchor_selectors_on_the_command_line() -> None:
-    assert cli("select", "L52", STRUCTURE) == Outcome("#### Deep\n\nDeep text.\n", "", 0)
-    assert cli("select", "#install-1/list.0?head=2", STRUCTURE).stdout == "1. ordered\n2. list\n"
-    assert cli("select", "L75-76", STRUCTURE).stdout == "\nLast words.\n"
+    deep = f"==> {STRUCTURE} h4.0 Structure fixture › Guide › Usage › Details › Deep L51-53 <==\n"
+    assert cli("select", "L52", STRUCTURE) == Outcome(deep + "#### Deep\n\nDeep text.\n", "", 0)
+    head = body(cli("select", "#install-1/list.0?head=2", STRUCTURE).stdout)
+    assert head == "1. ordered\n2. list\n"
+    assert body(cli("select", "L75-76", STRUCTURE).stdout) == "\nLast words.\n"
     out = cli("select", "L52,L900", STRUCTURE)
-    assert out.exit_code == 1 and out.stdout == "#### Deep\n\nDeep text.\n"
+    assert out.exit_code == 1 and out.stdout == deep + "#### Deep\n\nDeep text.\n"
     assert out.stderr == (
         "!L900 SELECTOR_NOT_FOUND: line 900 is past the end: structure has 76 lines\n~L76\n"
     )
@@ -537,7 +556,9 @@ def test_a_link_as_written_selects_in_its_document(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("# Read me\n\n## Install\n\nfirst\n")
     (tmp_path / "GUIDE.md").write_text("# Guide\n\n## Install\n\nsecond\n")
     out = cli("select", "GUIDE.md#install", "README.md", "GUIDE.md", cwd=str(tmp_path))
-    assert out == Outcome("## Install\n\nsecond\n", "", 0)
+    assert out == Outcome(
+        "==> GUIDE.md guide::h2.0 Guide › Install L3-5 <==\n## Install\n\nsecond\n", "", 0
+    )
     out = cli("select", "OTHER.md#install", "README.md", "GUIDE.md", cwd=str(tmp_path))
     assert out.exit_code == 1 and "NAMESPACE_NOT_FOUND" in out.stderr
 
@@ -554,13 +575,14 @@ def test_a_line_in_a_long_section_shows_the_page_holding_it(tmp_path: Path) -> N
     env = {"MDSEL_PAGE_WORDS": "40"}
     out = cli("select", "L30", path, env=env)
     lines = out.stdout.splitlines()
+    assert lines[0].startswith(f"==> {path} h1.0?page=2 Long L")
     assert "word 30" in lines and "word 2" not in lines
     assert lines[-1] == "[page 2/3 of h1.0, holding line 30: 40 of 120 words; next: h1.0?page=3]"
     last = cli("select", "L60", path, env=env).stdout.splitlines()
-    assert last[-1] == "[page 3/3 of h1.0, holding line 60: 40 of 120 words]"  # said, even last
+    assert last[-1] == "[page 3/3 of h1.0, holding line 60: 40 of 120 words; the last page]"
     first = cli("select", "L30?page=1", path, env=env).stdout.splitlines()
     # Another page asked for: it does not show line 30, and does not claim to.
-    assert first[0] == "# Long" and first[-1].startswith("[page 1/3 of h1.0: 40 of 120 words")
+    assert first[1] == "# Long" and first[-1].startswith("[page 1/3 of h1.0: 40 of 120 words")
     assert cli("select", "h1.0", path, env=env).stdout.splitlines()[-1] == (
         "[page 1/3 of h1.0: 40 of 120 words; next: h1.0?page=2]"
     )  # unchanged without a line
@@ -714,12 +736,14 @@ def test_a_nested_heading_is_selected_as_its_lines(tmp_path: Path) -> None:
     path = tmp_path / "nested.md"
     path.write_text("# Top\n\n1. step\n\n   ### Run {#run}\n\n   ```sh\n   go\n   ```\n\n## Run\n")
     out = cli("select", "#run", str(path))
-    assert out == Outcome("   ### Run {#run}\n\n   ```sh\n   go\n   ```\n", "", 0)
-    assert cli("select", "#run/code.0", str(path)).stdout == "   ```sh\n   go\n   ```\n"
+    assert out == Outcome(
+        f"==> {path} L5-9 Top L5-9 <==\n   ### Run {{#run}}\n\n   ```sh\n   go\n   ```\n", "", 0
+    )
+    assert body(cli("select", "#run/code.0", str(path)).stdout) == "   ```sh\n   go\n   ```\n"
     # GitHub numbers the list's Run first.
-    assert cli("select", "#run-1", str(path)).stdout == "## Run\n"
-    body = json.loads(cli("select", "#run", str(path), "--json").stdout)
-    (match,) = body["data"]["matches"]
+    assert body(cli("select", "#run-1", str(path)).stdout) == "## Run\n"
+    envelope = json.loads(cli("select", "#run", str(path), "--json").stdout)
+    (match,) = envelope["data"]["matches"]
     assert (match["type"], match["line_start"], match["line_end"]) == ("lines", 5, 9)
 
 
@@ -760,7 +784,7 @@ def test_real_links_select_the_heading_they_point_to(
     file = TREES / path
     link = f"{file.name}{fragment}"  # as written in a link from the same directory
     out = cli("select", f"{link}?head=1", str(file))
-    assert out == Outcome(first_line + "\n", "", 0)
+    assert (body(out.stdout), out.stderr, out.exit_code) == (first_line + "\n", "", 0)
 
 
 USUAL = [

@@ -5,7 +5,6 @@ path and titles."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -13,13 +12,8 @@ import pytest
 import mdsel
 from mdsel.cli import run
 from mdsel.provenance import UNTITLED, header, section_titles
+from tests.answers import HEADER
 from tests.conftest import ROOT
-
-HEADER = re.compile(
-    r"==> (?P<path>.+?) (?P<selector>(?:[a-z0-9_-]+::)?(?:root|section|h[1-6]|para|code|list"
-    r"|table|quote|L)\S*) (?P<titles>.+) L(?P<first>[0-9]+)-(?P<last>[0-9]+) <=="
-)
-"""The header line read apart: the selector is the first word shaped as one, the lines last."""
 
 STRUCTURE = "tests/fixtures/structure.md"
 CORPUS = "tests/corpus"

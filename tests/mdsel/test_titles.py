@@ -54,7 +54,9 @@ def test_index_and_toc_lines_cannot_be_forged_by_a_title(tmp_path: Path) -> None
     assert headings[1].startswith("  h2.0 Two\u00a0words ")
     assert "\x1b" not in stdout
     toc, _ = _index(tmp_path, markdown, "select", "h1.0?toc=true")
-    assert toc.splitlines()[0].startswith("h1.0 One\\nh1.9 Forged")
+    header, first, *_rest = toc.splitlines()
+    assert header.endswith("t.md h1.0?toc=true One\\nh1.9 Forged  L1-1 0w\\x1b[31m L1-5 <==")
+    assert first.startswith("h1.0 One\\nh1.9 Forged") and "\x1b" not in toc
 
 
 def test_suggestions_show_titles_escaped(tmp_path: Path) -> None:
