@@ -36,7 +36,8 @@ def shown_match(
     """The match `node` shows with `params`; `paged`: pages already cut in this call, by
     (document, first line, last line, full), reused (`L10,L20` in one long section)."""
     if params.toc:
-        return toc_match(node, sources[node.doc], options, full, qualify)
+        shown = toc_match(node, sources[node.doc], options, full, qualify)
+        return shown._replace(params=params._replace(q=None))  # `?toc=true&full=true` as asked
     source = sources[node.doc]
     document = source.document
     selector = node_selector(document, node)
