@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import mdsel
+from mdsel.budget import answer_bytes
 from mdsel.cli import run
 from mdsel.provenance import UNTITLED, header, section_titles
 from tests.answers import HEADER
@@ -141,3 +142,15 @@ def test_the_json_match_carries_its_path_and_titles() -> None:
         (STRUCTURE, ["Structure fixture", "Guide", "Usage", "Details", "Deep"]),
         (STRUCTURE, ["Structure fixture"]),
     ]
+
+
+def test_headers_count_in_the_answer_s_budget(tmp_path: Path) -> None:
+    # Long titles six levels deep: each header is over a kilobyte, the text under it one line.
+    title = "word " * 40
+    chain = "".join(f"{'#' * level} {title}{level}\n\n" for level in range(1, 6))
+    (tmp_path / "a.md").write_text(chain + "".join(f"###### {n}\n\nx\n\n" for n in range(400)))
+    env = {"MDSEL_MAX_ANSWER_TOKENS": "4000"}
+    outcome = run(["select", "h6", "a.md"], env, str(tmp_path))
+    assert outcome.exit_code == 0 and "more matches not shown" in outcome.stdout
+    assert len(outcome.stdout.encode()) <= answer_bytes(4000)
+    assert outcome.stdout.count("==> ") > 5
