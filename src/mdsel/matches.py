@@ -169,7 +169,8 @@ class _Picker:
             self.shown_before.add(key)
         # Its `==> path selector titles Lx-y <==` line, and a trailer when a part is shown.
         size = utf8_size(shown.content) + utf8_size(match_header(shown, self.qualify)) + 2
-        if shown.total_pages > 1 or shown.params.head or shown.params.tail:
+        clipped = shown.params is not None and (shown.params.head or shown.params.tail)
+        if shown.total_pages > 1 or clipped:
             size += TRAILER_BYTES
         if (
             self.matches

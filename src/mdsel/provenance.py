@@ -65,7 +65,7 @@ def header(path: str, selector: str, titles: Sequence[str], first: int, last: in
 def match_header(match: Match, qualify: bool) -> str:
     """The line heading a select's match: the selector shows this part of it again (its page,
     its head or tail; with its namespace when `qualify`), the lines are those shown."""
-    selector = match.selector + format_params(match.params)
+    selector = match.selector + (format_params(match.params) if match.params else "")
     if qualify:
         selector = f"{match.namespace}::{selector}"
     return header(match.path, selector, match.titles, match.line_start, match.line_end)

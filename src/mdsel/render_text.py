@@ -182,8 +182,8 @@ def _clip(match: Match, selector: str, qualify: bool) -> str | None:
     """What head=N or tail=N kept of the match's lines, and the selector of the rest: `head=3:
     3 of h2.1's 40 lines; the rest: L48-84`."""
     params = match.params
-    count = params.head if params.head is not None else params.tail
-    if count is None:
+    count = None if params is None else params.head if params.head is not None else params.tail
+    if params is None or count is None:
         return None
     asked = f"{'head' if params.head is not None else 'tail'}={count}"
     total = match.span_end - match.span_start + 1

@@ -7,7 +7,6 @@ so none of those imports another only to reach a type.
 from __future__ import annotations
 
 from mdsel._record import NamedTuple
-from mdsel.selector_values import Params
 from mdsel.settings import DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_HEADINGS, DEFAULT_PAGE_WORDS
 
 TYPE_CHECKING = False
@@ -15,6 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from mdsel.errors import Problem
+    from mdsel.selector_values import Params
     from mdsel.tree import Source
 
 
@@ -78,9 +78,10 @@ class Match(NamedTuple):
     titles: tuple[str, ...] = ()
     """The titles from the document's down to the innermost section holding it
     (mdsel.provenance.section_titles)."""
-    params: Params = Params()
+    params: Params | None = None
     """What shows this part of it again after `selector`: head, tail, toc, full as asked, and
-    the page when it is not the first (`h2.1?page=3` for the page `L812` found)."""
+    the page when it is not the first (`h2.1?page=3` for the page `L812` found); None for
+    none. (Typed only: the server imports these records before any selector module.)"""
     span_start: int = 0
     span_end: int = 0
     """Its lines before head/tail cut them (line_start-line_end are those shown)."""

@@ -476,7 +476,8 @@ def test_every_refusal_over_stdio_in_one_call(tree: Tree) -> None:
         )
         assert "outside secret words" not in text and "inner" not in text
     assert "h1.0 Guide" in answers[0]["result"]["content"][0]["text"]
-    assert answers[1]["result"]["content"][0]["text"].startswith("## Install\n\nRun it.\n")
+    selected = answers[1]["result"]["content"][0]["text"]
+    assert selected.startswith("==> guide.md guide::h2.0 Guide › Install L5-7 <==\n## Install\n\n")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 

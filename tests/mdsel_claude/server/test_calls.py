@@ -342,7 +342,8 @@ def test_a_deleted_working_directory_refuses_relative_paths_and_reads_absolute_o
     )  # fmt: skip
     assert result.is_error
     assert "internal error" not in result.text
-    assert result.text.startswith("## Install\n\nRun it.\n")
+    header = f"==> {absolute} h2.0 Guide › Install L5-7 <==\n"
+    assert result.text.startswith(header + "## Install\n\nRun it.\n")
     assert "!doc.md PROCESSING_ERROR: is a relative path, and the server's working directory" in (
         result.text
     )
