@@ -34,7 +34,15 @@ from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.paths import SetupError, project_root
-from mdsel_claude.setup.planner import file_step, lookalike_notes, record_added, removal, server_at
+from mdsel_claude.setup.planner import (
+    file_step,
+    is_theirs,
+    kept_as_theirs,
+    lookalike_notes,
+    record_added,
+    removal,
+    server_at,
+)
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
 
 
@@ -161,19 +169,33 @@ def plan_install(
     before = jsonfile.load(path)
     entry = client.entry(executable)
     at = server_at((), client.container)
-    mine = _ours(state.created(path), at, entry)
-    added = entry_edits.add_server(before or {}, entry, path, mine, (), client.container)
-    state = record_added(state, path, before, added, Written(at, entry))
     what = f"{client.title} MCP server {SERVER_KEY!r} → {executable} serve"
+    found = entry_edits.servers_in(before or {}, path, (), client.container).get(SERVER_KEY)
+    kept: list[Step] = []
+    if is_theirs(state.created(path), found, entry, False, at):
+        added = entry_edits.Added(before or {}, ())
+        kept.append(kept_as_theirs(path, what))
+    else:
+        mine = _ours(state.created(path), at, entry)
+        added = entry_edits.add_server(before or {}, entry, path, mine, (), client.container)
+        state = record_added(state, path, before, added, Written(at, entry))
     if hook is not None:
         from mdsel_claude.setup import gemini_hook
 
         created = state.created(path)
-        added, wrote = gemini_hook.add_hook(added.value, hook, path, created, executable)
-        state = record_added(state, path, before, added, wrote)
-        what = f"{what}; {gemini_hook.describe(hook)}"
+        there = entry_edits.matched_hooks_in(added.value)
+        hook_what = gemini_hook.describe(hook)
+        if any(
+            event == gemini_hook.EVENT and is_theirs(created, value, hook, True, None)
+            for event, _, value in there
+        ):
+            kept.append(kept_as_theirs(path, hook_what))
+        else:
+            added, wrote = gemini_hook.add_hook(added.value, hook, path, created, executable)
+            state = record_added(state, path, before, added, wrote)
+            what = f"{what}; {hook_what}"
     steps.append(file_step(path, before, added.value, what))
-    return Plan(tuple(steps), state, state_file)
+    return Plan((*steps, *kept), state, state_file)
 
 
 def _ours(created: Created, at: entries.KeyPath, entry: object) -> entries.Ours:

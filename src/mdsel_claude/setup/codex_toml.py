@@ -25,7 +25,7 @@ from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
-from mdsel_claude.setup.planner import recorded_elsewhere
+from mdsel_claude.setup.planner import kept_as_theirs, recorded_elsewhere
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
 CONTAINER = "mcp_servers"
@@ -141,7 +141,9 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
         table[key] = value
     servers[SERVER_KEY] = table
     expected.setdefault(CONTAINER, {})[SERVER_KEY] = entry
-    wrote: tuple[Written, ...] = (Written(AT, entry),)
+    # One already there exactly as ours but not on the record stays the user's: not noted.
+    theirs = current is not None and not old.wrote(_unwrap(current), False, AT)
+    wrote: tuple[Written, ...] = () if theirs else (Written(AT, entry),)
     what = f"Codex CLI MCP server {SERVER_KEY!r} → {entry['command']} serve"
     if hook is not None:
         with _editing(path):
@@ -160,6 +162,8 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
         else WriteText(path, new, text is None, what)
     )
     steps, state = with_dirs(path, state)
+    if theirs:
+        steps.append(kept_as_theirs(path, f"[{CONTAINER}.{SERVER_KEY}]"))
     return Plan((*steps, step), state, state_file)
 
 
