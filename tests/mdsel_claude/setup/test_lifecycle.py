@@ -341,11 +341,11 @@ def test_install_warns_and_project_scope_refuses(tmp_path: Path, home: Path) -> 
     done = run_exe(uvx, project, env, "install")
     assert done.returncode == 0
     assert "warning:" in done.stderr and f"{uvx} is inside" in done.stderr
-    assert "`pipx install mdsel-claude` or `uv tool install mdsel-claude`" in done.stderr
+    assert "`pipx install .` (or `uv tool install .`) in a checkout of mdsel-claude" in done.stderr
     assert run_exe(uvx, project, env, "uninstall").returncode == 0
     refused = run_exe(uvx, project, env, "install", "--scope", "project")
     assert refused.returncode == 1 and "will not stay" in refused.stderr
-    assert "`pipx install mdsel-claude`" in refused.stderr and os.listdir(project) == []
+    assert "`pipx install .`" in refused.stderr and os.listdir(project) == []
     client = run_exe(uvx, project, env, "install", "--client", "cursor")
     assert client.returncode == 0 and "warning:" in client.stderr
 
