@@ -12,6 +12,7 @@ scopes, or `--client`). The Agent Skill and `uninstall --all` are `cross_client`
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -24,6 +25,7 @@ from mdsel_claude.setup import (
     clients,
     cross_client,
     doctor_clients,
+    git_ignore,
     guards,
     ledger,
     sweep,
@@ -63,8 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--mode outline needs --event PostToolUse (a result to replace)")
         if args.event is None:
             args.event = "PostToolUse" if outline else "PreToolUse"
+    # `--client claude` names Claude Code, as the hook does; each check below still sees it.
+    claude = args.client == arguments.CLAUDE
     if args.command == "doctor":
-        return _doctor_main(args)
+        return _doctor_main(args, claude)
     if args.command == "uninstall" and args.all:
         if args.scope or args.client:
             parser.error(
@@ -77,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "--skill goes where every agent looks: no --client; --scope user or project"
             )
         return cross_client.skill_command(args.command, args.scope or "user", args.dry_run)
-    if args.client is not None:
+    if args.client is not None and not claude:
         return _client_main(args)
     leftovers: tuple[str, ...] = ()
     try:
@@ -101,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     where, executable, min_words, args.event, state_file, args.mode,
                     args.allow_duplicate,
                 )  # fmt: skip
+                if where.scope == "local":  # settings.local.json holds a path of this machine
+                    ignore = tuple(git_ignore.plan_ignore(os.environ))
+                    plan = dataclasses.replace(plan, steps=plan.steps + ignore)
             else:
                 plan = plan_uninstall(where, state_file, os.environ)
                 leftovers = plan.leftovers
@@ -120,13 +127,13 @@ def _warn_if_passing(executable: str) -> None:
         print(f"{EXECUTABLE_NAME}: {warning}", file=sys.stderr)
 
 
-def _doctor_main(args: argparse.Namespace) -> int:
+def _doctor_main(args: argparse.Namespace, claude: bool) -> int:
     if args.all:
         report = sweep.report_all(ledger.state_path(os.environ), os.environ)
         report.say("all good" if not report.failed else "problems found (see above)")
         print("\n".join(report.lines))
         return 1 if report.failed else 0
-    if args.client is not None:
+    if args.client is not None and not claude:
         return doctor_clients.run_client_doctor(CLIENTS[args.client], Path.cwd(), os.environ)
     if args.plugin:
         return doctor_clients.run_plugin_doctor(Path.cwd(), os.environ)
