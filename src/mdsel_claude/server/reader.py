@@ -97,8 +97,8 @@ class CheckedReader:
         if kept is not None:
             self.remaining -= len(kept)
             return kept
-        target = real_path(absolute)
         try:
+            target = real_path(absolute)
             fd = os.open(target, _OPEN_FLAGS)
         except OSError as error:
             return _open_problem(path, error)
