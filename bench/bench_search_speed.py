@@ -12,7 +12,10 @@ scripts/test.sh; 1,000 generated documents where they are missing):
 - warm search: the server's embedded backend answering `?q=WORDS` over the 1,000 documents
   again (parse cache and search index kept), against the same backend answering `h2.0` on one
   of them, alternately (target at most 3); and against `h2.0` over the same 1,000 documents,
-  which shows what a call over the tree costs that shows one section of each document;
+  which shows what a call over the tree costs that shows one section of each document; and
+  the whole tool call as a client makes it (`mdsel_select` naming the directory: the walk and
+  the read policy's checks of every name included) against `mdsel_select` of `h2.0` in one
+  file;
 - the search alone: `mdsel.select('?q=WORDS', …)` in process on the parsed documents with the
   server's search cache warm (no reads, no checks): what a warm search adds to the read
   policy's checks of every file (open, fstat, the resolved path) and the parse cache's
@@ -43,8 +46,10 @@ from mdsel.api import load, select  # noqa: E402
 from mdsel.cli import run  # noqa: E402
 from mdsel.results import Options  # noqa: E402
 from mdsel.search_index import SearchCache, SearchIndex  # noqa: E402
+from mdsel_claude.server.calls import run_tool  # noqa: E402
 from mdsel_claude.server.config import Settings  # noqa: E402
 from mdsel_claude.server.embedded import EmbeddedBackend  # noqa: E402
+from mdsel_claude.server.freshness import RACY_NS  # noqa: E402
 from tests.mdsel.test_catalog import write_tree  # noqa: E402
 
 STDLIB = ROOT / ".trees" / "stdlib-stats-0.4.1"
@@ -109,10 +114,12 @@ def cold(folder: Path, rounds: int) -> list[dict[str, Any]]:
 
 
 def warm(folder: Path, rounds: int) -> list[dict[str, Any]]:
-    backend = EmbeddedBackend(Settings())
+    settings = Settings()
+    backend = EmbeddedBackend(settings)
     files = sorted(str(path) for path in folder.rglob("*.md"))
     one = files[0]
     rows = []
+    first = True
     for query in queries():
 
         def search(query: str = query) -> None:
@@ -125,13 +132,31 @@ def warm(folder: Path, rounds: int) -> list[dict[str, Any]]:
         def every_section() -> None:
             backend.run("select", "h2.0", files, [], [])
 
+        def tool_search(query: str = query) -> None:
+            arguments = {"selector": f"?q={query}", "files": [str(folder)]}
+            assert not run_tool("mdsel_select", arguments, settings, backend).is_error
+
+        def tool_section() -> None:
+            run_tool("mdsel_select", {"selector": "h2.0", "files": [one]}, settings, backend)
+
         search()  # the first call parses and indexes: what follows is warm
         section()
+        tool_search()
+        if first:
+            # Files are trusted by their stamps only once still for RACY_NS (freshness): the
+            # documents were just written, so warm calls start after that.
+            time.sleep(RACY_NS / 1e9 + 0.5)
+            search()
+            tool_search()
+            first = False
         base, mine = alternate(section, search, rounds)
         tree_base, tree_mine = alternate(every_section, search, rounds)
+        tool_base, tool_mine = alternate(tool_section, tool_search, rounds)
         rows.append({"query": query, "section_ms": base * 1e3, "search_ms": mine * 1e3,
                      "ratio": mine / base, "tree_select_ms": tree_base * 1e3,
-                     "tree_ratio": tree_mine / tree_base})  # fmt: skip
+                     "tree_ratio": tree_mine / tree_base, "tool_section_ms": tool_base * 1e3,
+                     "tool_search_ms": tool_mine * 1e3,
+                     "tool_ratio": tool_mine / tool_base})  # fmt: skip
     return rows
 
 
@@ -197,6 +222,10 @@ def main() -> int:
         print(f"  {row['query']:<22} {row['search_ms']:8.2f} ms / {row['section_ms']:8.2f} ms"
               f" = {row['ratio']:.2f}; over h2.0 of every document ({row['tree_select_ms']:.1f}"
               f" ms): {row['tree_ratio']:.2f}")  # fmt: skip
+    print("\nwarm tool call: mdsel_select ?q=… DIR over mdsel_select h2.0 FILE")
+    for row in results["warm"]:
+        print(f"  {row['query']:<22} {row['tool_search_ms']:8.2f} ms / "
+              f"{row['tool_section_ms']:8.2f} ms = {row['tool_ratio']:.2f}")  # fmt: skip
     print("\nthe search alone, in process, its index kept:")
     for row in results["engine"]:
         print(f"  {row['query']:<22} {row['search_ms']:8.2f} ms")

@@ -16,7 +16,7 @@ from mdsel.errors import INVALID_SELECTOR, SELECTOR_NOT_FOUND, Problem, Suggesti
 from mdsel.names import heading_selector
 from mdsel.results import Hit, Options, Search
 from mdsel.search_index import SearchCache, SearchIndex, Section, spaced
-from mdsel.search_query import Query, parse_query
+from mdsel.search_query import MAX_UNITS, STOP_WORDS, Query, parse_query
 from mdsel.search_rank import fts, rerank
 from mdsel.selector_values import Params, Segment, Selector, format_segments
 from mdsel.titles import short_title
@@ -36,6 +36,8 @@ PREVIEW_CHARS = 160
 """A matching line is cut to this many characters."""
 
 _TOKEN = re.compile(r"\w+")
+_PART = re.compile(r"[^\W_]+")
+"""A part of a word as the index splits it: letters and digits (`_` and `.` separate)."""
 
 
 def search(
@@ -71,16 +73,13 @@ def _answer(
     scope: dict[int, list[tuple[int, int]]] | None,
 ) -> Search | Problem:
     allowed = None if scope is None else _in_scope(index, scope)
-    expression = " OR ".join(fts(unit) for unit in query.units)
-    if query.phrases and all(query.phrases):
-        expression = " AND ".join(fts(unit) for unit in query.units)
-    elif any(query.phrases):  # a phrase must occur; the words may
-        required = " AND ".join(
-            fts(unit) for unit, phrase in zip(query.units, query.phrases, strict=True)
-            if phrase
-        )  # fmt: skip
-        expression = f"({required}) AND ({expression})"
-    candidates, total = index.ranked(expression, CANDIDATES, allowed)
+    candidates, total = index.ranked(_expression(query), CANDIDATES, allowed)
+    loose = _loosened(query)
+    if not candidates and loose is not None:
+        # An identifier is a phrase of its parts (`tool.hatch.envs.<name>.locker`); where it
+        # occurs nowhere as written, the sections holding its parts are the nearest answer.
+        candidates, total = index.ranked(_expression(loose), CANDIDATES, allowed)
+        query = loose._replace(written=query.written)
     if not candidates:
         return _no_match(selector, query, index, allowed)
     ranked = rerank(index, query, candidates)
@@ -110,6 +109,36 @@ def _answer(
         query.written, hits, total, first + 1, next_page, _narrowing(selector, sources, named),
         text, best.line_start, text_end, len(sources),
     )  # fmt: skip
+
+
+def _expression(query: Query) -> str:
+    """The FTS5 expression of the query: any of its words; every phrase, when it has some."""
+    expression = " OR ".join(fts(unit) for unit in query.units)
+    if query.phrases and all(query.phrases):
+        return " AND ".join(fts(unit) for unit in query.units)
+    if any(query.phrases):  # a phrase must occur; the words may
+        required = " AND ".join(
+            fts(unit) for unit, phrase in zip(query.units, query.phrases, strict=True)
+            if phrase
+        )  # fmt: skip
+        return f"({required}) AND ({expression})"
+    return expression
+
+
+def _loosened(query: Query) -> Query | None:
+    """The query with each word of several parts (`a.b_c`) as its parts, or None when it has
+    none; quoted phrases stay as written."""
+    units: list[str] = []
+    phrases: list[bool] = []
+    for unit, phrase in zip(query.units, query.phrases, strict=True):
+        parts = [unit] if phrase else _PART.findall(spaced(unit))
+        for part in parts:
+            if part not in units and (phrase or part not in STOP_WORDS):
+                units.append(part)
+                phrases.append(phrase)
+    if units == list(query.units) or not units or len(units) > MAX_UNITS:
+        return None
+    return Query(tuple(units), tuple(phrases), query.written)
 
 
 def _in_scope(index: SearchIndex, scope: dict[int, list[tuple[int, int]]]) -> list[int]:

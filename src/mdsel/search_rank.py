@@ -1,29 +1,35 @@
 """The second ranking of a search: what a reader means by "where is this discussed?".
 
 FTS5's BM25 hands over its best candidates (search); each is scored again by a weighted sum of
-features between 0 and 1: how many of the words the section holds, how many its own title and
-the titles above it hold, whether its title is the question itself, how many of its title's
-words are not the question's, and whether it is a changelog's or a blog's (which mention
-everything in passing). The weights were chosen on labelled questions from real documentation
-trees (bench/bench_search.py), not per tree.
+features between 0 and 1: how many of the words the section holds, how many the titles above
+it hold, whether its title is the question itself, how many of its title's words are not the
+question's, whether its page's title holds them (then the page answers, not this section), how
+long it is (a treatment, not a mention in passing), how deep its heading is, and whether it is
+a changelog's or a blog's (which mention everything in passing). The weights were chosen on
+labelled questions from real documentation trees (bench/bench_search.py), tuned on two trees
+and checked on three others, never per tree.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
-from mdsel.search_index import SearchIndex, spaced
+from mdsel.search_index import SearchIndex, Section, spaced
 from mdsel.search_query import STOP_WORDS, Query, fts_string
 
 RANK_WEIGHTS = {
     "bm25": 1.75,  # BM25 over the fields, as a share of the best candidate's
-    "words": 0.75,  # the share of the query's words the section holds anywhere
-    "title_words": 2.0,  # the share its own title holds
+    "words": 1.75,  # the share of the query's words the section holds anywhere
     "context_words": 0.5,  # the share the titles above it (and the document's path) hold
-    "path_words": 0.25,  # the share its title and the titles above it hold between them
+    "path_words": 1.25,  # the share its title and the titles above it hold between them
     "title_is_query": 2.0,  # its title is the query's words, no more and no fewer
-    "title_extra": -1.5,  # the share of its title's words that are not the query's
-    "title_phrase": 0.5,  # its title holds the query's words as one phrase
+    "title_exact": 0.5,  # and in the query's order, nothing between them
+    "title_extra": -2.0,  # the share of its title's words that are not the query's
+    "page_words": -1.0,  # the share its page's title holds: the page, not this section
+    "size": 1.5,  # its own words, on a log scale up to 2,000: a treatment, not a mention
+    "span_size": 0.75,  # the same with its subsections, up to 5,000
+    "depth": -0.25,  # its heading's level, h1 0 to h6 1: deep ones are details
     "changelog": -1.5,  # a changelog's, a release note's or a blog post's
     "root": -0.2,  # a page's text before its first heading
 }
@@ -61,22 +67,23 @@ def features(
     rowids = [rowid for rowid, _score in candidates]
     units = query.units
     count = len(units)
-    anywhere = [index.matching(fts(unit), rowids) for unit in units]
+    # Every candidate holds one of the words at least: one word needs no look-up.
+    anywhere = (
+        [set(rowids)] if count == 1 else [index.matching(fts(unit), rowids) for unit in units]
+    )
     in_title = [index.matching("title : " + fts(unit), rowids) for unit in units]
     in_context = [index.matching("context : " + fts(unit), rowids) for unit in units]
-    phrase = index.matching("title : " + fts(" ".join(units)), rowids) if count > 1 else set()
     wanted = {token for unit in units for token in _tokens(unit)}
     stems = {token[:5] for token in wanted}
+    spoken = " ".join(_tokens(query.written))
     best = candidates[0][1] or 1.0
     found_features = []
     for rowid, bm25 in candidates:
         section = index.sections[rowid - 1]
         title_tokens = _tokens(section.titles[-1]) if section.heading >= 0 else []
-        title_hits = sum(rowid in found for found in in_title)
         features: dict[str, float] = {
             "bm25": bm25 / best,
             "words": sum(rowid in found for found in anywhere) / count,
-            "title_words": title_hits / count,
             "context_words": sum(rowid in found for found in in_context) / count,
             "path_words": sum(
                 rowid in title or rowid in context
@@ -85,12 +92,49 @@ def features(
             / count,
             "title_is_query": float(bool(title_tokens) and set(title_tokens) == wanted),
             "title_extra": _extra(title_tokens, stems),
-            "title_phrase": float(rowid in phrase),
             "changelog": float(bool(_CHANGELOG.search(index.paths[section.doc]))),
             "root": float(section.heading < 0),
+            "page_words": _share(_tokens(section.titles[0]) if section.titles else [], stems),
+            "title_exact": float(bool(title_tokens) and " ".join(title_tokens) == spoken),
+            "size": min(1.0, math.log1p(_words(index, section)) / _LOG_WORDS),
+            "span_size": min(1.0, math.log1p(_span_words(index, section)) / _LOG_SPAN),
+            "depth": _depth(index, section),
         }
         found_features.append((rowid, features))
     return found_features
+
+
+def _share(tokens: list[str], stems: set[str]) -> float:
+    """The share of the query's words (by their first five letters) among `tokens`."""
+    if not stems:
+        return 0.0
+    return len(stems.intersection(token[:5] for token in tokens)) / len(stems)
+
+
+_LOG_WORDS = math.log1p(2000)
+"""A section of 2,000 words or more counts as fully sized."""
+
+
+def _words(index: SearchIndex, section: Section) -> int:
+    return index.documents[section.doc].lines.words_between(section.start, section.end)
+
+
+_LOG_SPAN = math.log1p(5000)
+
+
+def _depth(index: SearchIndex, section: Section) -> float:
+    if section.heading < 0:
+        return 0.0
+    return (index.documents[section.doc].headings.levels[section.heading] - 1) / 5
+
+
+def _span_words(index: SearchIndex, section: Section) -> int:
+    """The words of the section with its subsections."""
+    if section.heading < 0:
+        return _words(index, section)
+    document = index.documents[section.doc]
+    end = document.headings.section_ends[section.heading]
+    return document.lines.words_between(section.start, end)
 
 
 def _extra(title_tokens: list[str], stems: set[str]) -> float:

@@ -152,6 +152,23 @@ def test_pages_of_hits_follow_one_another(tmp_path: Path) -> None:
     assert past.search is None and "past the last" in past.problems[0].message
 
 
+def test_an_identifier_found_nowhere_as_written_finds_the_sections_holding_its_parts(
+    tmp_path: Path,
+) -> None:
+    """`tool.hatch.envs.<name>.locker` is a phrase of its parts; where no section holds it as
+    written, the ones holding its parts answer, the one holding most first."""
+    paths = write(tmp_path, {
+        "envs.md": "# Environments\n\n## Lockers\n\nSet `tool.hatch.envs.default.locker` to "
+        "choose how an environment is locked.\n\n## Other\n\nUnrelated words.\n",
+    })  # fmt: skip
+    found = select("?q=tool.hatch.envs.<name>.locker", load(paths)[0], Options())
+    assert found.search is not None and not found.problems
+    assert found.search.hits[0].titles[-1] == "Lockers"
+    assert found.search.query == "tool.hatch.envs.<name>.locker"
+    missed = select('?q="tool.hatch.envs.<name>.locker"', load(paths)[0], Options())
+    assert missed.search is None and missed.problems[0].code == "NO_MATCH"  # quoted: as written
+
+
 def test_no_match_says_so_with_the_nearest_words(tmp_path: Path) -> None:
     paths = write(tmp_path, GUIDE)
     outcome = run_command("select", "?q=midleware", paths)

@@ -36,9 +36,30 @@ def test_features_are_shares_and_flags_between_zero_and_one() -> None:
         assert all(0.0 <= value <= 1.0 for value in values.values()), values
     by_title = {titles(index, rowid)[-1]: values for rowid, values in found.items()}
     assert by_title["Server proxy"]["title_is_query"] == 1.0
-    assert by_title["Server proxy"]["title_phrase"] == 1.0
-    assert by_title["Options"]["title_words"] == 0.0 and by_title["Options"]["words"] == 1.0
+    assert by_title["Server proxy"]["title_exact"] == 1.0
+    assert by_title["Options"]["path_words"] == 0.0 and by_title["Options"]["words"] == 1.0
+    assert by_title["Server proxy"]["depth"] == 0.2 and by_title["Guide"]["depth"] == 0.0
     assert by_title["1.0"]["changelog"] == 1.0 and by_title["Server proxy"]["changelog"] == 0.0
+
+
+def test_a_long_section_outranks_a_passing_mention_under_the_same_title() -> None:
+    """Two pages with a section of the same title: the one treating it at length comes first
+    (the other only points to it)."""
+    long = "## Dynamic components\n\n" + "Switch between components with `is`. " * 80 + "\n"
+    short = "## Dynamic components\n\nSee the guide.\n"
+    sources = [
+        Source("api", "api/setup.md", parse_document(b"# Setup API\n\n" + short.encode())),
+        Source("guide", "guide/basics.md", parse_document(b"# Basics\n\n" + long.encode())),
+    ]
+    index = SearchIndex(sources)
+    query = parse_query("dynamic components")
+    assert isinstance(query, Query)
+    candidates, _total = index.ranked(" OR ".join(fts(u) for u in query.units), 50)
+    found = dict(features(index, query, candidates))
+    sizes = sorted(values["size"] for values in found.values())
+    assert sizes[0] < sizes[-1]
+    best = rerank(index, query, candidates)[0][0]
+    assert index.paths[index.sections[best - 1].doc] == "guide/basics.md"
 
 
 def test_the_section_titled_as_asked_comes_first_and_the_changelog_last() -> None:

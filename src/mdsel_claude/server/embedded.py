@@ -13,7 +13,7 @@ from mdsel.results import Outcome
 from mdsel_claude.server import access
 from mdsel_claude.server.cache import DigestCache
 from mdsel_claude.server.config import Settings
-from mdsel_claude.server.freshness import Freshness
+from mdsel_claude.server.freshness import Freshness, Names, signature
 from mdsel_claude.server.reader import CheckedReader, stop_if_set
 
 if TYPE_CHECKING:
@@ -56,6 +56,8 @@ class CachedReader(CheckedReader):
     read again: `recall` hands the engine the cached document's own bytes object, and `parse`,
     given exactly that object next, returns the document. Any other bytes are parsed through the
     content-digest cache, and the digest is recorded against the signature they were read under.
+    A name that still leads to the file it led to when judged (see `Names`) is answered so from
+    one `stat`, before anything is opened.
     """
 
     def __init__(
@@ -67,18 +69,42 @@ class CachedReader(CheckedReader):
         parse: Callable[[bytes], Document] | None = None,
         cwd: str | None = None,
         cancelled: Callable[[], bool] | None = None,
+        names: Names | None = None,
     ) -> None:
         super().__init__(policy, budget, cwd, cancelled)
         self._documents = documents
         self._freshness = freshness
+        self._names = names
         self._parse = parse
         self._recalled: dict[int, tuple[bytes, Document]] = {}
         """id(bytes handed to the engine) → (those bytes, their document); kept for the call,
         as one file may be named twice (through a link)."""
-        self._read: dict[int, tuple[bytes, os.stat_result, int]] = {}
-        """id(bytes read) → (those bytes, the fstat they were read under, the time before it)."""
+        self._read: dict[int, tuple[bytes, os.stat_result, int, str]] = {}
+        """id(bytes read) → (those bytes, the fstat they were read under, the time before it,
+        the name opened)."""
 
-    def recall(self, info: os.stat_result) -> bytes | None:
+    def remembered(self, absolute: str, allowed: int) -> bytes | None:
+        if self._names is None:
+            return None
+        known = self._names.get(absolute, self.policy.roots)
+        if known is None:
+            return None
+        try:
+            # Followed as the open would: a link swapped in leads to another inode.
+            info = os.stat(absolute)
+        except (OSError, ValueError):
+            return None
+        if signature(info) != known or info.st_size > allowed:
+            return None
+        return self._kept(info)
+
+    def recall(self, absolute: str, info: os.stat_result) -> bytes | None:
+        data = self._kept(info)
+        if data is not None and self._names is not None:
+            self._names.record(absolute, self.policy.roots, info)
+        return data
+
+    def _kept(self, info: os.stat_result) -> bytes | None:
         key = self._freshness.digest(info)
         document = None if key is None else self._documents.get(key)
         if document is None:
@@ -87,11 +113,11 @@ class CachedReader(CheckedReader):
         self._recalled[id(document.data)] = (document.data, document)
         return document.data
 
-    def note(self, data: bytes, info: os.stat_result, started_ns: int) -> None:
+    def note(self, absolute: str, data: bytes, info: os.stat_result, started_ns: int) -> None:
         # Bytes of another length than the fstat said were read while the file changed: they
         # are parsed, but stand for no signature.
         if len(data) == info.st_size:
-            self._read[id(data)] = (data, info, started_ns)
+            self._read[id(data)] = (data, info, started_ns, absolute)
 
     def parse(self, data: bytes) -> Document:
         """The document for bytes this reader handed over (or any others, by content)."""
@@ -102,6 +128,8 @@ class CachedReader(CheckedReader):
         document, key = self._documents.digest_and_parse(data, self._parse)
         if read is not None and read[0] is data:
             self._freshness.record(read[1], key, read[2])
+            if self._names is not None:
+                self._names.record(read[3], self.policy.roots, read[1])
         return document
 
 
@@ -116,6 +144,8 @@ class EmbeddedBackend:
         self._searches: SearchCache | None = None
         self.freshness = Freshness() if freshness is None else freshness
         """Which files are unchanged since their bytes were hashed."""
+        self.names = Names()
+        """Which file each name led to when it was judged and read."""
 
     @property
     def cache(self) -> DigestCache[Document]:
@@ -178,7 +208,14 @@ class EmbeddedBackend:
         # The engine reads nothing by name here: every file comes through a descriptor the read
         # policy has judged, under what is left of this call's byte budget.
         reader = CachedReader(
-            policy, engine.max_total_bytes, cache, self.freshness, parse_now, cwd, cancelled
+            policy,
+            engine.max_total_bytes,
+            cache,
+            self.freshness,
+            parse_now,
+            cwd,
+            cancelled,
+            self.names,
         )
         read: Callable[[str], bytes | Problem] = reader
         if refused:

@@ -63,7 +63,8 @@ class CheckedReader:
     expansion counted its size cannot push the call past MDSEL_MAX_TOTAL_BYTES.
 
     A subclass may answer a file from what it kept of an earlier read (`recall`) and learn of
-    each read (`note`); both see the `fstat` of the descriptor the policy judged, never a name.
+    each read (`note`); both see the `fstat` of the descriptor the policy judged. It may also
+    answer a name before anything is opened (`remembered`), from what it learnt of that name.
     """
 
     def __init__(
@@ -91,19 +92,24 @@ class CheckedReader:
             reason = f"not a Markdown file name; only {extensions} files are read"
             return _refusal(path, "NOT_MARKDOWN", reason)
         base = os.getcwd() if self._cwd is None else self._cwd
+        absolute = os.path.join(base, path)
+        kept = self.remembered(absolute, min(self.policy.max_bytes, self.remaining))
+        if kept is not None:
+            self.remaining -= len(kept)
+            return kept
         try:
-            target = real_path(os.path.join(base, path))
+            target = real_path(absolute)
             fd = os.open(target, _OPEN_FLAGS)
         except OSError as error:
             return _open_problem(path, error)
         try:
-            return self._read_open(path, fd, target)
+            return self._read_open(path, fd, target, absolute)
         except OSError as error:
             return _open_problem(path, error)
         finally:
             os.close(fd)
 
-    def _read_open(self, path: str, fd: int, target: str) -> bytes | Problem:
+    def _read_open(self, path: str, fd: int, target: str, absolute: str) -> bytes | Problem:
         # Judged by where the descriptor points: a directory above the file swapped for a link
         # between the policy's look and the open shows up here, whatever the names said.
         where = _opened_file(fd) or target
@@ -126,7 +132,7 @@ class CheckedReader:
             return _refusal(path, "TOO_LARGE", reason)
         allowed = min(policy.max_bytes, self.remaining)
         if info.st_size <= allowed:
-            kept = self.recall(info)
+            kept = self.recall(absolute, info)
             if kept is not None:
                 # Charged what reading it would cost: the same files fit the budget either way.
                 self.remaining -= info.st_size
@@ -142,18 +148,25 @@ class CheckedReader:
                 "after it was listed; left out"
             )
             return _refusal(path, "TOO_LARGE", reason)
-        self.note(data, info, started_ns)
+        self.note(absolute, data, info, started_ns)
         return data
 
-    def recall(self, info: os.stat_result) -> bytes | None:
-        """Bytes standing for the file `info` describes, kept from an earlier read, when they
-        are certainly still its content; None to read it. Called only within the budget."""
+    def remembered(self, absolute: str, allowed: int) -> bytes | None:
+        """Bytes standing for the file the name `absolute` leads to, before it is opened, when
+        they are certainly those of a file this policy judged and still its content (at most
+        `allowed` bytes; the caller charges them); None to open and judge it."""
         return None
 
-    def note(self, data: bytes, info: os.stat_result, started_ns: int) -> None:
-        """`data` was read from the file `info` describes; `started_ns` (wall clock) was taken
-        before that fstat, so a change to the file after it leaves another ctime (see
-        `freshness` for how far the file system's stamps may lag it)."""
+    def recall(self, absolute: str, info: os.stat_result) -> bytes | None:
+        """Bytes standing for the file `info` describes (opened as `absolute`), kept from an
+        earlier read, when they are certainly still its content; None to read it. Called only
+        within the budget."""
+        return None
+
+    def note(self, absolute: str, data: bytes, info: os.stat_result, started_ns: int) -> None:
+        """`data` was read from the file `info` describes, opened as `absolute`; `started_ns`
+        (wall clock) was taken before that fstat, so a change to the file after it leaves
+        another ctime (see `freshness` for how far the file system's stamps may lag it)."""
 
 
 _DELETED = " (deleted)"

@@ -89,16 +89,23 @@ def rewrite(path: Path, data: bytes) -> None:
 
 def coarse_fstat(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the server see a file system that stamps changes to the whole second (ext3, HFS+,
-    many network file systems): rewrites within one second keep mtime and ctime."""
-    real = os.fstat
+    many network file systems): rewrites within one second keep mtime and ctime. Both `fstat`
+    (of the file opened) and `stat` (of a name, before opening it) see the same stamps."""
+    real_fstat, real_stat = os.fstat, os.stat
 
-    def fstat(fd: int) -> os.stat_result:
-        found = real(fd)
+    def coarse(found: os.stat_result) -> os.stat_result:
         mtime = found.st_mtime_ns - found.st_mtime_ns % 1_000_000_000
         ctime = found.st_ctime_ns - found.st_ctime_ns % 1_000_000_000
         return os.stat_result(tuple(found), {"st_mtime_ns": mtime, "st_ctime_ns": ctime})
 
+    def fstat(fd: int) -> os.stat_result:
+        return coarse(real_fstat(fd))
+
+    def stat(path: str, **options: object) -> os.stat_result:
+        return coarse(real_stat(path, **options))  # type: ignore[arg-type]
+
     monkeypatch.setattr(os, "fstat", fstat)
+    monkeypatch.setattr(os, "stat", stat)
 
 
 def answers_after_rewrites(backend: EmbeddedBackend, path: Path, rewrites: int) -> list[int]:
@@ -225,6 +232,57 @@ def test_a_cached_file_swapped_for_a_link_out_is_refused_not_recalled(tmp_path: 
     outcome = cached.run("select", "h1.0", ["notes.md"], [], [], str(tmp_path))
     assert outcome.exit_code == 1 and "Secret" not in outcome.stdout
     assert outcome.stderr.startswith("!notes.md PROCESSING_ERROR:")
+
+
+def test_an_unchanged_name_is_answered_from_one_stat_without_opening_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "guide.md").write_text(DOC_A)
+    backend = EmbeddedBackend(Settings(), Freshness(racy_ns=TRUST_AT_ONCE))
+    backend.run("select", "h2.0", ["guide.md"], [], [], str(tmp_path))  # read, then trusted
+    first = backend.run("select", "h2.0", ["guide.md"], [], [], str(tmp_path))
+    opened: list[object] = []
+    real_open = os.open
+
+    def counted(path: str, flags: int, *rest: int, **options: object) -> int:
+        opened.append(path)
+        return real_open(path, flags, *rest, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", counted)
+    assert backend.run("select", "h2.0", ["guide.md"], [], [], str(tmp_path)) == first
+    assert opened == [] and backend.names.count == 1
+
+
+def test_a_remembered_name_now_leading_elsewhere_is_judged_again(tmp_path: Path) -> None:
+    """A name remembered for one file, then swapped for a link to another inside the roots,
+    for a link out, or with a directory above it swapped: each answered from what it leads to
+    now, never from what it led to."""
+    roots = (str(tmp_path / "in"),)
+    inside, outside = tmp_path / "in", tmp_path / "out"
+    (inside / "real").mkdir(parents=True)
+    (outside / "real").mkdir(parents=True)
+    (inside / "real" / "notes.md").write_text("# First\n")
+    (inside / "other.md").write_text("# Other\n")
+    (outside / "real" / "notes.md").write_text("# Secret\n")
+    (inside / "d").symlink_to("real")
+    settings = Settings(roots=roots)
+    backend = EmbeddedBackend(settings, Freshness(racy_ns=TRUST_AT_ONCE))
+
+    def title(name: str) -> str:
+        return backend.run("select", "h1.0", [name], [], [], str(inside)).stdout
+
+    for _ in range(2):  # read, then answered from the name
+        assert "# First" in title("d/notes.md")
+    (inside / "d").unlink()
+    (inside / "d").symlink_to(outside / "real")  # a directory above the file swapped
+    outcome = backend.run("select", "h1.0", ["d/notes.md"], [], [], str(inside))
+    assert "Secret" not in outcome.stdout and "MDSEL_ROOTS" in outcome.stderr
+    (inside / "d").unlink()
+    (inside / "d").symlink_to("real")
+    assert "# First" in title("d/notes.md")
+    (inside / "real" / "notes.md").unlink()
+    (inside / "real" / "notes.md").symlink_to(inside / "other.md")  # the file itself swapped
+    assert "# Other" in title("d/notes.md")
 
 
 def test_a_touched_back_or_resized_file_is_read_again(tmp_path: Path) -> None:
