@@ -16,10 +16,10 @@ estimate runs over every answer and every page a select cuts. Standard library o
 
 from __future__ import annotations
 
-UNITS_PER_TOKEN = 100
-"""The estimate's fixed point: costs are counted in hundredths of a token, in integers."""
+UNITS_PER_TOKEN = 1000
+"""The estimate's fixed point: costs are counted in thousandths of a token, in integers."""
 
-NON_ASCII_BYTE = 100
+NON_ASCII_BYTE = 1000
 """Each byte outside ASCII: a byte-level tokenizer never takes more than one token a byte."""
 
 
@@ -66,27 +66,33 @@ _RUNS = {
 }
 """Per class, its bytes as `a` and the rest as `b`: the runs of the class are the `ba` pairs."""
 
-RUN_WEIGHTS = {"letters": 75, "digits": 226, "punctuation": 65, "newlines": 120, "other_space": 46}
-"""Units per run of a class: a word, a number, a run of punctuation or of line breaks."""
+RUN_WEIGHTS = {
+    "letters": 847,  # a word
+    "digits": 2133,  # a number
+    "punctuation": 576,
+    "newlines": 3176,  # a line break, with what starts the next line (`- `, `| `, `#`)
+    "other_space": 100,
+}
+"""Units per run of a class."""
 
 COUNT_WEIGHTS = {
     b"x": NON_ASCII_BYTE,
-    b"l": 10,  # a lower-case letter past a word's first token
-    b"lu": 232,  # a case change inside a run of letters (camelCase, base64)
-    b"l" * 16: 700,  # sixteen lower-case letters in a row: no word, a string of letters
-    b"u" * 8: 472,  # eight capitals in a row
-    b"d" * 8: 338,  # eight digits in a row
-    b"p": 46,
-    b"p" * 4: 86,
-    b"s": 17,
-    b"n": 4,
-    b"t" * 4: 400,  # four tabs or controls in a row
+    b"l": 59,  # a lower-case letter past a word's first token
+    b"lu": 2397,  # a case change inside a run of letters (camelCase, base64)
+    b"l" * 16: 7600,  # sixteen lower-case letters in a row: no word, a string of letters
+    b"u" * 8: 4704,  # eight capitals in a row
+    b"d" * 4: 1010,  # four digits in a row: numbers come in pieces of three or so
+    b"d" * 8: 1450,
+    b"p": 671,
+    b"s": 96,
+    b"n": 31,
+    b"t" * 4: 4000,  # four tabs or controls in a row
 }
 """Units per occurrence in the class string (non-overlapping, as `bytes.count` counts)."""
 
 
 def estimate_units(data: bytes) -> int:
-    """Estimated cost of UTF-8 `data` in hundredths of a token. Never less for a longer text:
+    """Estimated cost of UTF-8 `data` in thousandths of a token. Never less for a longer text:
     every feature is a count that only grows when text is appended."""
     if not data:
         return 0

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from mdsel.anchors import anchors
-from mdsel.budget import RESERVE_BYTES, answer_bytes
+from mdsel.budget import RESERVE, answer_room
 from mdsel.children import children_counts, preview_cut
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
 from mdsel.fragments import written_fragment
@@ -95,8 +95,8 @@ def document_index(
     counts, root_children = children_counts(document)
 
     heading_anchors = anchors(document)
-    # As a select pages it: over the page's words, or over its share of the answer's bytes.
-    page_bytes = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    # As a select pages it: over the page's words, or over its share of the answer's budget.
+    page_room = answer_room(options.answer_tokens) - RESERVE
     page_words = options.page_words
     heading_entries = []
     for index, heading in enumerate(headings):
@@ -115,7 +115,7 @@ def document_index(
                 "word_count": len(heading.title.encode("utf-8").split()),
                 "section_word_count": section_words,
                 "section_truncated": not one_page(
-                    document, heading.line_start, heading.section_line_end, page_words, page_bytes
+                    document, heading.line_start, heading.section_line_end, page_words, page_room
                 ),
                 "line_start": heading.line_start,
                 "line_end": heading.section_line_end,
@@ -135,7 +135,7 @@ def document_index(
             "word_count": document.word_count,
             "section_word_count": document.word_count,
             "section_truncated": not one_page(
-                document, 1, document.line_count, page_words, page_bytes
+                document, 1, document.line_count, page_words, page_room
             ),
             "line_start": 1,
             "line_end": document.line_count,
