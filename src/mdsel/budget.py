@@ -15,12 +15,14 @@ from __future__ import annotations
 from mdsel.estimate import UNITS_PER_TOKEN, estimate_text_units, estimate_units
 
 __all__ = [
+    "JSON_RESERVE",
     "LINE_COST",
     "RESERVE",
     "UNITS_PER_TOKEN",
     "answer_room",
     "data_cost",
     "lines_cost",
+    "page_room",
     "text_cost",
     "tokens_of",
 ]
@@ -32,6 +34,9 @@ if TYPE_CHECKING:
 RESERVE = 200 * UNITS_PER_TOKEN
 """Room kept for what follows a page or an outline (a trailer, a closing hint line)."""
 
+JSON_RESERVE = 400 * UNITS_PER_TOKEN
+"""Room a JSON envelope takes around a page: its fields and a warning naming what it left out."""
+
 LINE_COST = 16 * UNITS_PER_TOKEN
 """What an outline or a map line usually costs, to share the room among documents."""
 
@@ -39,6 +44,14 @@ LINE_COST = 16 * UNITS_PER_TOKEN
 def answer_room(tokens: int) -> int:
     """The cost an answer of `tokens` estimated tokens may take."""
     return tokens * UNITS_PER_TOKEN
+
+
+def page_room(tokens: int, json: bool) -> int:
+    """The cost one page of a match may take in an answer of `tokens` estimated tokens: JSON
+    keeps room for its envelope and for its escapes (`\\n`, `\\"`: about a twentieth more)."""
+    if not json:
+        return answer_room(tokens) - RESERVE
+    return (answer_room(tokens) - RESERVE - JSON_RESERVE) * 19 // 20
 
 
 def text_cost(text: str) -> int:

@@ -35,24 +35,14 @@ def _table(classes: dict[bytes, bytes], default: bytes) -> bytes:
 _LOWER = bytes(range(ord("a"), ord("z") + 1))
 _UPPER = bytes(range(ord("A"), ord("Z") + 1))
 _DIGIT = b"0123456789"
-_SPACE = b" "
-_NEWLINE = b"\n"
-_OTHER_SPACE = bytes(b for b in range(128) if b < 32 and b != 10) + b"\x7f"  # tab, CR, controls
 _PUNCT = bytes(b for b in range(33, 127) if not chr(b).isalnum())
 
 _CLASSES = _table(
-    {
-        _LOWER: b"l",
-        _UPPER: b"u",
-        _DIGIT: b"d",
-        _SPACE: b"s",
-        _NEWLINE: b"n",
-        _OTHER_SPACE: b"t",
-        _PUNCT: b"p",
-    },
+    {_LOWER: b"l", _UPPER: b"u", _DIGIT: b"d", b" ": b"s", b"\n": b"n", _PUNCT: b"p"},
     b"x",
 )
-"""Every byte as its class: l, u, d (digit), s (space), n (LF), t (tab, CR, control), p, x."""
+"""Every byte as its class: l, u, d (digit), s (space), n (LF), p (punctuation), and x for
+the rest: bytes outside ASCII, tabs, CR and controls, each taken as a token."""
 
 _RUNS = {
     name: _table({members: b"a"}, b"b")
@@ -60,20 +50,16 @@ _RUNS = {
         "letters": _LOWER + _UPPER,
         "digits": _DIGIT,
         "punctuation": _PUNCT,
-        "newlines": _NEWLINE,
-        "other_space": _OTHER_SPACE,
     }.items()
 }
 """Per class, its bytes as `a` and the rest as `b`: the runs of the class are the `ba` pairs."""
 
-RUN_WEIGHTS = {
-    "letters": 847,  # a word
-    "digits": 2133,  # a number
-    "punctuation": 576,
-    "newlines": 3176,  # a line break, with what starts the next line (`- `, `| `, `#`)
-    "other_space": 100,
-}
-"""Units per run of a class."""
+RUN_WEIGHTS = {"letters": 847, "digits": 2133, "punctuation": 576}
+"""Units per run of a class: a word, a number, a run of punctuation."""
+
+LINE_BREAK = 3207
+"""Units per line break, with what starts the next line (`- `, `| `, `#`); a blank line's
+is free (a run of them is about one token)."""
 
 COUNT_WEIGHTS = {
     b"x": NON_ASCII_BYTE,
@@ -85,22 +71,23 @@ COUNT_WEIGHTS = {
     b"d" * 8: 1450,
     b"p": 671,
     b"s": 96,
-    b"n": 31,
-    b"t" * 4: 4000,  # four tabs or controls in a row
 }
 """Units per occurrence in the class string (non-overlapping, as `bytes.count` counts)."""
 
 
 def estimate_units(data: bytes) -> int:
     """Estimated cost of UTF-8 `data` in thousandths of a token. Never less for a longer text:
-    every feature is a count that only grows when text is appended."""
+    every feature is a count that only grows when text is appended (line breaks less those
+    right after another: half a run of them, rounded up, grows too)."""
     if not data:
         return 0
     classes = data.translate(_CLASSES)
     units = sum(weight * classes.count(feature) for feature, weight in COUNT_WEIGHTS.items())
+    units += LINE_BREAK * (classes.count(b"n") - classes.count(b"nn"))
     for name, weight in RUN_WEIGHTS.items():
-        # `b` in front: a run at the very start counts like any other.
-        units += weight * (b"b" + data.translate(_RUNS[name])).count(b"ba")
+        runs = data.translate(_RUNS[name])
+        # Each run starts at a `ba`, but one at the very start.
+        units += weight * (runs.count(b"ba") + (runs[0] == 97))
     if not data.isascii():
         units += _expansion_units(data)
     return units

@@ -98,6 +98,7 @@ def select_matches(
         (*problems, *picker.problems),
         named,
         capped=picker.capped,
+        full=any(selector.params.full for selector, _nodes in found),
     )
 
 
