@@ -36,6 +36,7 @@ _LOWER = bytes(range(ord("a"), ord("z") + 1))
 _UPPER = bytes(range(ord("A"), ord("Z") + 1))
 _DIGIT = b"0123456789"
 _PUNCT = bytes(b for b in range(33, 127) if not chr(b).isalnum())
+_ASCII = bytes(range(128))
 
 _CLASSES = _table(
     {_LOWER: b"l", _UPPER: b"u", _DIGIT: b"d", b" ": b"s", b"\n": b"n", _PUNCT: b"p"},
@@ -95,13 +96,15 @@ def estimate_units(data: bytes) -> int:
 
 def _expansion_units(data: bytes) -> int:
     """What NFKC normalisation (which the tokenizer applies first) adds: `ﷺ` is 3 bytes and
-    becomes 33. Nothing for text already normalised, which the standard check answers fast."""
+    becomes 33. Only the text outside ASCII is normalised (a character lengthens alone), and
+    nothing is for text already normalised, which the standard check answers fast."""
     import unicodedata  # only for text outside ASCII
 
-    text = data.decode("utf-8", "replace")
-    if unicodedata.is_normalized("NFKC", text):
+    # ASCII bytes deleted: never part of a longer UTF-8 sequence, what is left stays whole.
+    rest = data.translate(None, _ASCII).decode("utf-8", "replace")
+    if unicodedata.is_normalized("NFKC", rest):
         return 0
-    grown = len(unicodedata.normalize("NFKC", text).encode("utf-8")) - len(data)
+    grown = len(unicodedata.normalize("NFKC", rest).encode("utf-8")) - len(rest.encode("utf-8"))
     return max(0, grown) * NON_ASCII_BYTE
 
 
