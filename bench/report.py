@@ -798,8 +798,8 @@ def estimate_section(e: dict[str, Any]) -> list[str]:
         "",
         "Answers are sized by an estimate of their Claude tokens (`mdsel.estimate`: runs of "
         "letters, digits and punctuation, case changes, long runs, a token for each byte outside "
-        "ASCII), never by the tokenizer itself. `bench/bench_estimate.py` divides it by the "
-        f"{e['tokenizer']}'s count on the vendored and fetched documents and on generated pages "
+        "ASCII), never by the tokenizer itself. `bench/bench_estimate.py` divides it by the real "
+        f"count ({e['tokenizer']}) on the vendored and fetched documents and on generated pages "
         "of dense content, beside the estimate it replaced (UTF-8 bytes / 2.5) in the same run. "
         "Targets: never below 1 (an answer within its budget is within it for real), English "
         "prose at most 1.5 (answers do not shrink for nothing). Met: "

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import mdsel
 from mdsel import render_text
+from mdsel.estimate import estimated_tokens
 from mdsel.nodes import Node
 from mdsel.results import Match
 
@@ -28,7 +29,7 @@ def test_many_small_matches_fit_the_answer_budget_with_their_headers(
     source = mdsel.Source("doc", "doc.md", mdsel.parse_document(markdown.encode()))
     result = mdsel.select(request_, [source])
     out = render_text.select(result, [], [])
-    assert len(out.stdout.encode()) <= 25_000
+    assert estimated_tokens(out.stdout) <= mdsel.Options().answer_tokens
     assert result.omitted and out.stdout.splitlines()[-1].startswith("[+")
 
 
