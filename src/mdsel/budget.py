@@ -37,7 +37,7 @@ RESERVE = 200 * UNITS_PER_TOKEN
 JSON_RESERVE = 400 * UNITS_PER_TOKEN
 """Room a JSON envelope takes around a page: its fields and a warning naming what it left out."""
 
-LINE_COST = 16 * UNITS_PER_TOKEN
+LINE_COST = 20 * UNITS_PER_TOKEN
 """What an outline or a map line usually costs, to share the room among documents."""
 
 

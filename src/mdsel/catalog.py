@@ -25,7 +25,7 @@ MIN_CAP = 3
 LARGEST = 3
 MAX_LARGEST = 12
 """Largest documents named on a directory line: at least, at most."""
-NAMED_COST = 16 * UNITS_PER_TOKEN
+NAMED_COST = 26 * UNITS_PER_TOKEN
 """A document named on a directory line: its name, words and title, roughly."""
 EXAMPLE_DIRS = 2
 

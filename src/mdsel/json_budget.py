@@ -28,49 +28,53 @@ HOW = "use --full (full=true) for everything"
 
 def fit_index(documents: Entries, measure: Measure, room: int, tokens: int) -> tuple[Entries, str]:
     """`documents` (DocumentIndex entries) cut to fit `room`, and the warning saying what was
-    left out ('' when nothing was). Planned from each entry's own cost (one encoding of each,
-    as the whole answer would take), then measured whole once or twice."""
-    if measure(documents, []) <= room:
-        return documents, ""
+    left out ('' when nothing was). Planned from the cost of each document's entry and of its
+    headings level by level (encoded compactly, in C, with room for the line breaks and
+    indentation the answer adds), then the cut measured whole."""
     shells = [{**d, "headings": []} for d in documents]
-    shell_costs = [_entry_cost(shell, DOCUMENT_INDENT) for shell in shells]
-    heading_costs = [
-        [(h["depth"], _entry_cost(h, HEADING_INDENT)) for h in d["headings"]] for d in documents
-    ]
-    base = measure([], [_levels_note(0, tokens)]) + sum(shell_costs)
+    shell_costs = [_cost([shell]) for shell in shells]
     by_level = [0] * 8
-    for costs in heading_costs:
-        for depth, cost in costs:
-            by_level[depth] += cost
+    for document in documents:
+        levels: dict[int, Entries] = {}
+        for heading in document["headings"]:
+            levels.setdefault(heading["depth"], []).append(heading)
+        for depth, headings in levels.items():
+            by_level[depth] += _cost(headings)
+    base = measure([], [_levels_note(0, tokens)]) + sum(shell_costs)
+    if base + sum(by_level) <= room:
+        return documents, ""
     # The deepest level whose headings all fit; then that level's next headings, in order.
     level, used = 0, base
     while level < 6 and used + by_level[level + 1] <= room:
         level += 1
         used += by_level[level]
-    extra = []
-    for costs in heading_costs:
+    extra: list[int] = []
+    for document in documents:
         taken = 0
-        for depth, cost in costs:
-            if depth == level + 1 and used + cost <= room:
-                used += cost
-                taken += 1
-            elif depth == level + 1:
+        for heading in document["headings"]:
+            if heading["depth"] != level + 1:
+                continue
+            cost = _cost([heading])
+            if used + cost > room:
                 break
+            used += cost
+            taken += 1
         extra.append(taken)
-        if taken < sum(1 for depth, _ in costs if depth == level + 1):
+        if used >= room:
             break
-    cut = [_to_level(d, level, extra[n] if n < len(extra) else 0) for n, d in enumerate(documents)]
+    extra += [0] * (len(documents) - len(extra))
+    cut = [_to_level(d, level, extra[n]) for n, d in enumerate(documents)]
     note = _levels_note(level, tokens, partly=any(extra))
-    if used <= room and measure(cut, [note]) <= room:
+    if measure(cut, [note]) <= room:
         return cut, note
     # No headings, and still too many documents: the first ones, as many as fit.
     cut = shells
+    note = _levels_note(0, tokens)
 
     def notes(kept: int) -> list[str]:
         rest = _rest_note(cut[kept:], "documents not listed", tokens)
         return [f"{note}; {rest}" if rest else note]
 
-    note = _levels_note(0, tokens)
     kept, used = 0, base - sum(shell_costs)
     while kept < len(cut) and used + shell_costs[kept] <= room:
         used += shell_costs[kept]
@@ -79,18 +83,18 @@ def fit_index(documents: Entries, measure: Measure, room: int, tokens: int) -> t
     return cut[:kept], notes(kept)[0]
 
 
-DOCUMENT_INDENT = 6
-"""Spaces before a document entry's lines in the envelope (`data`, `documents`, the entry)."""
-HEADING_INDENT = 10
-"""Spaces before a heading entry's lines (`headings` in a document entry)."""
+LINE_ALLOWANCE = 14
+"""Spaces of indentation allowed per line break the indented answer adds to a compact entry
+(a heading's keys sit 14 deep in the envelope)."""
 
 
-def _entry_cost(entry: dict[str, Any], indent: int) -> int:
-    """What `entry` adds to the envelope: its text, its lines' indentation, the `,` and line
-    break after it."""
-    text = json.dumps(entry, ensure_ascii=False, indent=2)
-    lines = text.count("\n") + 1
-    return text_cost(text) + text_cost(",\n") + lines * indent * text_cost(" ")
+def _cost(entries: Entries) -> int:
+    """At least what `entries` add to the indented envelope: their compact encoding (the C
+    encoder's: an indented one is Python's, ten times slower) and, for each `, ` and bracket,
+    a line break and its indentation (a `, ` inside a title counted too: never less)."""
+    text = json.dumps(entries, ensure_ascii=False)
+    breaks = sum(text.count(mark) for mark in (", ", "{", "}", "[", "]"))
+    return text_cost(text) + breaks * text_cost("\n" + " " * LINE_ALLOWANCE)
 
 
 def _prefix(cost_of: Callable[[int], int], count: int, room: int) -> int:

@@ -172,28 +172,40 @@ def _cut(
     data: bytes, start: int, end: int, page_words: int, page_bytes: int, room: int | None
 ) -> Iterator[tuple[int, int, int]]:
     pos = start
+    last = 0  # the last piece's bytes: the pieces of one line are alike
     while pos < end:
-        limit = min(end, pos + page_bytes)
-        while room is not None and limit > pos + 1 and not _fits(data, pos, limit, room):
-            # Shrunk in proportion to what is over: dense text is rarely even, so again
-            # until it fits (each step at least a byte shorter).
+        limit = min(end, pos + page_bytes, pos + 2 * last if room is not None and last else end)
+        while True:
+            limit = _piece_end(data, pos, limit, end, page_words)
+            if room is None or limit <= pos + 1 or _fits(data, pos, limit, room):
+                break
+            # Over its tokens (dense text): shrunk in proportion to what is over, then cut
+            # again at a word, until it fits (each step at least a byte shorter).
             cost = data_cost(data[pos:limit])
             limit = min(limit - 1, pos + max(1, (limit - pos) * room // cost))
-        if limit < end or len(data[pos:limit].split()) > page_words:
-            nth = None
-            for nth_index, match in enumerate(_WORD.finditer(data, pos, limit)):
-                if nth_index == page_words:
-                    nth = match.start()
-                    break
-            if nth is not None:
-                limit = nth
-            else:
-                chunk = data[pos:limit]
-                space = max(chunk.rfind(b" "), chunk.rfind(b"\t"))
-                limit = pos + space + 1 if space > 0 else min(limit, pos + HARD_CUT)
-            while limit < end and limit > pos + 1 and (data[limit] & 0xC0) == 0x80:
-                limit -= 1  # never split a UTF-8 sequence
-            if limit < end and data[limit - 1 : limit + 1] == b"\r\n":
-                limit += 1  # nor a CRLF line ending
         yield pos, limit, len(data[pos:limit].split())
+        last = limit - pos
         pos = limit
+
+
+def _piece_end(data: bytes, pos: int, limit: int, end: int, page_words: int) -> int:
+    """Where a piece of a line from `pos` ends at `limit` at most: after its `page_words`-th
+    word, at its last whitespace, or hard (HARD_CUT at most), never inside a UTF-8 character
+    or a CRLF."""
+    if limit < end or len(data[pos:limit].split()) > page_words:
+        nth = None
+        for nth_index, match in enumerate(_WORD.finditer(data, pos, limit)):
+            if nth_index == page_words:
+                nth = match.start()
+                break
+        if nth is not None:
+            limit = nth
+        else:
+            chunk = data[pos:limit]
+            space = max(chunk.rfind(b" "), chunk.rfind(b"\t"))
+            limit = pos + space + 1 if space > 0 else min(limit, pos + HARD_CUT)
+        while limit < end and limit > pos + 1 and (data[limit] & 0xC0) == 0x80:
+            limit -= 1  # never split a UTF-8 sequence
+        if limit < end and data[limit - 1 : limit + 1] == b"\r\n":
+            limit += 1  # nor a CRLF line ending
+    return limit
