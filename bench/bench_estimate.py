@@ -71,7 +71,7 @@ def measure() -> dict[str, Any]:
     speed = 5 * len(corpus) / (time.perf_counter() - start) / 1e6
     prose = next(r for r in rows if r["kind"] == "prose")["after"][2]
     return {
-        "tokenizer": "Claude tokenizer (tests/tokens.py)",
+        "tokenizer": "the Claude tokenizer of tests/tokens.py",
         "rows": rows,
         "mb_per_s": speed,
         "met": all(r["after"][0] >= 1 for r in rows) and prose <= PROSE_TARGET,
