@@ -213,7 +213,7 @@ def test_the_closing_line_counts_the_documents_shown_deeper(tmp_path: Path) -> N
     for n in range(1, 6):
         small = " ".join(["w"] * n * 10)
         (docs / f"s{n}.md").write_text(f"# Small {n}\n\n## Alpha\n\n{small}\n\n### Detail\n\nx\n")
-    out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "400"}, cwd=tmp_path).stdout
+    out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "520"}, cwd=tmp_path).stdout
     closing = out.splitlines()[-1]
     assert "largest also" not in closing
     said, shown = _claims(out)
@@ -245,7 +245,7 @@ def test_the_closing_line_selects_what_the_example_file_has(tmp_path: Path) -> N
             (docs / "big.md").unlink()
         if largest == "plain.md":
             (docs / "plain.md").write_text("word " * 900 + "\n")
-        out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "300"}, cwd=tmp_path)
+        out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "380"}, cwd=tmp_path)
         closing = out.stdout.splitlines()[-1]
         example = re.search(r"select with the file's path \((\S+) in (\S+)\)", closing)
         assert example is not None, closing
@@ -263,7 +263,7 @@ def test_titles_only_map_names_the_share_its_documents_headings_were_cut_to(
     (tmp_path / "big.md").write_text(
         "# Big\n\n" + "".join(f"## Section {k}\n\n{words}\n\n" for k in range(40))
     )
-    for n in range(700):
+    for n in range(500):
         (tmp_path / f"p{n:03d}.md").write_text(f"# Page {n}\n\n## A\n\nsome words\n\n## B\n\nx\n")
     out = index(".", cwd=tmp_path).stdout
     closing = out.splitlines()[-1]
