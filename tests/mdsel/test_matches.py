@@ -287,8 +287,10 @@ def test_json_past_the_budget_is_a_valid_envelope(
     result = mdsel.select(request_, [many_paragraphs], mdsel.Options(json=True))
     body = json.loads(render_json.select(result, [], []).stdout)
     jsonschema.validate(body, load_schema())
-    (warning,) = body["warnings"]
+    warning, *budget = body["warnings"]
     assert warning.startswith(f"{len(result.omitted)} more matches not shown (")
+    # What the envelope adds to the matches is held to the budget too (mdsel.json_budget).
+    assert all("to fit MDSEL_MAX_ANSWER_TOKENS=" in note for note in budget)
     assert warning.endswith("-199999" + ("?full=true" if "full" in request_ else "")) or (
         "?page=2" in warning
     )
