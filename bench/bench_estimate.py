@@ -54,7 +54,7 @@ def measure() -> dict[str, Any]:
         after, before = by_kind.setdefault(kind, ([], []))
         after.append(estimated_tokens(text) / real)
         before.append(bytes_estimate(text) / real)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for kind, (after, before) in by_kind.items():
         rows.append(
             {

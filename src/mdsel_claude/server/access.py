@@ -60,7 +60,27 @@ def control_refusal(path: str) -> Problem | None:
 def inside(path: str, root: str) -> bool:
     """Whether `path` is `root` or lies below it (both absolute and resolved)."""
     # Compare whole components: /docs-private must not pass for a root of /docs.
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+    if path == root or path.startswith(root.rstrip(os.sep) + os.sep):
+        return True
+    return _inside_in_other_case(path, root)
+
+
+def _inside_in_other_case(path: str, root: str) -> bool:
+    """Whether `path` lies in `root` spelled in another letter case, as on the case-insensitive
+    file systems macOS and Windows use by default: resolving a path keeps the case it was typed
+    in (and macOS's F_GETPATH gives the case on disk), so the same directory can reach the
+    policy as `/Users/me/Proj` and `/users/me/proj`. The names alone decide nothing (another
+    system may hold both): the directory at the root's depth must be the root itself."""
+    wanted = root.rstrip(os.sep).split(os.sep)
+    parts = path.split(os.sep)
+    if len(parts) < len(wanted):
+        return False
+    if any(a.lower() != b.lower() for a, b in zip(parts, wanted, strict=False)):
+        return False
+    try:
+        return os.path.samestat(os.stat(os.sep.join(parts[: len(wanted)])), os.stat(root))
+    except (OSError, ValueError):
+        return False
 
 
 def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
@@ -77,7 +97,10 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
         reason = f"not a Markdown file name; only {extensions} files are read"
         return _refused(path, "NOT_MARKDOWN", reason)
     absolute = os.path.join(os.getcwd() if cwd is None else cwd, path)
-    target = real_path(absolute)
+    try:
+        target = real_path(absolute)
+    except FileNotFoundError:  # swapped while it was resolved: gone, and nothing said of it
+        return missing(path)
     if policy.roots is not None and not any(inside(target, root) for root in policy.roots):
         return _refused(path, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
     if not is_markdown_name(target):
@@ -129,7 +152,10 @@ def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Proble
     expands = exists or is_glob(given)
     if not exists and expands:
         full = os.path.join(base, _fixed_part(given))
-    target = real_path(full)
+    try:
+        target = real_path(full)
+    except FileNotFoundError:
+        return missing(given)
     if any(inside(target, root) for root in policy.roots):
         return None
     if expands and any(inside(root, target) for root in policy.roots):

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.server.access import Policy, check, glob_refusal, refusals, shown
+from mdsel_claude.server.access import (
+    Policy,
+    check,
+    check_argument,
+    glob_refusal,
+    refusals,
+    shown,
+)
 
 
 @pytest.fixture
@@ -132,6 +139,37 @@ def test_roots_confine_reads(tmp_path: Path) -> None:
     assert relative is not None and relative.code == "OUTSIDE_ROOTS"
 
 
+def test_a_root_spelled_in_another_case_holds_its_files_where_names_ignore_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on macOS's and Windows' default file systems (simulated here: this one tells case
+    apart), `/x/Proj` and `/x/proj` are one directory, and a file in it is inside the root."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "a.md").write_text("# A\n")
+    policy = Policy(roots=(str(tmp_path / "Proj"),))
+    refusal = check(str(tmp_path / "proj" / "a.md"), policy)
+    assert refusal is not None and refusal.code == "OUTSIDE_ROOTS"  # here, Proj is not proj
+    real_stat = os.stat
+
+    def any_case(path: str | os.PathLike[str], *args: object, **kwargs: object) -> os.stat_result:
+        return real_stat(str(path).replace("Proj", "proj"), *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", any_case)
+    assert check(str(tmp_path / "proj" / "a.md"), policy) is None
+
+
+def test_names_alike_but_for_case_are_two_directories_where_the_system_says_so(
+    tmp_path: Path,
+) -> None:
+    for name in ("Proj", "proj"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "a.md").write_text("# A\n")
+    policy = Policy(roots=(str(tmp_path / "Proj"),))
+    assert check(str(tmp_path / "Proj" / "a.md"), policy) is None
+    refusal = check(str(tmp_path / "proj" / "a.md"), policy)
+    assert refusal is not None and refusal.code == "OUTSIDE_ROOTS"
+
+
 def test_outside_roots_says_nothing_about_the_target(tmp_path: Path) -> None:
     (tmp_path / "root").mkdir()
     policy = Policy(roots=(os.path.realpath(tmp_path / "root"),))
@@ -165,3 +203,33 @@ def test_a_glob_with_too_many_segments_is_refused_before_it_is_expanded(tmp_path
 def test_shown_escapes_every_line_separator() -> None:
     assert shown("a\nb\x85c\x9bd\u2028e\u2029f\x7f") == "a\\x0ab\\x85c\\x9bd\\u2028e\\u2029f\\x7f"
     assert shown("plain é ü.md") == "plain é ü.md"
+
+
+def _swapped(path: object, *args: object, **kwargs: object) -> str:
+    # `lstat` saw a link, and a directory stood there by the time `readlink` read it
+    raise OSError(22, "Invalid argument", path)
+
+
+@pytest.mark.parametrize("roots", [None, "tmp"])
+def test_a_name_swapped_during_the_root_check_is_a_missing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, roots: str | None
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n")
+    (tmp_path / "link").symlink_to(tmp_path / "docs")
+    policy = Policy(roots=None if roots is None else (str(tmp_path.resolve()),))
+    monkeypatch.setattr(os, "readlink", _swapped)
+    refusal = check("link/a.md", policy, cwd=str(tmp_path))
+    assert refusal is not None
+    assert (refusal.type, refusal.code, refusal.file) == ("FILE_NOT_FOUND", "ENOENT", "link/a.md")
+
+
+def test_a_directory_swapped_while_its_argument_is_checked_is_a_missing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "docs")
+    monkeypatch.setattr(os, "readlink", _swapped)
+    refusal = check_argument("link", Policy(roots=(str(tmp_path.resolve()),)), cwd=str(tmp_path))
+    assert refusal is not None
+    assert (refusal.code, refusal.file) == ("ENOENT", "link")
