@@ -179,7 +179,7 @@ def run_request(
 
         # Problems share the answer's budget with what it shows.
         room = answer_room(settings.engine.max_answer_tokens) - text_cost(outcome.stdout)
-        stderr = cap_problem_lines(outcome.stderr, settings.max_problems, room)
+        stderr = cap_problem_lines(outcome.stderr, settings.max_problems, room, text_cost)
         outcome = outcome._replace(stderr=stderr)
     result = relay(outcome)
     # A failed call's problem lines say why it failed: a cut keeps them (see cap_answer).
