@@ -38,8 +38,8 @@ import pyromark
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mdsel.budget import estimated_tokens, utf8_size  # noqa: E402
 from mdsel.cli import run  # noqa: E402
+from mdsel.estimate import estimated_tokens  # noqa: E402
 from mdsel.files import expand_paths  # noqa: E402
 from mdsel.parse import OPTIONS  # noqa: E402
 from mdsel.tree import parse_document  # noqa: E402
@@ -89,7 +89,7 @@ def measure(name: str, directory: Path, limit: int | None, repeat: int) -> dict[
         paths = paths[:limit]
         environ["MDSEL_MAX_FILES"] = str(limit)
     out = run(["index", "."], environ, cwd)
-    size = utf8_size(out.stdout + out.stderr)
+    size = len((out.stdout + out.stderr).encode())
     index_time, parse_time, floor_time = interleaved(
         [
             lambda: run(["index", "."], environ, cwd),
@@ -104,7 +104,7 @@ def measure(name: str, directory: Path, limit: int | None, repeat: int) -> dict[
         "documents": len(paths),
         "bytes": total_bytes,
         "answer_bytes": size,
-        "answer_tokens_estimate": estimated_tokens(size),
+        "answer_tokens_estimate": estimated_tokens(out.stdout + out.stderr),
         "index_ms": 1000 * index_time,
         "parse_ms": 1000 * parse_time,
         "floor_ms": 1000 * floor_time,

@@ -195,6 +195,8 @@ def collect(reuse: bool) -> dict[str, Any]:
         "search_speed": lambda: json_script("bench_search_speed.py", "--json"),
         # bench_skill.py: the Agent Skill's session-start tokens against the MCP tools'.
         "skill": lambda: json_script("bench_skill.py"),
+        # bench_estimate.py: the token estimate over the Claude tokenizer's count, per kind.
+        "estimate": lambda: json_script("bench_estimate.py", "--json"),
     }
     results: dict[str, Any] = {}
     for name, step in steps.items():
@@ -825,6 +827,44 @@ def memory_section(memory: dict[str, Any]) -> list[str]:
     return [*lines, *table(header, rows), ""]
 
 
+ESTIMATE_KINDS = {
+    "prose": "English prose (paragraphs)",
+    "document": "documents, whole",
+    "window": "documents, 8 KB windows",
+    "code": "fenced code, 8 KB windows",
+}
+"""What the real kinds of bench_estimate.py are; the generated ones are named as they are."""
+
+
+def estimate_section(e: dict[str, Any]) -> list[str]:
+    if "error" in e:
+        return ["## Token estimate", "", f"Not measured: {e['error']}", ""]
+    lines = [
+        "## Token estimate",
+        "",
+        "Answers are sized by an estimate of their Claude tokens (`mdsel.estimate`: runs of "
+        "letters, digits and punctuation, case changes, long runs, a token for each byte outside "
+        "ASCII), never by the tokenizer itself. `bench/bench_estimate.py` divides it by the real "
+        f"count ({e['tokenizer']}) on the vendored and fetched documents and on generated pages "
+        "of dense content, beside the estimate it replaced (UTF-8 bytes / 2.5) in the same run. "
+        "Targets: never below 1 (an answer within its budget is within it for real), English "
+        "prose at most 1.5 (answers do not shrink for nothing). Met: "
+        f"{'yes' if e['met'] else 'no'}; the estimate reads {e['mb_per_s']:.0f} MB/s.",
+        "",
+    ]
+    rows = [
+        [
+            ESTIMATE_KINDS.get(r["kind"], r["kind"] + " (generated)"),
+            str(r["texts"]),
+            " / ".join(f"{v:.2f}" for v in r["before"]),
+            " / ".join(f"{v:.2f}" for v in r["after"]),
+        ]
+        for r in e["rows"]
+    ]
+    header = ["content", "texts", "bytes / 2.5: min / median / max", "estimate: min / median / max"]
+    return [*lines, *table(header, rows), ""]
+
+
 def tree_section(t: dict[str, Any]) -> list[str]:
     if "error" in t:
         return ["## Documentation trees", "", f"Not measured: {t['error']}", ""]
@@ -835,8 +875,8 @@ def tree_section(t: dict[str, Any]) -> list[str]:
         "(walk, reads, parse, the map fitted to the answer budget, text) against reading and "
         "parsing the same documents into Documents, and against reading them with a bare loop "
         "over the parser's events, run alternately in the same run (medians). Target: at most "
-        "1.5 times the parse. The answer's size is in tokens estimated as one per 2.5 bytes "
-        "(the tests count it with the Claude tokenizer: at most 10,000).",
+        "1.5 times the parse. The answer's size is in estimated tokens (see Token estimate; "
+        "the tests count it with the Claude tokenizer: at most 10,000).",
         "",
     ]
     rows = [
@@ -1060,6 +1100,7 @@ def page(results: dict[str, Any]) -> str:
         *memory_section(results.get("memory", {"error": "not run"})),
         *(caps_section(results["caps"]) if "caps" in results else []),
         *(select_work_section(results["select_work"]) if "select_work" in results else []),
+        *(estimate_section(results["estimate"]) if "estimate" in results else []),
         *(tree_section(results["tree"]) if "tree" in results else []),
         *(links_section(results["links"]) if "links" in results else []),
         *(
@@ -1080,7 +1121,8 @@ def page(results: dict[str, Any]) -> str:
         "`bench/bench_server_parts.py`, `bench/bench_hook.py`, `bench/bench_caps.py`, "
         "`bench/bench_select_work.py`, "
         "`bench/bench_tree.py`, `bench/bench_links.py`, `bench/bench_search.py`, "
-        "`bench/bench_search_speed.py`, `bench/bench_growth.py`, `bench/bench_skill.py`.",
+        "`bench/bench_search_speed.py`, `bench/bench_growth.py`, `bench/bench_skill.py`, "
+        "`bench/bench_estimate.py`.",
         "",
     ]
     return "\n".join(wrap(lines))

@@ -46,3 +46,11 @@ def count_tokens(text: str) -> int:
     if tokenizer is None:
         pytest.skip(reason)
     return len(tokenizer.encode(text).ids)
+
+
+def count_tokens_each(texts: list[str]) -> list[int]:
+    """`count_tokens` of each of `texts`, encoded as one batch (the tokenizer's threads)."""
+    tokenizer, reason = _tokenizer()
+    if tokenizer is None:
+        pytest.skip(reason)
+    return [len(encoding.ids) for encoding in tokenizer.encode_batch(texts)]

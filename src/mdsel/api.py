@@ -156,5 +156,5 @@ def run_command(
     if options.json:
         from mdsel import render_json
 
-        return render_json.select(result, all_file_problems, warnings)
+        return render_json.select(result, all_file_problems, warnings, options)
     return render_text.select(result, all_file_problems, warnings)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from mdsel.budget import lines_size, utf8_size
+from mdsel.budget import LINE_COST, UNITS_PER_TOKEN, lines_cost
 from mdsel.catalog_entries import INDENT, MAX_DEPTH, Entry
 from mdsel.names import heading_selector
 from mdsel.titles import shown_title
@@ -22,12 +22,10 @@ from mdsel.tree import Source
 
 MIN_CAP = 3
 """Headings shown per document at least, when any are (then `… +N more`)."""
-BYTES_PER_LINE = 48
-"""A heading line's usual size, to share the room among the documents."""
 LARGEST = 3
 MAX_LARGEST = 12
 """Largest documents named on a directory line: at least, at most."""
-BYTES_PER_NAMED = 40
+NAMED_COST = 26 * UNITS_PER_TOKEN
 """A document named on a directory line: its name, words and title, roughly."""
 EXAMPLE_DIRS = 2
 
@@ -45,8 +43,8 @@ def common_root(paths: Sequence[str]) -> str | None:
 def catalog(
     sources: Sequence[Source], budget: int, room_taken: int, max_headings: int
 ) -> list[str] | None:
-    """Lines of the map of these documents within `budget` bytes (`room_taken` already used
-    by lines printed before it); None when even the coarsest map does not fit."""
+    """Lines of the map of these documents within `budget` (a cost, mdsel.budget; `room_taken`
+    already used by lines printed before it); None when even the coarsest map does not fit."""
     found = common_root([s.path for s in sources])
     root = found or ""
     docs = [Entry(source, root) for source in sources]
@@ -59,13 +57,13 @@ def catalog(
         + f"{len(docs)} documents {lines_total} lines {words_total} words "
         "(document: file: title, lines, words; heading: selector, title, line, words)"
     )
-    room = budget - room_taken - utf8_size(head) - 1
+    room = budget - room_taken - lines_cost([head])
     # The closing line is kept room for at its longest (the longest description of the map).
     longest = (
         "every document with its title and headings 6 levels deep (at most 99999 each); 99999 "
         "documents also with their headings 6 levels deep, largest first"
     )
-    closing_room = utf8_size(_closing(longest + " " * 40, docs, shown_root, root, True)) + 1
+    closing_room = lines_cost([_closing(longest + " " * 40, docs, shown_root, root, True)])
     body = _with_outlines(docs, room - closing_room, max_headings)
     if body is not None:
         lines, depth, deeper, cap, docs_shown, shown_outlines = body
@@ -109,7 +107,7 @@ def _with_outlines(
     docs: list[Entry], room: int, max_headings: int
 ) -> tuple[list[str], int, int, int, list[Entry], list[list[str]]] | None:
     """File lines grouped under directory lines, with headings to the deepest outline depth
-    whose lines all fit in `room` bytes: (lines, depth, documents shown one level deeper,
+    whose lines all fit in `room`: (lines, depth, documents shown one level deeper,
     headings shown per document at most, the documents in the order shown, each one's
     heading lines), depth -1 for titles only; None when not even the titles fit."""
     # Each directory once, its documents under it: sorted by directory, then in given order.
@@ -120,15 +118,15 @@ def _with_outlines(
             groups[-1][1].append(doc)
         else:
             groups.append((doc.directory, [doc]))
-    used = sum(utf8_size(directory) + 2 for directory, _ in groups)
+    used = lines_cost([f"{directory}/" for directory, _ in groups])
     file_lines = [doc.line(INDENT) for doc in docs]
-    used += lines_size(file_lines)
+    used += lines_cost(file_lines)
     if used > room:
         return None
     # The deepest outline depth whose lines all fit, each document's at most `cap` headings
     # (a changelog of 900 entries does not crowd out the other documents); then one level
     # more for the largest documents, as many as the room left holds.
-    cap = max(MIN_CAP, min(max_headings, room // (len(docs) * BYTES_PER_LINE)))
+    cap = max(MIN_CAP, min(max_headings, room // (len(docs) * LINE_COST)))
     depth = -1
     deeper = 0
     kept: list[list[str]] = [[] for _ in docs]
@@ -157,7 +155,7 @@ def _largest_deeper(
     docs: list[Entry], kept: list[list[str]], outlines: list[list[str]], room: int
 ) -> int:
     """Give the largest documents their `outlines` (one level deeper than `kept`) while they
-    fit in `room` bytes, passing over those it does not change; how many got them."""
+    fit in `room`, passing over those it does not change; how many got them."""
     order = sorted(range(len(docs)), key=lambda n: -docs[n].document.word_count)
     upgraded = 0
     for number in order:
@@ -173,7 +171,7 @@ def _largest_deeper(
 
 
 def _size(outlines: list[list[str]]) -> int:
-    return sum(map(lines_size, outlines))
+    return sum(map(lines_cost, outlines))
 
 
 def _by_directory(docs: list[Entry], room: int) -> tuple[list[str], int] | None:
@@ -189,20 +187,21 @@ def _by_directory(docs: list[Entry], room: int) -> tuple[list[str], int] | None:
             groups.setdefault("/".join(_parts(doc.directory)[:keep]), []).append(doc)
         groups = dict(sorted(groups.items()))
         # As many of the largest documents named per directory as the room holds, 3 at least.
-        largest = max(LARGEST, min(MAX_LARGEST, room // (len(groups) * BYTES_PER_NAMED) - 2))
+        largest = max(LARGEST, min(MAX_LARGEST, room // (len(groups) * NAMED_COST) - 2))
         lines = [_directory_line(name, members, largest) for name, members in groups.items()]
-        if lines_size(lines) <= room:
+        if lines_cost(lines) <= room:
             return lines, (0 if keep == deepest else keep)
     # Top-level directories, the ones holding the most documents first, while they fit.
     ranked = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
     shown: list[str] = []
-    used = 200  # the line counting the rest
+    used = 80 * UNITS_PER_TOKEN  # the line counting the rest
     for name, members in ranked:
         line = _directory_line(name, members, LARGEST)
-        if used + utf8_size(line) + 1 > room:
+        cost = lines_cost([line])
+        if used + cost > room:
             break
         shown.append(line)
-        used += utf8_size(line) + 1
+        used += cost
     if not shown:
         return None
     rest = ranked[len(shown) :]

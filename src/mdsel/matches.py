@@ -12,7 +12,7 @@ from itertools import repeat
 
 from mdsel import paginate
 from mdsel.address import LINES
-from mdsel.budget import RESERVE_BYTES, answer_bytes, utf8_size
+from mdsel.budget import RESERVE, UNITS_PER_TOKEN, answer_room, text_cost, utf8_size
 from mdsel.children import children
 from mdsel.errors import (
     INVALID_SELECTOR,
@@ -44,16 +44,22 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mdsel.search_index import SearchCache
 
-OMITTED_LINE_BYTES = 1024
+OMITTED_LINE_COST = 500 * UNITS_PER_TOKEN
 """Room for the line naming matches left out: at most 20 runs of selectors (mdsel.omitted)."""
 
-MIN_MATCH_BYTES = 41
+MIN_MATCH_COST = 16 * UNITS_PER_TOKEN
 """The least room a match takes (its `==>` line, a selector, nothing shown): with less left,
 nothing more is cut into pages to see whether it fits."""
 
+HEADER_COST = 4 * UNITS_PER_TOKEN
+"""A match's `==> … <==` line beyond the estimate of its own text (the line break, the marks)."""
+TRAILER_COST = 80 * UNITS_PER_TOKEN
+"""The line after a page or a head/tail part (a page's, its next selector and its subsections'
+at most MAX_LISTED; render_text)."""
 TRAILER_BYTES = 200
-"""Room for the line after a page or a head/tail part (a page's, its next selector and its
-subsections' at most MAX_LISTED; render_text)."""
+"""The same line in bytes, for full=true's byte bound."""
+PROBLEM_COST = 24 * UNITS_PER_TOKEN
+"""A problem's line beyond its message and selector (its mark, type and code)."""
 
 MAX_MISFITS = 256
 """Matches cut into pages that did not fit, after which the rest are left out untried: a
@@ -98,6 +104,7 @@ def select_matches(
         (*problems, *picker.problems),
         named,
         capped=picker.capped,
+        full=any(selector.params.full for selector, _nodes in found),
     )
 
 
@@ -116,8 +123,9 @@ class _Picker:
         self.budget = options.page_words
         self.used = 0
         # The room left for a last "not shown" line (MAX_RUNS runs of selectors) is kept free.
-        self.room = answer_bytes(options.answer_tokens) - RESERVE_BYTES - OMITTED_LINE_BYTES
-        self.used_bytes = 0
+        self.room = answer_room(options.answer_tokens) - RESERVE - OMITTED_LINE_COST
+        self.used_cost = 0  # against the room, in estimated tokens (mdsel.budget)
+        self.used_bytes = 0  # against MAX_FULL_BYTES
         self.misfits = 0  # matches cut into pages that did not fit
         self.answers = 0  # matches and problems
         # What two selectors show alike (`h2.1,L812` when the section is one page, `L5-7` when
@@ -139,8 +147,8 @@ class _Picker:
             self._take_one(node, params, full)
 
     def _done(self, full: bool) -> bool:
-        """Whether no more of these nodes can be shown: the answer's words or bytes are used
-        up (no match takes less than MIN_MATCH_BYTES), or MAX_MISFITS matches did not fit (or,
+        """Whether no more of these nodes can be shown: the answer's words or tokens are used
+        up (no match takes less than MIN_MATCH_COST), or MAX_MISFITS matches did not fit (or,
         before the first match, MAX_MISFITS problems came instead); with full=true,
         MAX_FULL_MATCHES matches and problems, or MAX_FULL_BYTES bytes, are shown."""
         if not self.matches:
@@ -149,7 +157,7 @@ class _Picker:
             return self.answers >= MAX_FULL_MATCHES or self.used_bytes >= MAX_FULL_BYTES
         return (
             self.used >= self.budget
-            or self.used_bytes + MIN_MATCH_BYTES > self.room
+            or self.used_cost + MIN_MATCH_COST > self.room
             or self.misfits >= MAX_MISFITS
         )
 
@@ -160,6 +168,7 @@ class _Picker:
         if isinstance(shown, Problem):
             # Its line takes room in the answer as a match would.
             self.used_bytes += utf8_size(shown.message) + utf8_size(shown.selector or "") + 40
+            self.used_cost += text_cost(f"{shown.message} {shown.selector or ''}") + PROBLEM_COST
             self.problems.append(shown)
             return
         if self.shown_before is not None:
@@ -168,20 +177,27 @@ class _Picker:
                 return
             self.shown_before.add(key)
         # Its `==> path selector titles Lx-y <==` line, and a trailer when a part is shown.
-        size = utf8_size(shown.content) + utf8_size(match_header(shown, self.qualify)) + 2
+        header = match_header(shown, self.qualify)
+        size = utf8_size(shown.content) + utf8_size(header) + 2
         clipped = shown.params is not None and (shown.params.head or shown.params.tail)
-        if shown.total_pages > 1 or clipped:
-            size += TRAILER_BYTES
+        trailer = shown.total_pages > 1 or bool(clipped)
+        size += TRAILER_BYTES * trailer
+        # Estimated only when a budget holds: full=true's 50 MiB are counted in bytes.
+        cost = 0
+        if not full:
+            cost = text_cost(shown.content) + text_cost(header) + HEADER_COST
+            cost += TRAILER_COST * trailer
         if (
             self.matches
             and not full
-            and (self.used + shown.words > self.budget or self.used_bytes + size > self.room)
+            and (self.used + shown.words > self.budget or self.used_cost + cost > self.room)
         ):
             self.misfits += 1
             self.omitted.add((node,), params)
             return
         self.used += shown.words
         self.used_bytes += size
+        self.used_cost += cost
         if options.json:  # the text format never shows children; do not pay for them there
             shown = shown._replace(children=children(self.sources[node.doc].document, node))
         self.matches.append(shown)

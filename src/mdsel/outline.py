@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from mdsel._record import NamedTuple
-from mdsel.budget import lines_size
+from mdsel.budget import lines_cost
 from mdsel.names import heading_selector
 from mdsel.titles import short_title
 from mdsel.tree import BLOCK_KINDS, Document
@@ -98,13 +98,14 @@ def fit_outline(
     expand_hint: str,
 ) -> list[str]:
     """`lines` (the outline of headings first..last under `budget` headings) again under fewer
-    headings, as many as fit in `room` bytes: 250 long titles can pass the answer budget."""
-    size = lines_size(lines)
+    headings, as many as fit in `room` (a cost, mdsel.budget): 250 long titles can pass the
+    answer budget."""
+    size = lines_cost(lines)
     count = last - first + 1 if budget is None else min(budget, last - first + 1)
     while size > room and count > 1:
         count = max(1, min(count - 1, count * room // size * 9 // 10))
         lines = outline(document, first, last, prefix, count, expand_hint)
-        size = lines_size(lines)
+        size = lines_cost(lines)
     return lines
 
 

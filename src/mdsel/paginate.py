@@ -1,10 +1,10 @@
 """head/tail, then pages of whole lines: a match longer than a page is cut at line boundaries.
 
 A page holds at most `page_words` words and `page_words * BYTES_PER_WORD` bytes, and never more
-than the answer budget's bytes (see mdsel.budget). A single line
-longer than a page is cut at the last whitespace before the limit, or at the limit (HARD_CUT
-bytes at most) when there is none (a 5 MB line of base64 still comes back in pieces), never
-inside a UTF-8 character.
+than its share of the answer budget in estimated tokens (mdsel.budget), never less than
+MIN_PAGE_COST. A single line longer than a page is cut at the last whitespace before the limit,
+or at the limit (HARD_CUT bytes at most) when there is none (a 5 MB line of base64 still comes
+back in pieces), never inside a UTF-8 character.
 """
 
 from __future__ import annotations
@@ -14,11 +14,18 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from mdsel._record import NamedTuple
+from mdsel.budget import UNITS_PER_TOKEN, data_cost
 from mdsel.tree import Document
 
 BYTES_PER_WORD = 64
 """Byte bound per page word: only pathological lines (huge tokens) ever reach it."""
 HARD_CUT = 32 * 1024
+MIN_PAGE_COST = 400 * UNITS_PER_TOKEN
+"""The least a page may take, whatever the budget: a page of a line or two at least."""
+MAX_UNITS_PER_BYTE = 3 * UNITS_PER_TOKEN
+"""More than any ASCII byte costs in the estimate (`1\n1\n` is 2.7 tokens a byte): ASCII
+bytes under room / this fit without counting them. Outside ASCII, NFKC can make a character
+eighteen, so those are always counted."""
 
 _WORD = re.compile(rb"\S+")
 
@@ -43,21 +50,35 @@ def clip_lines(first: int, last: int, head: int | None, tail: int | None) -> tup
 
 
 def one_page(
-    document: Document, first: int, last: int, page_words: int, max_page_bytes: int | None = None
+    document: Document, first: int, last: int, page_words: int, max_page_cost: int | None = None
 ) -> bool:
     """Whether lines first..last fit one page: what `pages` would not cut (the index says of
     each section whether a select of it comes in pages)."""
     lines = document.lines
     total = lines.words_in(first, last)
-    size = lines.starts[last] - lines.starts[first - 1] if last >= first else 0
-    return total <= page_words and size <= _page_bytes(page_words, max_page_bytes)
+    start, end = _bounds(document, first, last)
+    if total > page_words or end - start > page_words * BYTES_PER_WORD:
+        return False
+    room = _page_room(max_page_cost)
+    return room is None or _fits(document.data, start, end, room)
 
 
-def _page_bytes(page_words: int, max_page_bytes: int | None) -> int:
-    page_bytes = page_words * BYTES_PER_WORD
-    if max_page_bytes is not None:
-        page_bytes = max(1024, min(page_bytes, max_page_bytes))
-    return page_bytes
+def _bounds(document: Document, first: int, last: int) -> tuple[int, int]:
+    starts = document.lines.starts
+    return starts[first - 1], starts[last] if last >= first else starts[first - 1]
+
+
+def _page_room(max_page_cost: int | None) -> int | None:
+    return None if max_page_cost is None else max(MIN_PAGE_COST, max_page_cost)
+
+
+def _fits(data: bytes, start: int, end: int, room: int) -> bool:
+    """Whether bytes start..end are within `room`: sure without counting when even their
+    densest ASCII would be (MAX_UNITS_PER_BYTE), counted otherwise."""
+    chunk = data[start:end]
+    if (end - start) * MAX_UNITS_PER_BYTE <= room and chunk.isascii():
+        return True
+    return data_cost(chunk) <= room
 
 
 def pages(
@@ -65,18 +86,21 @@ def pages(
     first: int,
     last: int,
     page_words: int | None,
-    max_page_bytes: int | None = None,
+    max_page_cost: int | None = None,
 ) -> list[Span]:
     """Lines first..last (1-based, inclusive) as pages; one page when `page_words` is None.
-    `max_page_bytes` lowers the bytes a page may hold (the answer budget's share)."""
+    `max_page_cost` is the estimated cost a page may take (the answer budget's share)."""
     lines = document.lines
-    start, end = (
-        lines.starts[first - 1],
-        lines.starts[last] if last >= first else lines.starts[first - 1],
-    )
+    data = document.data
+    start, end = _bounds(document, first, last)
     total = lines.words_in(first, last)
-    page_bytes = 0 if page_words is None else _page_bytes(page_words, max_page_bytes)
-    if page_words is None or (total <= page_words and end - start <= page_bytes):
+    page_bytes = 0 if page_words is None else page_words * BYTES_PER_WORD
+    room = _page_room(max_page_cost)
+    if page_words is None or (
+        total <= page_words
+        and end - start <= page_bytes
+        and (room is None or _fits(data, start, end, room))
+    ):
         return [Span(start, end, total, first, last)]  # last < first: nothing there (L1-0)
     result: list[Span] = []
     cur_start = cur_end = start
@@ -95,6 +119,16 @@ def pages(
                 lo = mid
             else:
                 hi = mid - 1
+        if lo >= line and room is not None and not _fits(data, cur_start, starts[lo], room):
+            # Within the words but past the tokens (a table of hashes): the lines that fit
+            # both, by bisection again, each step one estimate of the page so far.
+            hi, lo = lo - 1, line - 1
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if _fits(data, cur_start, starts[mid], room):
+                    lo = mid
+                else:
+                    hi = mid - 1
         if lo >= line:
             cur_words += lines.words_between(cur_end, starts[lo])
             cur_end = starts[lo]
@@ -104,15 +138,21 @@ def pages(
         # page itself, it comes in pieces, each added as the lines were.
         unit_start, unit_end = starts[line - 1], starts[line]
         count = lines.words_between(unit_start, unit_end)
-        if count <= page_words and unit_end - unit_start <= page_bytes:
+        if (
+            count <= page_words
+            and unit_end - unit_start <= page_bytes
+            and (room is None or _fits(data, unit_start, unit_end, room))
+        ):
             result.append(_span(document, cur_start, cur_end, cur_words))
             cur_start, cur_words = cur_end, 0
             continue
         for piece_start, piece_end, piece_words in _cut(
-            document.data, unit_start, unit_end, page_words, page_bytes
+            data, unit_start, unit_end, page_words, page_bytes, room
         ):
             if cur_end > cur_start and (
-                cur_words + piece_words > page_words or piece_end - cur_start > page_bytes
+                cur_words + piece_words > page_words
+                or piece_end - cur_start > page_bytes
+                or (room is not None and not _fits(data, cur_start, piece_end, room))
             ):
                 result.append(_span(document, cur_start, cur_end, cur_words))
                 cur_start, cur_words = piece_start, 0
@@ -129,26 +169,43 @@ def _span(document: Document, start: int, end: int, words: int) -> Span:
 
 
 def _cut(
-    data: bytes, start: int, end: int, page_words: int, page_bytes: int
+    data: bytes, start: int, end: int, page_words: int, page_bytes: int, room: int | None
 ) -> Iterator[tuple[int, int, int]]:
     pos = start
+    last = 0  # the last piece's bytes: the pieces of one line are alike
     while pos < end:
-        limit = min(end, pos + page_bytes)
-        if limit < end or len(data[pos:limit].split()) > page_words:
-            nth = None
-            for nth_index, match in enumerate(_WORD.finditer(data, pos, limit)):
-                if nth_index == page_words:
-                    nth = match.start()
-                    break
-            if nth is not None:
-                limit = nth
-            else:
-                chunk = data[pos:limit]
-                space = max(chunk.rfind(b" "), chunk.rfind(b"\t"))
-                limit = pos + space + 1 if space > 0 else min(limit, pos + HARD_CUT)
-            while limit < end and limit > pos + 1 and (data[limit] & 0xC0) == 0x80:
-                limit -= 1  # never split a UTF-8 sequence
-            if limit < end and data[limit - 1 : limit + 1] == b"\r\n":
-                limit += 1  # nor a CRLF line ending
+        limit = min(end, pos + page_bytes, pos + 2 * last if room is not None and last else end)
+        while True:
+            limit = _piece_end(data, pos, limit, end, page_words)
+            if room is None or limit <= pos + 1 or _fits(data, pos, limit, room):
+                break
+            # Over its tokens (dense text): shrunk in proportion to what is over, then cut
+            # again at a word, until it fits (each step at least a byte shorter).
+            cost = data_cost(data[pos:limit])
+            limit = min(limit - 1, pos + max(1, (limit - pos) * room // cost))
         yield pos, limit, len(data[pos:limit].split())
+        last = limit - pos
         pos = limit
+
+
+def _piece_end(data: bytes, pos: int, limit: int, end: int, page_words: int) -> int:
+    """Where a piece of a line from `pos` ends at `limit` at most: after its `page_words`-th
+    word, at its last whitespace, or hard (HARD_CUT at most), never inside a UTF-8 character
+    or a CRLF."""
+    if limit < end or len(data[pos:limit].split()) > page_words:
+        nth = None
+        for nth_index, match in enumerate(_WORD.finditer(data, pos, limit)):
+            if nth_index == page_words:
+                nth = match.start()
+                break
+        if nth is not None:
+            limit = nth
+        else:
+            chunk = data[pos:limit]
+            space = max(chunk.rfind(b" "), chunk.rfind(b"\t"))
+            limit = pos + space + 1 if space > 0 else min(limit, pos + HARD_CUT)
+        while limit < end and limit > pos + 1 and (data[limit] & 0xC0) == 0x80:
+            limit -= 1  # never split a UTF-8 sequence
+        if limit < end and data[limit - 1 : limit + 1] == b"\r\n":
+            limit += 1  # nor a CRLF line ending
+    return limit

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
+from mdsel import json_budget
 from mdsel.anchors import anchors
-from mdsel.budget import RESERVE_BYTES, answer_bytes
+from mdsel.budget import answer_room, page_room, text_cost
 from mdsel.children import children_counts, preview_cut
 from mdsel.errors import NAMESPACE_NOT_FOUND, SELECTOR_NOT_FOUND, Problem
 from mdsel.fragments import written_fragment
+from mdsel.json_budget import Entries, Measure
 from mdsel.names import heading_selector
 from mdsel.paginate import one_page
 from mdsel.results import IndexResult, Options, Outcome, SelectResult
@@ -42,13 +44,13 @@ def _qualified(namespace: str, selector: str) -> str:
     return f"{namespace}::{selector}" if namespace else selector
 
 
-def _envelope(
+def _body(
     command: str,
     data: dict[str, Any] | None,
     problems: Sequence[Problem],
     warnings: Sequence[str],
     unresolved: Sequence[str] = (),
-) -> Outcome:
+) -> dict[str, Any]:
     body: dict[str, Any] = {
         "success": not problems,
         "command": command,
@@ -61,8 +63,47 @@ def _envelope(
         body["warnings"] = list(warnings)
     if problems:
         body["errors"] = [_error(p) for p in problems]
-    text = json.dumps(body, ensure_ascii=False, indent=2) + "\n"
+    return body
+
+
+def _dumped(body: dict[str, Any]) -> str:
+    return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
+
+
+def _envelope(
+    command: str,
+    data: dict[str, Any] | None,
+    problems: Sequence[Problem],
+    warnings: Sequence[str],
+    unresolved: Sequence[str] = (),
+) -> Outcome:
+    text = _dumped(_body(command, data, problems, warnings, unresolved))
     return Outcome(text, "", 1 if problems else 0)
+
+
+def _fitted(
+    fit: Callable[[Entries, Measure, int, int], tuple[Entries, str]],
+    key: str,
+    command: str,
+    data: dict[str, Any],
+    problems: Sequence[Problem],
+    warnings: list[str],
+    unresolved: Sequence[str],
+    options: Options,
+) -> None:
+    """`data[key]` cut by `fit` (mdsel.json_budget) to the answer budget, unless --full; what
+    was left out said in `warnings`."""
+    if options.full:
+        return
+
+    def measure(entries: Entries, notes: list[str]) -> int:
+        body = _body(command, {**data, key: entries}, problems, [*warnings, *notes], unresolved)
+        return text_cost(_dumped(body))
+
+    tokens = options.answer_tokens
+    data[key], note = fit(data[key], measure, answer_room(tokens), tokens)
+    if note:
+        warnings.append(note)
 
 
 def index(
@@ -77,7 +118,7 @@ def index(
         entry = document_index(source.namespace, source.path, source.document, options)
         total_nodes += 1 + len(entry["headings"]) + sum(entry["blocks"].values())
         documents.append(entry)
-    data = {
+    data: dict[str, Any] = {
         "documents": documents,
         "summary": {
             "total_documents": len(documents),
@@ -85,7 +126,9 @@ def index(
             "total_selectors": total_nodes,
         },
     }
-    return _envelope("index", data, file_problems, warnings)
+    notes = list(warnings)
+    _fitted(json_budget.fit_index, "documents", "index", data, file_problems, notes, (), options)
+    return _envelope("index", data, file_problems, notes)
 
 
 def document_index(
@@ -95,8 +138,8 @@ def document_index(
     counts, root_children = children_counts(document)
 
     heading_anchors = anchors(document)
-    # As a select pages it: over the page's words, or over its share of the answer's bytes.
-    page_bytes = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    # As a select pages it: over the page's words, or over its share of the answer's budget.
+    room = page_room(options.answer_tokens, json=True)
     page_words = options.page_words
     heading_entries = []
     for index, heading in enumerate(headings):
@@ -115,7 +158,7 @@ def document_index(
                 "word_count": len(heading.title.encode("utf-8").split()),
                 "section_word_count": section_words,
                 "section_truncated": not one_page(
-                    document, heading.line_start, heading.section_line_end, page_words, page_bytes
+                    document, heading.line_start, heading.section_line_end, page_words, room
                 ),
                 "line_start": heading.line_start,
                 "line_end": heading.section_line_end,
@@ -134,9 +177,7 @@ def document_index(
             "children_count": root_children,
             "word_count": document.word_count,
             "section_word_count": document.word_count,
-            "section_truncated": not one_page(
-                document, 1, document.line_count, page_words, page_bytes
-            ),
+            "section_truncated": not one_page(document, 1, document.line_count, page_words, room),
             "line_start": 1,
             "line_end": document.line_count,
         },
@@ -154,8 +195,12 @@ def document_index(
 
 
 def select(
-    result: SelectResult, file_problems: Sequence[Problem], warnings: Sequence[str]
+    result: SelectResult,
+    file_problems: Sequence[Problem],
+    warnings: Sequence[str],
+    options: Options | None = None,
 ) -> Outcome:
+    """The envelope of a select, held to `options`' answer budget (the defaults' when None)."""
     matches = []
     for match in result.matches:
         entry: dict[str, Any] = {
@@ -208,10 +253,10 @@ def select(
         matches.extend(render_search.json_matches(result.search))
         data["search"] = render_search.json_summary(result.search)
     problems = [*file_problems, *result.problems]
-    return _envelope(
-        "select",
-        data,
-        problems,
-        all_warnings,
-        [str(u["selector"]) for u in unresolved],
-    )
+    unresolved_selectors = [str(u["selector"]) for u in unresolved]
+    options = options or Options()
+    if result.full:
+        options = options._replace(full=True)
+    fit = json_budget.fit_select
+    _fitted(fit, "matches", "select", data, problems, all_warnings, unresolved_selectors, options)
+    return _envelope("select", data, problems, all_warnings, unresolved_selectors)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mdsel.budget import answer_bytes, lines_size, utf8_size
+from mdsel.budget import answer_room, lines_cost
 from mdsel.errors import Problem
 from mdsel.outline import block_counts, fit_outline, outline
 from mdsel.provenance import match_header
@@ -60,8 +60,8 @@ def index(
     options: Options,
 ) -> Outcome:
     out: list[str] = list(warnings)
-    budget = None if options.full else answer_bytes(options.answer_tokens)
-    taken = lines_size(out)
+    budget = None if options.full else answer_room(options.answer_tokens)
+    taken = lines_cost(out)
     body = _outlines(result, options, None if budget is None else budget - taken)
     if body is None:
         assert budget is not None  # only a budget can refuse the whole outlines
@@ -79,9 +79,9 @@ def index(
 
 
 def _outlines(result: IndexResult, options: Options, room: int | None) -> list[str] | None:
-    """Every document's first line and outline, as long as they fit in `room` bytes (None: no
-    limit). Several documents that do not fit give None (the caller prints a map of them
-    instead); one document's outline is shown in as many headings as fit."""
+    """Every document's first line and outline, as long as they fit in `room` (a cost,
+    mdsel.budget; None: no limit). Several documents that do not fit give None (the caller
+    prints a map of them instead); one document's outline is shown in as many headings as fit."""
     qualify = result.named > 1
     out: list[str] = []
     used = 0
@@ -101,12 +101,12 @@ def _outlines(result: IndexResult, options: Options, room: int | None) -> list[s
         prefix = f"{source.namespace}::" if qualify else ""
         lines = outline(document, 0, len(document.headings) - 1, prefix, budget, "use --full")
         if room is not None and len(result.sources) == 1:
-            room_left = room - utf8_size(out[-1]) - 1
+            room_left = room - lines_cost(out[-1:])
             last = len(document.headings) - 1
             lines = fit_outline(document, 0, last, prefix, budget, lines, room_left, "use --full")
         out.extend(lines)
         if room is not None and len(result.sources) > 1:
-            used += lines_size(out[-len(lines) - 1 - bool(number) :])
+            used += lines_cost(out[-len(lines) - 1 - bool(number) :])
             if used > room:
                 return None
     return out

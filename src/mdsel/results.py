@@ -142,6 +142,8 @@ class SelectResult(NamedTuple):
     capped: bool = False
     """Whether some of `omitted` are matches full=true asked for, past the most one answer
     shows (mdsel.matches.MAX_FULL_MATCHES, MAX_FULL_BYTES)."""
+    full: bool = False
+    """Whether a selector asked for full=true: its answer has no budget, in JSON either."""
 
 
 class IndexResult(NamedTuple):

@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from mdsel.budget import RESERVE_BYTES, answer_bytes, utf8_size
+from mdsel.budget import RESERVE, UNITS_PER_TOKEN, answer_room, data_cost, text_cost
 from mdsel.errors import INVALID_SELECTOR, SELECTOR_NOT_FOUND, Problem, Suggestion
 from mdsel.names import heading_selector
 from mdsel.results import Hit, Options, Search
@@ -96,9 +96,9 @@ def _answer(
         )
     chosen = ranked[first : first + HITS_PER_PAGE]
     hits = tuple(_hit(index, sources, rowid, score, query) for rowid, score in chosen)
-    room = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    room = answer_room(options.answer_tokens) - RESERVE
     # The text's `==>` line repeats the first hit's path, selector and titles.
-    room -= sum(_hit_size(hit) for hit in hits) + _hit_size(hits[0]) + 400
+    room -= sum(_hit_cost(hit) for hit in hits) + _hit_cost(hits[0]) + 160 * UNITS_PER_TOKEN
     best = hits[0]
     document = sources[index.sections[chosen[0][0] - 1].doc].document
     text, text_end = _text(document, best.line_start, best.line_end, room, options)
@@ -236,34 +236,36 @@ def _preview(text: str) -> str:
     return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
 
 
-def _hit_size(hit: Hit) -> int:
-    """About what a hit's lines take in the answer (render_search's form), in bytes."""
-    size = 60 + utf8_size(hit.path) + utf8_size(hit.selector) + utf8_size(hit.namespace)
-    size += sum(utf8_size(short_title(title)) + 3 for title in hit.titles)
-    return size + sum(12 + utf8_size(text) for _number, text in hit.lines)
+def _hit_cost(hit: Hit) -> int:
+    """About what a hit's lines take in the answer (render_search's form), estimated."""
+    titles = " › ".join(short_title(title) for title in hit.titles)
+    lines = "\n".join(f"L{number}: {text}" for number, text in hit.lines)
+    written = f"{hit.namespace}::{hit.selector} {hit.path} {titles}\n{lines}\n"
+    return text_cost(written) + 24 * UNITS_PER_TOKEN
 
 
 def _text(
     document: Document, first: int, last: int, room: int, options: Options
 ) -> tuple[str, int]:
-    """The lines first..last, verbatim, as many as fit `room` bytes and the page's words; and
-    the last line given. A first line too long alone is cut at a character."""
+    """The lines first..last, verbatim, as many as fit `room` (an estimated cost) and the
+    page's words; and the last line given. A first line too long alone is cut at a character."""
     data = document.data
     starts = document.lines.starts
-    room = max(room, 200)
+    room = max(room, 80 * UNITS_PER_TOKEN)
     end = first - 1
     used = words = 0
     for number in range(first, last + 1):
         line = data[starts[number - 1] : starts[number]]
         line_words = len(line.split())
-        if end >= first and (used + len(line) > room or words + line_words > options.page_words):
+        cost = data_cost(line)
+        if end >= first and (used + cost > room or words + line_words > options.page_words):
             break
-        used += len(line)
+        used += cost
         words += line_words
         end = number
     raw = data[starts[first - 1] : starts[end]]
-    if len(raw) > room:
-        raw = raw[:room]
+    if used > room:  # one line alone: cut where its estimate fits
+        raw = raw[: len(raw) * room // used]
     return raw.decode("utf-8", "ignore"), end
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from mdsel import paginate
 from mdsel.address import LINES
-from mdsel.budget import RESERVE_BYTES, answer_bytes
+from mdsel.budget import page_room
 from mdsel.children import BLOCK_TYPE, subsection_selectors
 from mdsel.errors import SELECTOR_NOT_FOUND, Problem
 from mdsel.locate import page_holding, section_at
@@ -43,12 +43,12 @@ def shown_match(
     selector = node_selector(document, node)
     node_type, whole_first, whole_last = span_of(document, node)
     first, last = paginate.clip_lines(whole_first, whole_last, params.head, params.tail)
-    page_bytes = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+    room = page_room(options.answer_tokens, options.json)
     cut = (node.doc, first, last, full)
     spans = paged.get(cut) if paged is not None else None
     if spans is None:
         page_words = None if full else options.page_words
-        spans = paginate.pages(document, first, last, page_words, page_bytes)
+        spans = paginate.pages(document, first, last, page_words, room)
         if paged is not None:
             paged[cut] = spans
     asked = node.line if node.kind != LINES else 0
@@ -109,7 +109,7 @@ def toc_match(node: Node, source: Source, options: Options, full: bool, qualify:
     budget = None if full else options.max_headings
     lines = outline(document, lo, hi, prefix, budget, f"use {hint}")
     if not full:
-        room = answer_bytes(options.answer_tokens) - RESERVE_BYTES
+        room = page_room(options.answer_tokens, options.json)
         lines = fit_outline(document, lo, hi, prefix, budget, lines, room, f"use {hint}")
     text = "\n".join(lines) if hi >= lo else ""
     content = text + "\n" if text else ""

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from mdsel.budget import answer_room
 from mdsel.cli import run
+from mdsel.estimate import estimated_tokens
 from mdsel.results import Outcome
 from tests.conftest import ROOT
 from tests.tokens import count_tokens
@@ -109,7 +111,7 @@ def test_a_budget_setting_sizes_the_answer(tmp_path: Path) -> None:
     write_tree(tmp_path, 40)
     small = index(".", env={"MDSEL_MAX_ANSWER_TOKENS": "1000"}, cwd=tmp_path)
     large = index(".", env={"MDSEL_MAX_ANSWER_TOKENS": "40000"}, cwd=tmp_path)
-    assert len(small.stdout.encode()) <= 2500 < len(large.stdout.encode())
+    assert estimated_tokens(small.stdout) <= 1000 < estimated_tokens(large.stdout)
     assert "h3.7 Detail 1 of section 3" in large.stdout
 
 
@@ -127,7 +129,8 @@ def test_a_single_file_is_unchanged_unless_it_alone_overflows(tmp_path: Path) ->
         "".join(f"## A long heading title number {n} " + "x" * 200 + "\n" for n in range(200))
     )
     out = index(str(path))
-    assert len(out.stdout.encode()) <= 25_000 < len(index(str(path), "--full").stdout.encode())
+    whole = index(str(path), "--full").stdout
+    assert estimated_tokens(out.stdout) <= BUDGET < estimated_tokens(whole)
     assert out.stdout.splitlines()[-1].startswith("[showing ")
     small = tmp_path / "small.md"
     small.write_text("# One\n\ntext\n\n## Two\n\nmore\n")
@@ -167,7 +170,7 @@ def test_long_titles_are_cut_and_the_map_still_fits(tmp_path: Path) -> None:
     for number in range(3):
         (tmp_path / f"d{number}.md").write_text("# " + "word " * 10_000 + "\n\ntext\n")
     out = index(".", cwd=tmp_path)
-    assert len(out.stdout.encode()) <= 25_000
+    assert estimated_tokens(out.stdout) <= BUDGET
     assert out.stdout.count("word word") and "…" in out.stdout
     assert "too small" not in out.stdout
 
@@ -178,7 +181,7 @@ def test_thousands_of_directories_list_the_largest_and_count_the_rest(tmp_path: 
         words = "word " * (number % 7)
         (tmp_path / f"d{number:04d}" / "page.md").write_text(f"# Page {number}\n\n{words}\n")
     out = index(".", cwd=tmp_path)
-    assert len(out.stdout.encode()) <= 25_000
+    assert estimated_tokens(out.stdout) <= BUDGET
     last = out.stdout.splitlines()[-2]
     shown = sum(1 for line in out.stdout.splitlines() if re.match(r"d\d{4}/ 1 document", line))
     assert (
@@ -210,7 +213,7 @@ def test_the_closing_line_counts_the_documents_shown_deeper(tmp_path: Path) -> N
     for n in range(1, 6):
         small = " ".join(["w"] * n * 10)
         (docs / f"s{n}.md").write_text(f"# Small {n}\n\n## Alpha\n\n{small}\n\n### Detail\n\nx\n")
-    out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "400"}, cwd=tmp_path).stdout
+    out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "520"}, cwd=tmp_path).stdout
     closing = out.splitlines()[-1]
     assert "largest also" not in closing
     said, shown = _claims(out)
@@ -242,7 +245,7 @@ def test_the_closing_line_selects_what_the_example_file_has(tmp_path: Path) -> N
             (docs / "big.md").unlink()
         if largest == "plain.md":
             (docs / "plain.md").write_text("word " * 900 + "\n")
-        out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "300"}, cwd=tmp_path)
+        out = index("docs", env={"MDSEL_MAX_ANSWER_TOKENS": "380"}, cwd=tmp_path)
         closing = out.stdout.splitlines()[-1]
         example = re.search(r"select with the file's path \((\S+) in (\S+)\)", closing)
         assert example is not None, closing
@@ -260,7 +263,7 @@ def test_titles_only_map_names_the_share_its_documents_headings_were_cut_to(
     (tmp_path / "big.md").write_text(
         "# Big\n\n" + "".join(f"## Section {k}\n\n{words}\n\n" for k in range(40))
     )
-    for n in range(700):
+    for n in range(500):
         (tmp_path / f"p{n:03d}.md").write_text(f"# Page {n}\n\n## A\n\nsome words\n\n## B\n\nx\n")
     out = index(".", cwd=tmp_path).stdout
     closing = out.splitlines()[-1]
@@ -278,7 +281,7 @@ def _map_of(paths: list[str]) -> list[str]:
     text = "# Title\n\n" + "".join(f"## Part {k}\n\n" + "word " * 40 + "\n\n" for k in range(30))
     document = parse_document(text.encode())
     sources = [Source(f"doc{n}", path, document) for n, path in enumerate(paths)]
-    lines = catalog(sources, 4000, 0, 250)
+    lines = catalog(sources, answer_room(1600), 0, 250)
     assert lines is not None
     return lines
 
@@ -319,8 +322,8 @@ def test_absolute_directories_are_counted_under_their_own_top_folder() -> None:
     paths = [f"/srv/d{i}/a{j}.md" for i in range(12) for j in range(3)]
     paths += ["top0.md", "top1.md", *(f"rel{i}/x.md" for i in range(12))]
     sources = [Source(f"doc{n}", path, document) for n, path in enumerate(paths)]
-    for budget in (1000, 1400):
-        lines = catalog(sources, budget, 0, 250)
+    for budget in (400, 560):
+        lines = catalog(sources, answer_room(budget), 0, 250)
         assert lines is not None
         here = [line for line in lines if line.startswith("./ ")]
         assert here == [line for line in lines if line.startswith("./ 2 documents ")], lines

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import mdsel
 from mdsel import render_text
+from mdsel.estimate import estimated_tokens
 from mdsel.nodes import Node
 from mdsel.results import Match
 
@@ -28,7 +29,7 @@ def test_many_small_matches_fit_the_answer_budget_with_their_headers(
     source = mdsel.Source("doc", "doc.md", mdsel.parse_document(markdown.encode()))
     result = mdsel.select(request_, [source])
     out = render_text.select(result, [], [])
-    assert len(out.stdout.encode()) <= 25_000
+    assert estimated_tokens(out.stdout) <= mdsel.Options().answer_tokens
     assert result.omitted and out.stdout.splitlines()[-1].startswith("[+")
 
 
@@ -286,8 +287,10 @@ def test_json_past_the_budget_is_a_valid_envelope(
     result = mdsel.select(request_, [many_paragraphs], mdsel.Options(json=True))
     body = json.loads(render_json.select(result, [], []).stdout)
     jsonschema.validate(body, load_schema())
-    (warning,) = body["warnings"]
+    warning, *budget = body["warnings"]
     assert warning.startswith(f"{len(result.omitted)} more matches not shown (")
+    # What the envelope adds to the matches is held to the budget too (mdsel.json_budget).
+    assert all("to fit MDSEL_MAX_ANSWER_TOKENS=" in note for note in budget)
     assert warning.endswith("-199999" + ("?full=true" if "full" in request_ else "")) or (
         "?page=2" in warning
     )

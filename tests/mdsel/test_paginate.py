@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mdsel
-from mdsel.paginate import BYTES_PER_WORD, clip_lines, pages
+from mdsel.budget import answer_room, data_cost
+from mdsel.paginate import BYTES_PER_WORD, MIN_PAGE_COST, clip_lines, pages
 
 
 def _doc(data: bytes) -> mdsel.Document:
@@ -76,14 +77,16 @@ def test_a_token_cut_across_pages_counts_once_in_the_total(tmp_path: Path) -> No
 
 
 def pages_line_by_line(
-    document: mdsel.Document, first: int, last: int, page_words: int, page_bytes: int
+    document: mdsel.Document, first: int, last: int, page_words: int, room: int
 ) -> list[tuple[int, int, int]]:
     """Pages made as a reader would: line after line (a line longer than a page in pieces),
-    a new page whenever the next one would not fit."""
+    a new page whenever the next one would not fit its words, bytes or estimated tokens."""
     from mdsel.paginate import _cut
 
+    data = document.data
     lines = document.lines
     starts = lines.starts
+    page_bytes = page_words * BYTES_PER_WORD
     spans: list[tuple[int, int, int]] = []
     cur_start = cur_end = starts[first - 1]
     cur_words = 0
@@ -91,11 +94,13 @@ def pages_line_by_line(
         start, end = starts[line - 1], starts[line]
         count = lines.words_between(start, end)
         units = [(start, end, count)]
-        if count > page_words or end - start > page_bytes:
-            units = list(_cut(document.data, start, end, page_words, page_bytes))
+        if count > page_words or end - start > page_bytes or data_cost(data[start:end]) > room:
+            units = list(_cut(data, start, end, page_words, page_bytes, room))
         for unit_start, unit_end, unit_words in units:
             if cur_end > cur_start and (
-                cur_words + unit_words > page_words or unit_end - cur_start > page_bytes
+                cur_words + unit_words > page_words
+                or unit_end - cur_start > page_bytes
+                or data_cost(data[cur_start:unit_end]) > room
             ):
                 spans.append((cur_start, cur_end, cur_words))
                 cur_start, cur_words = unit_start, 0
@@ -109,7 +114,8 @@ def pages_line_by_line(
 LINES = st.sampled_from(
     [
         *(b"\n", b"one\n", b"two words\n", b"a b c d e f g\n", b"  \n", b"x" * 300 + b"\n"),
-        *(b"w " * 40 + b"\n", "é".encode() * 700 + b"\n", b"tail"),
+        *(b"w " * 40 + b"\n", "é".encode() * 700 + b"\n", b"tail", b"a1B2" * 90 + b"\n"),
+        b"| 3f9a2c | 0b7e41 | 9d0c55 |\n",
     ]
 )
 
@@ -117,12 +123,12 @@ LINES = st.sampled_from(
 @settings(max_examples=400, deadline=None)
 @given(
     parts=st.lists(LINES, min_size=1, max_size=60),
-    page_words=st.integers(1, 30),
-    page_bytes=st.integers(1024, 1400),
+    page_words=st.integers(1, 300),
+    page_cost=st.integers(MIN_PAGE_COST - 5_000, MIN_PAGE_COST + 20_000),
     data=st.data(),
 )
 def test_pages_are_those_made_line_by_line(
-    parts: list[bytes], page_words: int, page_bytes: int, data: st.DataObject
+    parts: list[bytes], page_words: int, page_cost: int, data: st.DataObject
 ) -> None:
     """The bisection over lines cuts the pages a line-by-line walk does."""
     document = _doc(b"".join(parts))
@@ -130,15 +136,22 @@ def test_pages_are_those_made_line_by_line(
         return
     first = data.draw(st.integers(1, document.line_count))
     last = data.draw(st.integers(first, document.line_count))
-    got = pages(document, first, last, page_words, page_bytes)
+    got = pages(document, first, last, page_words, page_cost)
+    room = max(MIN_PAGE_COST, page_cost)
     words = document.lines.words_in(first, last)
-    size = document.lines.starts[last] - document.lines.starts[first - 1]
-    if words <= page_words and size <= min(page_bytes, page_words * BYTES_PER_WORD):
+    start, end = document.lines.starts[first - 1], document.lines.starts[last]
+    if (
+        words <= page_words
+        and end - start <= page_words * BYTES_PER_WORD
+        and data_cost(document.data[start:end]) <= room
+    ):
         assert len(got) == 1
         return
-    page = max(1024, min(page_words * BYTES_PER_WORD, page_bytes))
-    expected = pages_line_by_line(document, first, last, page_words, page)
+    expected = pages_line_by_line(document, first, last, page_words, room)
     assert [(s.start, s.end, s.words) for s in got] == expected
+    for span in got:
+        # Every page within its tokens, but a piece of one line that cannot be smaller.
+        assert data_cost(document.data[span.start : span.end]) <= room or span.end - span.start <= 4
 
 
 def test_a_long_section_is_cut_without_a_loop_over_its_lines(
@@ -157,6 +170,6 @@ def test_a_long_section_is_cut_without_a_loop_over_its_lines(
         return real(self, start, end)
 
     monkeypatch.setattr(LineTable, "words_between", counted)
-    spans = pages(document, 1, document.line_count, 2000, 23_000)
+    spans = pages(document, 1, document.line_count, 2000, answer_room(10_000))
     assert len(spans) == 250 and spans[-1].end == len(document.data)
     assert calls < 40 * len(spans)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import mdsel
-from mdsel.budget import answer_bytes
+from mdsel.budget import text_cost, tokens_of
 from mdsel.cli import run
 from mdsel.provenance import UNTITLED, header, section_titles
 from tests.answers import HEADER
@@ -152,5 +152,5 @@ def test_headers_count_in_the_answer_s_budget(tmp_path: Path) -> None:
     env = {"MDSEL_MAX_ANSWER_TOKENS": "4000"}
     outcome = run(["select", "h6", "a.md"], env, str(tmp_path))
     assert outcome.exit_code == 0 and "more matches not shown" in outcome.stdout
-    assert len(outcome.stdout.encode()) <= answer_bytes(4000)
+    assert tokens_of(text_cost(outcome.stdout)) <= 4000
     assert outcome.stdout.count("==> ") > 5

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdsel.api import load, run_command, select
-from mdsel.budget import answer_bytes
+from mdsel.estimate import estimated_tokens
 from mdsel.results import Options
 from mdsel.schema import load_schema
 from tests.conftest import ROOT
@@ -116,7 +116,7 @@ def test_long_titles_are_cut_in_the_list_of_hits(tmp_path: Path) -> None:
     [path] = write(tmp_path, {"doc.md": f"# {title}\n\nneedle\n\n## {title}\n\nneedle\n"})
     outcome = run_command("select", "?q=needle", [path], Options(answer_tokens=2000))
     assert outcome.exit_code == 0
-    assert len(outcome.stdout.encode()) <= answer_bytes(2000)
+    assert estimated_tokens(outcome.stdout) <= 2000
     assert "word word…" in outcome.stdout
 
 
@@ -205,7 +205,7 @@ def test_the_answer_fits_the_budget_when_the_best_section_is_huge(tmp_path: Path
     paths = write(tmp_path, {"big.md": big, "small.md": "# Small\n\nneedle\n"})
     outcome = run_command("select", "?q=needle", paths, Options(answer_tokens=2000))
     assert outcome.exit_code == 0
-    assert len(outcome.stdout.encode()) <= answer_bytes(2000)
+    assert estimated_tokens(outcome.stdout) <= 2000
     assert "the rest: big::L3-" in outcome.stdout
 
 
@@ -216,7 +216,7 @@ def test_a_word_in_every_section_of_thousands_of_documents_stays_bounded(tmp_pat
     outcome = run_command("select", "?q=common", paths)
     assert outcome.exit_code == 0
     assert "3000 sections match in 3000 documents" in outcome.stdout
-    assert len(outcome.stdout.encode()) <= answer_bytes(Options().answer_tokens)
+    assert estimated_tokens(outcome.stdout) <= Options().answer_tokens
 
 
 def test_json_hits_come_in_rank_order_and_match_the_schema(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ for thousands of missing files or selectors from answering with as many lines.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 MORE_PROBLEMS = "… {count} more problems not shown (MDSEL_MAX_PROBLEMS)"
@@ -24,12 +25,15 @@ ADVICE = {
 """What to do instead, per command (and for a JSON index, which lists every heading)."""
 
 
-def cap_problem_lines(stderr: str, limit: int, room: int | None = None) -> str:
+def cap_problem_lines(
+    stderr: str, limit: int, room: int | None = None, cost: Callable[[str], int] = len
+) -> str:
     """Keep the first `limit` problem lines (`!…`, with their `~` suggestion lines) of mdsel's
     text stderr, then one line counting the rest; other lines stay where they are. With `room`
-    (characters), problems past the first stop where their lines would pass it: sixty missing
-    paths a thousand characters long are not an answer of sixty thousand."""
-    over = room is not None and len(stderr) > room
+    (characters, or what `cost` counts), problems past the first stop where their lines would
+    pass it: sixty missing paths a thousand characters long are not an answer of sixty
+    thousand."""
+    over = room is not None and cost(stderr) > room
     if stderr.count("\n!") + stderr.startswith("!") <= limit and not over:
         return stderr
     kept: list[str] = []
@@ -41,7 +45,7 @@ def cap_problem_lines(stderr: str, limit: int, room: int | None = None) -> str:
     for line in stderr.splitlines(keepends=True):
         if line.startswith("!"):
             seen += 1
-            full = room is not None and seen > 1 and used + len(line) > room
+            full = room is not None and seen > 1 and used + cost(line) > room
             dropping = seen > limit or full
             if dropping:
                 dropped += 1
@@ -52,7 +56,7 @@ def cap_problem_lines(stderr: str, limit: int, room: int | None = None) -> str:
             continue
         else:
             dropping = False
-        used += len(line)
+        used += cost(line) if room is not None else 0
         kept.append(line)
     if dropped:
         kept.insert(marker, MORE_PROBLEMS.format(count=dropped) + "\n")

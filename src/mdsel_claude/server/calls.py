@@ -175,11 +175,11 @@ def run_request(
     if settings.json:
         outcome = outcome._replace(stdout=cap_json_errors(outcome.stdout, settings.max_problems))
     else:
-        from mdsel.budget import answer_bytes  # the engine, loaded by the first call only
+        from mdsel.budget import answer_room, text_cost  # the engine, loaded by the first call only
 
         # Problems share the answer's budget with what it shows.
-        room = answer_bytes(settings.engine.max_answer_tokens) - len(outcome.stdout)
-        stderr = cap_problem_lines(outcome.stderr, settings.max_problems, room)
+        room = answer_room(settings.engine.max_answer_tokens) - text_cost(outcome.stdout)
+        stderr = cap_problem_lines(outcome.stderr, settings.max_problems, room, text_cost)
         outcome = outcome._replace(stderr=stderr)
     result = relay(outcome)
     # A failed call's problem lines say why it failed: a cut keeps them (see cap_answer).
