@@ -104,7 +104,7 @@ CACHE = ROOT / "bench" / ".cache" / "links"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TARGET_SHARE = 99.5
 
-GENERATORS = ("vitepress", "python-markdown", "pymdownx")
+GENERATORS = ("vitepress", "python-markdown", "pymdownx", "hugo")
 ALWAYS = ("github", "explicit", "html")
 
 
@@ -119,6 +119,9 @@ class TreeSpec:
 DEFAULT_TREES = (
     TreeSpec("vite-docs", ROOT / "tests" / "trees" / "vite-docs", ("vitepress",)),
     TreeSpec("vue-docs", ROOT / "tests" / "trees" / "vue-docs", ("vitepress",)),
+    # Hugo's own docs (part of them), site-absolute links to `/section/page/#frag`; the site
+    # sets autoDefinitionTermID, so definition terms have ids.
+    TreeSpec("hugo-docs", ROOT / "tests" / "trees" / "hugo-docs" / "content" / "en", ("hugo",)),
     # Single files from many sites: every generator's slugs count.
     TreeSpec("corpus", ROOT / "tests" / "corpus", GENERATORS),
 )
@@ -325,6 +328,58 @@ def heading_text(inline: Token) -> str:
     return "".join(parts)
 
 
+def hugo_slug(text: str) -> str:
+    """Hugo's `github` autoIDType: letters, decimal digits and `_` lower-cased, `-`, space and
+    tab as `-`, the rest dropped."""
+    out = ""
+    for char in text:
+        if char in " \t-":
+            out += "-"
+        elif char == "_" or char.isdecimal() or unicodedata.category(char).startswith("L"):
+            out += char.lower()
+    return out
+
+
+DEFINITION_LINE = re.compile(r":[ \t]")
+
+
+def inline_text(source: str) -> str:
+    """A line's rendered text as markdown-it reads it inline (text and code spans)."""
+    parts = []
+    for token in PARSER.parseInline(source.strip(), {}):
+        for child in token.children or []:
+            if child.type in ("text", "code_inline", "text_special"):
+                parts.append(child.content)
+    return "".join(parts)
+
+
+def definition_terms(tokens: Sequence[Token], lines: Sequence[str]) -> list[tuple[int, str]]:
+    """(1-based line, rendered text) of each term of a top-level definition list (Goldmark's
+    PHP Markdown Extra syntax): each line of a paragraph above a line that starts with `: `,
+    in the paragraph itself or in the next one after blank lines."""
+    found: list[tuple[int, str]] = []
+    depth = 0
+    above: tuple[int, int] | None = None  # the top-level paragraph above, if it had no `: `
+    for token in tokens:
+        top_level = depth == 0 and token.block and token.nesting >= 0
+        depth += token.nesting
+        if not top_level:
+            continue
+        if token.type != "paragraph_open" or not token.map:
+            above = None  # a list, a fence, a heading…: no paragraph right above
+            continue
+        first, end = token.map
+        opening = next((n for n in range(first, end) if DEFINITION_LINE.match(lines[n])), None)
+        if opening is None:
+            above = (first, end)
+            continue
+        span = (first, opening) if opening > first else above
+        above = None
+        if span is not None:
+            found += [(n + 1, inline_text(lines[n])) for n in range(*span)]
+    return found
+
+
 def reference_ids(text: str, generators: Sequence[str]) -> dict[str, list[Anchor]]:
     """Every id of the document, each with the elements carrying it."""
     tokens = parse(text)
@@ -403,6 +458,25 @@ def reference_ids(text: str, generators: Sequence[str]) -> dict[str, list[Anchor
         for anchor, _, bare, explicit in headings:
             if not explicit:
                 add(python_markdown_unique(slugify(bare), taken), anchor, name)
+    if "hugo" in generators:
+        # Headings and definition terms share one sequence of ids, in document order; the
+        # explicit ids are set aside first and numbered around.
+        items: list[tuple[int, str, Anchor]] = [
+            (anchor.line, bare, anchor) for anchor, _, bare, explicit in headings if not explicit
+        ]
+        for line, term in definition_terms(tokens, without_front_matter(text).split("\n")):
+            items.append((line, term, Anchor(line, "term", f"term {term}", False)))
+        items.sort(key=lambda item: item[0])
+        used = {explicit for _, _, _, explicit in headings if explicit}
+        for _, shown, anchor in items:
+            base = hugo_slug(shown)
+            if not base:
+                continue
+            slug, number = base, 1
+            while slug in used:
+                slug, number = f"{base}-{number}", number + 1
+            used.add(slug)
+            add(slug, anchor, "hugo")
     return found
 
 
@@ -480,7 +554,10 @@ def resolve_target(link: Link, root: Path) -> tuple[Path | None, str]:
     base = root if path_part.startswith("/") else link.file.parent
     target = base / path_part.lstrip("/")
     if path_part.endswith("/") or target.is_dir():
-        candidates = [target / "index.md", target / "README.md"]
+        # A folder's page (Hugo: a bundle's index.md, a section's _index.md), or the page
+        # served at `page/` (MkDocs, Hugo: page.md).
+        candidates = [target / name for name in ("index.md", "_index.md", "README.md")]
+        candidates.append(target.with_name(target.name + ".md"))
     elif target.suffix.lower() in MARKDOWN_SUFFIXES:
         candidates = [target]
     elif target.suffix.lower() == ".html":
@@ -564,6 +641,8 @@ def category(fragment: str, anchors: Sequence[Anchor]) -> str:
         name = "explicit id (nested heading)" if nested else "explicit id"
     elif "html" in schemes:
         name = "html anchor"
+    elif all(anchor.kind == "term" for anchor in anchors):
+        name = "definition term"
     else:
         generator = "/".join(sorted(schemes & set(GENERATORS)))
         name = f"{generator} slug" + (" (nested heading)" if nested else "")
@@ -612,7 +691,7 @@ class TreeCall:
 def correct_place(span: tuple[int, int], anchors: Sequence[Anchor]) -> bool:
     start, end = span
     for anchor in anchors:
-        if anchor.kind == "heading" and start == anchor.line:
+        if anchor.kind in ("heading", "term") and start == anchor.line:
             return True
         if anchor.kind in ("html", "attr") and start <= anchor.line <= end:
             return True

@@ -39,6 +39,8 @@ def locate(segment: Segment, sources: Sequence[Source], docs: Sequence[int]) -> 
             elif target.kind == anchors.NESTED:
                 first, last = nested_lines(document, target.ref)
                 found.append((doc, LINES, first, last))
+            elif target.kind == anchors.TERM:
+                found.append((doc, LINES, target.line, target.last))
             else:
                 # An HTML anchor: the heading right below it when only tags and blank lines come
                 # between (set for that heading), else the innermost section holding it, at the
