@@ -1,11 +1,12 @@
 """Expand the paths a call names (literal, glob, directory) into the files to read, under the
 per-call limits.
 
-An existing path is taken literally; otherwise it is a glob (`docs/**/*.md`). Directories expand
-to the Markdown files below them, sorted, skipping hidden entries, `node_modules` and `.git`, and
-not following directory symlinks, at most MDSEL_MAX_DEPTH levels deep (`mdsel.walk`). Nothing
-is opened here: reading is `mdsel.read`'s. `-` names standard input (namespace `stdin`); a file
-called `-` is reached as `./-`.
+An existing path is taken literally, a Markdown file name only (`mkdocs.yml` is refused, as the
+server refuses it); otherwise it is a glob (`docs/**/*.md`), which matches Markdown files only.
+Directories expand to the Markdown files below them, sorted, skipping hidden entries,
+`node_modules` and `.git`, and not following directory symlinks, at most MDSEL_MAX_DEPTH levels
+deep (`mdsel.walk`). Nothing is opened here: reading is `mdsel.read`'s. `-` names standard
+input (namespace `stdin`), whatever it holds; a file called `-` is no Markdown file name.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
-from mdsel.names import STDIN, is_glob
+from mdsel.names import MARKDOWN_SUFFIXES, STDIN, is_glob, is_markdown_name
 from mdsel.read import missing
 from mdsel.settings import (
     DEFAULT_MAX_BYTES,
@@ -156,7 +157,7 @@ def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:
     full = os.path.join(base, given)
     if os.path.lexists(full):
         if not os.path.isdir(full):
-            return [given]
+            return [given] if _markdown_file(given, full) else _not_markdown(given)
         below = walk(given, full, lister)
         if below:
             return below
@@ -172,7 +173,32 @@ def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:
     matches = glob(given, base, lister)
     if matches:
         return matches
-    return Problem(FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern", file=given)
+    reason = "no file matches this pattern"
+    if not is_markdown_name(given.replace("\\", "/").rpartition("/")[2].replace("*", "x")):
+        reason = (
+            f"no Markdown file matches this pattern (only {' '.join(MARKDOWN_SUFFIXES)} files "
+            "are read; pass another file on standard input: - < FILE)"
+        )
+    return Problem(FILE_NOT_FOUND, "NO_MATCH", reason, file=given)
+
+
+def _markdown_file(given: str, full: str) -> bool:
+    """Whether a file is read as Markdown: its name and the name it links to, if it is a link,
+    end in a Markdown suffix (mdsel.names), as the server, the hook and a directory walk take
+    them; `mkdocs.yml` or a link to it is not one."""
+    if not is_markdown_name(given):
+        return False
+    return not os.path.islink(full) or is_markdown_name(os.path.realpath(full))
+
+
+def _not_markdown(given: str) -> Problem:
+    import shlex
+
+    reason = (
+        f"not a Markdown file name: only {' '.join(MARKDOWN_SUFFIXES)} files are read; to read "
+        f"this one as Markdown anyway, pass it on standard input (- < {shlex.quote(given)})"
+    )
+    return Problem(PROCESSING_ERROR, "NOT_MARKDOWN", reason, file=given)
 
 
 def _within_limits(

@@ -217,7 +217,9 @@ def test_dash_is_standard_input_even_beside_a_file_called_dash(tmp_path: Path) -
     expansion = expand_paths(["-", "-"], cwd=str(tmp_path))
     assert expansion == (("-",), (), (), ())
     assert namespaces(["README.md", "-", "stdin.md"]) == ["readme", "stdin", "stdin-2"]
-    assert expand_paths(["./-"], cwd=str(tmp_path)).paths == ("./-",)
+    # A file called `-` is no Markdown file name: refused as the server refuses it.
+    refused = expand_paths(["./-"], cwd=str(tmp_path))
+    assert refused.paths == () and [p.code for p in refused.problems] == ["NOT_MARKDOWN"]
 
 
 def test_standard_input_is_read_whole_and_under_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
