@@ -1,7 +1,7 @@
 """Link fragments on real documentation trees: the share of resolvable `#fragment` links that
 `mdsel select '#fragment'` resolves to the right place.
 
-    .venv/bin/python bench/bench_links.py                    # vite-docs, vue-docs, tests/corpus
+    .venv/bin/python bench/bench_links.py                    # tests/trees, tests/corpus
     .venv/bin/python bench/bench_links.py --pypi             # + docs trees of pinned PyPI sdists
     .venv/bin/python bench/bench_links.py --tree DIR [--generators vitepress,python-markdown]
     .venv/bin/python bench/bench_links.py --json             # one JSON object instead of text
@@ -18,8 +18,9 @@ Method, per tree (a folder of Markdown files; its root is where site-absolute li
    fragments (`page.md#`). The target file: an empty path is the linking file; `/x/y` starts at
    the tree root, anything else at the linking file's folder; the path is percent-decoded and a
    query dropped; `.html` becomes `.md`; no Markdown suffix tries `x.md`, then `x/index.md`
-   (a folder: `index.md`, then `README.md`). Targets that do not exist, lie outside the tree or
-   are not Markdown are counted apart.
+   (a folder or a path ending in `/`: `index.md`, Hugo's `_index.md`, `README.md`, then the
+   page served there, `x.md`, as MkDocs and Hugo serve `/x/`). Targets that do not exist, lie
+   outside the tree or are not Markdown are counted apart.
 
 2. Reference (independent: no mdsel code). Each target is rendered with markdown-it-py — not
    the pulldown-cmark parser mdsel uses — after blanking YAML front matter, and every id a
@@ -41,6 +42,12 @@ Method, per tree (a folder of Markdown files; its root is where site-absolute li
      `_2`… after the explicit ids (MkDocs' default);
    - pymdownx: pymdownx.slugs.slugify(case="lower") (NFC, lower, drop what is not `\\w`, space
      or `-`, each space a `-`), repeats as Python-Markdown (pymdown-extensions' own site);
+   - hugo: Hugo's ids (Goldmark, `autoIDType = "github"`, `autoDefinitionTermID = true`, as
+     Hugo's own docs set them): every heading without an explicit id and every term of a
+     top-level definition list (each line of the paragraph above a line starting with `: `,
+     in it or after a blank line; its text as markdown-it renders it inline), in document order,
+     slugged (letters, decimal digits and `_` lower-cased, `-`, space and tab as `-`, the rest
+     dropped) and numbered `-1`, `-2`… in one sequence around the explicit ids;
    - html: `id="x"` on any HTML element and `<a name="x">`, in HTML blocks and inline HTML;
    - explicit ids in running text: an attribute block made only of attributes, one an id, after
      an inline element or ending a paragraph (`**opt**{ #opt }`, `{: #para }`; attr_list,
@@ -53,10 +60,11 @@ Method, per tree (a folder of Markdown files; its root is where site-absolute li
    `select('#' + fragment as written in the source, sources, Options(full=True))` (full: the
    whole section, unpaginated, so its span is the section's). Resolved when a match comes
    back with no problem; correct when, for a heading id, the first match starts on that
-   heading's line, or, for an HTML anchor or an id in text, its span holds that line. Wrong
-   places are listed in full (the worst defect: a reader is taken elsewhere), unresolved
-   links up to --show of them, each with a category from the reference (github slug, nested heading,
-   explicit id, html anchor, attribute id in text, generator slug; `+encoded` when the
+   heading's line (or a definition term's), or, for an HTML anchor or an id in text, its span
+   holds that line. Wrong places are listed in full (the worst defect: a reader is taken
+   elsewhere), unresolved links up to --show of them, each with a category from the reference
+   (github slug, nested heading, explicit id, html anchor, attribute id in text, definition
+   term, generator slug; `+encoded` when the
    fragment is percent- or entity-encoded or not ASCII). Broken links (no such id in the
    reference) are asked too, and those mdsel still matches are counted (a match the reader's
    browser would not give).
