@@ -235,6 +235,33 @@ def _hugo_id(document: Document, fragment: str, order: list[tuple[str, int]]) ->
     return None
 
 
+def _term_ids(document: Document, order: list[tuple[str, int]]) -> list[tuple[str, str]]:
+    """(id, text) of the first MAX_CANDIDATES definition terms, numbered as _hugo_id numbers
+    them (with the headings of `order` before each), for the closest anchors to a miss."""
+    from mdsel import definition_terms  # a miss only, and only where a definition list is
+
+    if not definition_terms.has_terms(document):
+        return []
+    found = definition_terms.terms(document)[:MAX_CANDIDATES]
+    if not found:
+        return []
+    ids = [_explicit_id(document, kind, index) for kind, index in order]
+    entries = [
+        (_start(document, kind, index), _text(document, kind, index, shown=True), False)
+        for (kind, index), ident in zip(order, ids, strict=True)
+        if not ident
+    ]
+    entries += [(term.start, term.text, True) for term in found]
+    entries.sort(key=lambda entry: entry[0])
+    taken = {ident for ident in ids if ident}
+    numbered = _numbering((hugo_slug(text) for _start, text, _term in entries), "-", taken)
+    return [
+        (anchor, text)
+        for (_start, text, term), anchor in zip(entries, numbered, strict=True)
+        if term and anchor
+    ]
+
+
 def _start(document: Document, kind: str, index: int) -> int:
     """Where a heading starts in Document.data."""
     if kind == NESTED:
@@ -392,7 +419,8 @@ def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
     """(anchor, title) of the headings whose anchors are nearest to a missed one, best first:
     anchors that start with it or that it starts with (`#install` → `installation`), then
     others containing it or contained in it, nearest in length first, then similar spellings.
-    Explicit ids stand for their headings; headings in lists and quotes count too."""
+    Explicit ids stand for their headings; headings in lists and quotes count too, and so do
+    definition terms by the ids Hugo gives them."""
     from difflib import get_close_matches  # misses only: the JSON index needs anchors alone
 
     if not anchor:
@@ -411,6 +439,8 @@ def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
     for (kind, index), found in zip(order, github, strict=True):
         found = listed[index] if kind == HEADING else document.nested[index].id or found
         named.setdefault(found, _text(document, kind, index, shown=True))
+    for found, text in _term_ids(document, order):
+        named.setdefault(found, text)
     names = list(named)
     lowered = [name.lower() for name in names]
     ranked = [i for i, a in enumerate(lowered) if a and (anchor in a or a in anchor)]

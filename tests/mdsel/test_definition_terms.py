@@ -135,3 +135,14 @@ def test_a_hugo_sections_index_page(tmp_path: Path) -> None:
     assert not problems
     result = mdsel.select("/functions/#use", sources, mdsel.Options(full=True))
     assert [m.content.split("\n")[0] for m in result.matches] == ["## Use"]
+
+
+def test_a_missed_fragment_suggests_the_terms_it_is_close_to() -> None:
+    result = call(SETTINGS, "#archetypedirs")
+    suggested = [(s.selector, s.title) for p in result.problems for s in p.suggestions]
+    assert suggested[0] == ("#archetypedir", "archetypeDir")
+    assert ("#base-name-1", "Base Name") in [
+        (s.selector, s.title)
+        for p in call(SETTINGS, "#base-name-2").problems
+        for s in p.suggestions
+    ]
