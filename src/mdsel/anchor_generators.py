@@ -78,5 +78,6 @@ GENERATORS = (
     (kramdown_slug, "-"),
     (blackfriday_slug, "-"),
     (vitepress_slug, "-"),
+    (hugo_slug, "-"),
 )
 """Each generator's slug rule and how it numbers repeats."""

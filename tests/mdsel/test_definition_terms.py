@@ -146,3 +146,10 @@ def test_a_missed_fragment_suggests_the_terms_it_is_close_to() -> None:
         for p in call(SETTINGS, "#base-name-2").problems
         for s in p.suggestions
     ]
+
+
+def test_a_heading_by_hugos_rule_where_githubs_differs() -> None:
+    # GitHub keeps a combining mark, Goldmark drops it; `_` and each space kept: no other
+    # generator's rule gives this id.
+    doc = "# Übe\u0301r_x  y\n\ntext\n"
+    assert lines(doc, "#über_x--y") == [(1, 3)]
