@@ -74,12 +74,18 @@ class Server:
         return found
 
     def status(self, field: str) -> int:
+        # Another process's peak and CPU time are read from /proc: say so where there is none,
+        # rather than report a made-up figure.
+        if not Path("/proc/self/status").is_file():
+            raise RuntimeError("needs /proc to read the server's peak memory and CPU time")
         for row in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
             if row.startswith(field + ":"):
                 return int(row.split()[1]) * 1024
         return 0
 
     def cpu_seconds(self) -> float:
+        if not Path("/proc/self/stat").is_file():
+            raise RuntimeError("needs /proc to read the server's peak memory and CPU time")
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 

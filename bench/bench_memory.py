@@ -35,8 +35,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
 from bench_engine import corpus_text, machine  # noqa: E402
+from tests.peak_memory import maxrss_bytes  # noqa: E402
 
 MIB = 1 << 20
 SLACK_MB = 30
@@ -106,7 +108,7 @@ def child(script: str, path: Path) -> tuple[float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise RuntimeError(f"child failed ({process.returncode}): {err.strip()[-300:]}")
-    return float(out.split()[-1]), usage.ru_maxrss / 1024
+    return float(out.split()[-1]), maxrss_bytes(usage.ru_maxrss) / MIB
 
 
 def tree_bytes(data: bytes) -> tuple[int, int, int]:

@@ -9,12 +9,12 @@ Each case is one child process that reads and parses the document (`load`), then
 renders the answer as `mdsel select` does; the baseline is the same child indexing the same
 document instead (`mdsel index`: read, parse, outline). Times are CPU seconds measured inside the
 child (`time.process_time`, interpreter start excluded; wall time on a shared machine mostly
-measures the neighbours), split into load and select; peak memory is the child's VmHWM from
-/proc/self/status, else its `ru_maxrss` (KiB on Linux, bytes on macOS). The work past a page of
-matches must be counting, not building: the select's own time is its ratio to the load, and the
-peak its ratio to the index's. Targets for one call: 5 s and 1 GB; for three calls at once in one
-`mdsel-claude` over stdio (three different documents, so the parse cache cannot share them):
-2 GB, the server's VmHWM once the three answers are in.
+measures the neighbours), split into load and select; peak memory is the child's own
+(tests/peak_memory.py: VmHWM where /proc exists, else `ru_maxrss` in its platform's unit). The work
+past a page of matches must be counting, not building: the select's own time is its ratio to the
+load, and the peak its ratio to the index's. Targets for one call: 5 s and 1 GB; for three calls at
+once in one `mdsel-claude` over stdio (three different documents, so the parse cache cannot share
+them): 2 GB, the server's VmHWM once the three answers are in.
 """
 
 from __future__ import annotations
@@ -33,9 +33,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
 from bench_caps import Server, call  # noqa: E402
 from bench_engine import machine  # noqa: E402
+from tests.peak_memory import PEAK_BYTES_FUNCTION  # noqa: E402
 
 MIB = 1 << 20
 LIMIT_SECONDS = 5.0
@@ -80,7 +82,9 @@ CASES: list[tuple[str, str, str]] = [
     ("small headings", "#h-599999", "the last of 600,000 repeats, numbered"),
 ]
 
-_CHILD = """
+_CHILD = (
+    PEAK_BYTES_FUNCTION
+    + """
 import gc, json, os, sys, time
 gc.disable()
 import mdsel
@@ -97,16 +101,7 @@ else:
     result = mdsel.select(request.removeprefix("json:"), sources, options)
     out = (render_json if as_json else render_text).select(result, problems, [])
 done = time.process_time()
-peak = 0
-try:
-    with open("/proc/self/status") as status:
-        for row in status:
-            if row.startswith("VmHWM:"):
-                peak = int(row.split()[1]) * 1024
-except OSError:
-    import resource
-    unit = 1 if sys.platform == "darwin" else 1024
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+peak = peak_bytes()
 text = out.stdout or out.stderr
 print(json.dumps({
     "load_s": loaded - start, "select_s": done - loaded, "peak_bytes": peak,
@@ -114,6 +109,7 @@ print(json.dumps({
     "last": (text.splitlines() or [""])[-1][:160],
 }))
 """
+)
 
 
 def child(command: str, request: str, path: Path) -> dict[str, Any]:
