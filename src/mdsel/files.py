@@ -1,8 +1,8 @@
 """Expand the paths a call names (literal, glob, directory) into the files to read, under the
 per-call limits.
 
-An existing path is taken literally, a Markdown file name only (`mkdocs.yml` is refused, as the
-server refuses it); otherwise it is a glob (`docs/**/*.md`), which matches Markdown files only.
+An existing path is taken literally (read only if its name is a Markdown file name: mdsel.read);
+otherwise it is a glob (`docs/**/*.md`), which matches Markdown files only.
 Directories expand to the Markdown files below them, sorted, skipping hidden entries,
 `node_modules` and `.git`, and not following directory symlinks, at most MDSEL_MAX_DEPTH levels
 deep (`mdsel.walk`). Nothing is opened here: reading is `mdsel.read`'s. `-` names standard
@@ -172,7 +172,7 @@ def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:
     full = os.path.join(base, given)
     if os.path.lexists(full):
         if not os.path.isdir(full):
-            return [given] if _markdown_file(given, full) else _not_markdown(given)
+            return [given]  # read only under a Markdown name (mdsel.read), in file order
         below = walk(given, full, lister)
         if below:
             return below
@@ -195,25 +195,6 @@ def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:
             "are read; pass another file on standard input: - < FILE)"
         )
     return Problem(FILE_NOT_FOUND, "NO_MATCH", reason, file=given)
-
-
-def _markdown_file(given: str, full: str) -> bool:
-    """Whether a file is read as Markdown: its name and the name it links to, if it is a link,
-    end in a Markdown suffix (mdsel.names), as the server, the hook and a directory walk take
-    them; `mkdocs.yml` or a link to it is not one."""
-    if not is_markdown_name(given):
-        return False
-    return not os.path.islink(full) or is_markdown_name(os.path.realpath(full))
-
-
-def _not_markdown(given: str) -> Problem:
-    import shlex
-
-    reason = (
-        f"not a Markdown file name: only {' '.join(MARKDOWN_SUFFIXES)} files are read; to read "
-        f"this one as Markdown anyway, pass it on standard input (- < {shlex.quote(given)})"
-    )
-    return Problem(PROCESSING_ERROR, "NOT_MARKDOWN", reason, file=given)
 
 
 def _within_limits(

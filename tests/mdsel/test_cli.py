@@ -474,11 +474,16 @@ def test_only_markdown_names_are_read_as_the_server_reads_them(tmp_path: Path) -
     assert cli("index", "g/*", cwd=str(tmp_path)).exit_code == 0
     spelled = cli("index", "g/*.txt", cwd=str(tmp_path))
     assert spelled.exit_code == 1 and "no Markdown file matches this pattern" in spelled.stderr
-    for name in ("mkdocs.yml", "linked.md"):
-        refused = cli("index", name, cwd=str(tmp_path))
-        assert (refused.exit_code, refused.stdout) == (1, "")
-        assert refused.stderr.startswith(f"!{name} PROCESSING_ERROR: not a Markdown file name")
-        assert f"pass it on standard input (- < {name})" in refused.stderr
+    refused = cli("index", "mkdocs.yml", cwd=str(tmp_path))
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr.startswith("!mkdocs.yml PROCESSING_ERROR: not a Markdown file name")
+    assert "pass it on standard input (- < mkdocs.yml)" in refused.stderr
+    linked = cli("index", "linked.md", cwd=str(tmp_path))  # a Markdown name to another one
+    assert (linked.exit_code, linked.stdout) == (1, "")
+    assert linked.stderr.startswith(
+        f"!linked.md PROCESSING_ERROR: resolves to {tmp_path.resolve() / 'mkdocs.yml'}, "
+        "not a Markdown file name"
+    )
 
 
 def test_toc_in_a_multi_document_call_is_qualified(tmp_path: Path) -> None:
