@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_caps import Server, call  # noqa: E402
 from bench_engine import machine  # noqa: E402
+from mdsel.settings import DEFAULT_MAX_BYTES  # noqa: E402
 from tests.peak_memory import PEAK_BYTES_FUNCTION  # noqa: E402
 
 MIB = 1 << 20
@@ -51,19 +52,20 @@ def repeated(line: bytes, size: int) -> bytes:
 
 
 DOCUMENTS: dict[str, Callable[[], bytes]] = {
-    "paragraphs": lambda: repeated(b"para\n\n", 10 * MIB),
-    "headings": lambda: repeated(b"# h\n", 10 * MIB),
+    "paragraphs": lambda: repeated(b"para\n\n", DEFAULT_MAX_BYTES),
+    "headings": lambda: repeated(b"# h\n", DEFAULT_MAX_BYTES),
     "small headings": lambda: repeated(b"# h\n", 2_400_000),
     "distinct headings": lambda: b"".join(b"# h %d\n" % n for n in range(240_000)),
 }
-"""10 MiB of one-line paragraphs (1.7 million), of one-line headings (2.6 million), 2.4 MB of
+"""The largest file a call reads by default (MDSEL_MAX_BYTES, 8 MiB) of one-line paragraphs (1.4
+million) and of one-line headings (2.1 million), 2.4 MB of
 one-line headings (600,000) and of headings each its own title (240,000)."""
 
 CASES: list[tuple[str, str, str]] = [
     # The attacks: every match rendered, then cut to the budget.
-    ("paragraphs", "para", "a bare para: a page of 1.7 million"),
+    ("paragraphs", "para", "a bare para: a page of 1.4 million"),
     ("paragraphs", "para?full=true", "full=true: at most 10,000 matches"),
-    ("headings", "h1", "a bare h1: a page of 2.6 million"),
+    ("headings", "h1", "a bare h1: a page of 2.1 million"),
     ("small headings", "#no-such-anchor", "a missed anchor on 600,000 headings"),
     ("distinct headings", "#no-such-anchor", "a missed anchor on 240,000 titles"),
     # The same work by other ways in.
@@ -71,14 +73,14 @@ CASES: list[tuple[str, str, str]] = [
     ("paragraphs", "para,para", "two selectors naming the same nodes"),
     ("paragraphs", "para.0,L1-1,para", "repeats past the budget looked up"),
     ("paragraphs", "para?page=2", "a page no paragraph has: problems, then counted"),
-    ("paragraphs", "para?toc=true", "toc=true on 1.7 million blocks"),
-    ("paragraphs", "root", "one match of 10 MiB, in pages"),
+    ("paragraphs", "para?toc=true", "toc=true on 1.4 million blocks"),
+    ("paragraphs", "root", "one match of 8 MiB, in pages"),
     ("paragraphs", "L1-99999999", "a line range of the whole document"),
-    ("headings", "h1/para", "2.6 million scopes holding nothing"),
-    ("headings", "section/section", "2.6 million sections, none inside another"),
-    ("headings", "h1,section", "two selectors naming the same 2.6 million"),
-    ("headings", "root?toc=true", "the outline of 2.6 million headings"),
-    ("headings", "h1?full=true", "full=true on 2.6 million headings"),
+    ("headings", "h1/para", "2.1 million scopes holding nothing"),
+    ("headings", "section/section", "2.1 million sections, none inside another"),
+    ("headings", "h1,section", "two selectors naming the same 2.1 million"),
+    ("headings", "root?toc=true", "the outline of 2.1 million headings"),
+    ("headings", "h1?full=true", "full=true on 2.1 million headings"),
     ("small headings", "#h-599999", "the last of 600,000 repeats, numbered"),
 ]
 

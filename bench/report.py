@@ -762,7 +762,8 @@ def select_work_section(w: dict[str, Any]) -> list[str]:
     lines = [
         "## Work per select",
         "",
-        "Selects naming millions of nodes of 10 MiB documents (`bench/bench_select_work.py`): "
+        "Selects naming millions of nodes of documents of the largest size a call reads by default "
+        "(`MDSEL_MAX_BYTES`, 8 MiB; `bench/bench_select_work.py`): "
         "one child process per case reads and parses the document, then selects and renders "
         "the answer; CPU seconds of each part, and the peak resident memory over that of "
         "`mdsel index` on the same document. Past the first page, matches are counted, not "
