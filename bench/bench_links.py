@@ -1,7 +1,7 @@
 """Link fragments on real documentation trees: the share of resolvable `#fragment` links that
 `mdsel select '#fragment'` resolves to the right place.
 
-    .venv/bin/python bench/bench_links.py                    # vite-docs, vue-docs, tests/corpus
+    .venv/bin/python bench/bench_links.py                    # tests/trees, tests/corpus
     .venv/bin/python bench/bench_links.py --pypi             # + docs trees of pinned PyPI sdists
     .venv/bin/python bench/bench_links.py --tree DIR [--generators vitepress,python-markdown]
     .venv/bin/python bench/bench_links.py --json             # one JSON object instead of text
@@ -18,8 +18,9 @@ Method, per tree (a folder of Markdown files; its root is where site-absolute li
    fragments (`page.md#`). The target file: an empty path is the linking file; `/x/y` starts at
    the tree root, anything else at the linking file's folder; the path is percent-decoded and a
    query dropped; `.html` becomes `.md`; no Markdown suffix tries `x.md`, then `x/index.md`
-   (a folder: `index.md`, then `README.md`). Targets that do not exist, lie outside the tree or
-   are not Markdown are counted apart.
+   (a folder or a path ending in `/`: `index.md`, Hugo's `_index.md`, `README.md`, then the
+   page served there, `x.md`, as MkDocs and Hugo serve `/x/`). Targets that do not exist, lie
+   outside the tree or are not Markdown are counted apart.
 
 2. Reference (independent: no mdsel code). Each target is rendered with markdown-it-py — not
    the pulldown-cmark parser mdsel uses — after blanking YAML front matter, and every id a
@@ -41,6 +42,12 @@ Method, per tree (a folder of Markdown files; its root is where site-absolute li
      `_2`… after the explicit ids (MkDocs' default);
    - pymdownx: pymdownx.slugs.slugify(case="lower") (NFC, lower, drop what is not `\\w`, space
      or `-`, each space a `-`), repeats as Python-Markdown (pymdown-extensions' own site);
+   - hugo: Hugo's ids (Goldmark, `autoIDType = "github"`, `autoDefinitionTermID = true`, as
+     Hugo's own docs set them): every heading without an explicit id and every term of a
+     top-level definition list (each line of the paragraph above a line starting with `: `,
+     in it or after a blank line; its text as markdown-it renders it inline), in document order,
+     slugged (letters, decimal digits and `_` lower-cased, `-`, space and tab as `-`, the rest
+     dropped) and numbered `-1`, `-2`… in one sequence around the explicit ids;
    - html: `id="x"` on any HTML element and `<a name="x">`, in HTML blocks and inline HTML;
    - explicit ids in running text: an attribute block made only of attributes, one an id, after
      an inline element or ending a paragraph (`**opt**{ #opt }`, `{: #para }`; attr_list,
@@ -53,10 +60,11 @@ Method, per tree (a folder of Markdown files; its root is where site-absolute li
    `select('#' + fragment as written in the source, sources, Options(full=True))` (full: the
    whole section, unpaginated, so its span is the section's). Resolved when a match comes
    back with no problem; correct when, for a heading id, the first match starts on that
-   heading's line, or, for an HTML anchor or an id in text, its span holds that line. Wrong
-   places are listed in full (the worst defect: a reader is taken elsewhere), unresolved
-   links up to --show of them, each with a category from the reference (github slug, nested heading,
-   explicit id, html anchor, attribute id in text, generator slug; `+encoded` when the
+   heading's line (or a definition term's), or, for an HTML anchor or an id in text, its span
+   holds that line. Wrong places are listed in full (the worst defect: a reader is taken
+   elsewhere), unresolved links up to --show of them, each with a category from the reference
+   (github slug, nested heading, explicit id, html anchor, attribute id in text, definition
+   term, generator slug; `+encoded` when the
    fragment is percent- or entity-encoded or not ASCII). Broken links (no such id in the
    reference) are asked too, and those mdsel still matches are counted (a match the reader's
    browser would not give).
@@ -104,7 +112,7 @@ CACHE = ROOT / "bench" / ".cache" / "links"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TARGET_SHARE = 99.5
 
-GENERATORS = ("vitepress", "python-markdown", "pymdownx")
+GENERATORS = ("vitepress", "python-markdown", "pymdownx", "hugo")
 ALWAYS = ("github", "explicit", "html")
 
 
@@ -119,6 +127,9 @@ class TreeSpec:
 DEFAULT_TREES = (
     TreeSpec("vite-docs", ROOT / "tests" / "trees" / "vite-docs", ("vitepress",)),
     TreeSpec("vue-docs", ROOT / "tests" / "trees" / "vue-docs", ("vitepress",)),
+    # Hugo's own docs (part of them), site-absolute links to `/section/page/#frag`; the site
+    # sets autoDefinitionTermID, so definition terms have ids.
+    TreeSpec("hugo-docs", ROOT / "tests" / "trees" / "hugo-docs" / "content" / "en", ("hugo",)),
     # Single files from many sites: every generator's slugs count.
     TreeSpec("corpus", ROOT / "tests" / "corpus", GENERATORS),
 )
@@ -325,6 +336,58 @@ def heading_text(inline: Token) -> str:
     return "".join(parts)
 
 
+def hugo_slug(text: str) -> str:
+    """Hugo's `github` autoIDType: letters, decimal digits and `_` lower-cased, `-`, space and
+    tab as `-`, the rest dropped."""
+    out = ""
+    for char in text:
+        if char in " \t-":
+            out += "-"
+        elif char == "_" or char.isdecimal() or unicodedata.category(char).startswith("L"):
+            out += char.lower()
+    return out
+
+
+DEFINITION_LINE = re.compile(r":[ \t]")
+
+
+def inline_text(source: str) -> str:
+    """A line's rendered text as markdown-it reads it inline (text and code spans)."""
+    parts = []
+    for token in PARSER.parseInline(source.strip(), {}):
+        for child in token.children or []:
+            if child.type in ("text", "code_inline", "text_special"):
+                parts.append(child.content)
+    return "".join(parts)
+
+
+def definition_terms(tokens: Sequence[Token], lines: Sequence[str]) -> list[tuple[int, str]]:
+    """(1-based line, rendered text) of each term of a top-level definition list (Goldmark's
+    PHP Markdown Extra syntax): each line of a paragraph above a line that starts with `: `,
+    in the paragraph itself or in the next one after blank lines."""
+    found: list[tuple[int, str]] = []
+    depth = 0
+    above: tuple[int, int] | None = None  # the top-level paragraph above, if it had no `: `
+    for token in tokens:
+        top_level = depth == 0 and token.block and token.nesting >= 0
+        depth += token.nesting
+        if not top_level:
+            continue
+        if token.type != "paragraph_open" or not token.map:
+            above = None  # a list, a fence, a heading…: no paragraph right above
+            continue
+        first, end = token.map
+        opening = next((n for n in range(first, end) if DEFINITION_LINE.match(lines[n])), None)
+        if opening is None:
+            above = (first, end)
+            continue
+        span = (first, opening) if opening > first else above
+        above = None
+        if span is not None:
+            found += [(n + 1, inline_text(lines[n])) for n in range(*span)]
+    return found
+
+
 def reference_ids(text: str, generators: Sequence[str]) -> dict[str, list[Anchor]]:
     """Every id of the document, each with the elements carrying it."""
     tokens = parse(text)
@@ -403,6 +466,25 @@ def reference_ids(text: str, generators: Sequence[str]) -> dict[str, list[Anchor
         for anchor, _, bare, explicit in headings:
             if not explicit:
                 add(python_markdown_unique(slugify(bare), taken), anchor, name)
+    if "hugo" in generators:
+        # Headings and definition terms share one sequence of ids, in document order; the
+        # explicit ids are set aside first and numbered around.
+        items: list[tuple[int, str, Anchor]] = [
+            (anchor.line, bare, anchor) for anchor, _, bare, explicit in headings if not explicit
+        ]
+        for line, term in definition_terms(tokens, without_front_matter(text).split("\n")):
+            items.append((line, term, Anchor(line, "term", f"term {term}", False)))
+        items.sort(key=lambda item: item[0])
+        used = {explicit for _, _, _, explicit in headings if explicit}
+        for _, shown, anchor in items:
+            base = hugo_slug(shown)
+            if not base:
+                continue
+            slug, number = base, 1
+            while slug in used:
+                slug, number = f"{base}-{number}", number + 1
+            used.add(slug)
+            add(slug, anchor, "hugo")
     return found
 
 
@@ -480,7 +562,10 @@ def resolve_target(link: Link, root: Path) -> tuple[Path | None, str]:
     base = root if path_part.startswith("/") else link.file.parent
     target = base / path_part.lstrip("/")
     if path_part.endswith("/") or target.is_dir():
-        candidates = [target / "index.md", target / "README.md"]
+        # A folder's page (Hugo: a bundle's index.md, a section's _index.md), or the page
+        # served at `page/` (MkDocs, Hugo: page.md).
+        candidates = [target / name for name in ("index.md", "_index.md", "README.md")]
+        candidates.append(target.with_name(target.name + ".md"))
     elif target.suffix.lower() in MARKDOWN_SUFFIXES:
         candidates = [target]
     elif target.suffix.lower() == ".html":
@@ -564,6 +649,8 @@ def category(fragment: str, anchors: Sequence[Anchor]) -> str:
         name = "explicit id (nested heading)" if nested else "explicit id"
     elif "html" in schemes:
         name = "html anchor"
+    elif all(anchor.kind == "term" for anchor in anchors):
+        name = "definition term"
     else:
         generator = "/".join(sorted(schemes & set(GENERATORS)))
         name = f"{generator} slug" + (" (nested heading)" if nested else "")
@@ -612,7 +699,7 @@ class TreeCall:
 def correct_place(span: tuple[int, int], anchors: Sequence[Anchor]) -> bool:
     start, end = span
     for anchor in anchors:
-        if anchor.kind == "heading" and start == anchor.line:
+        if anchor.kind in ("heading", "term") and start == anchor.line:
             return True
         if anchor.kind in ("html", "attr") and start <= anchor.line <= end:
             return True

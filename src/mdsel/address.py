@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from mdsel import anchors
 from mdsel.locate import heading_below, nested_lines, section_at
+from mdsel.names import document_name
 from mdsel.selector import ANCHOR, LINE, Segment
 from mdsel.titles import shown_title
 from mdsel.tree import Source
@@ -39,6 +40,8 @@ def locate(segment: Segment, sources: Sequence[Source], docs: Sequence[int]) -> 
             elif target.kind == anchors.NESTED:
                 first, last = nested_lines(document, target.ref)
                 found.append((doc, LINES, first, last))
+            elif target.kind == anchors.TERM:
+                found.append((doc, LINES, target.line, target.last))
             else:
                 # An HTML anchor: the heading right below it when only tags and blank lines come
                 # between (set for that heading), else the innermost section holding it, at the
@@ -65,13 +68,17 @@ def locate(segment: Segment, sources: Sequence[Source], docs: Sequence[int]) -> 
 def miss_reason(segment: Segment, sources: Sequence[Source], docs: Sequence[int]) -> str:
     """Why the segment named nothing in any of the documents `docs`."""
     if segment.type == ANCHOR:
-        where = sources[docs[0]].namespace if len(docs) == 1 else f"any of {len(docs)} documents"
+        where = (
+            document_name(sources[docs[0]].namespace, sources[docs[0]].path)
+            if len(docs) == 1
+            else f"any of {len(docs)} documents"
+        )
         return f"no heading in {where} has the anchor #{shown_title(segment.name)}"
     assert segment.items is not None
     first, last = segment.items[0]
     what = f"line {first} is" if segment.type == LINE else f"lines {first}-{last} are"
     longest = max(docs, key=lambda doc: sources[doc].document.line_count)
-    name = sources[longest].namespace
+    name = document_name(sources[longest].namespace, sources[longest].path)
     count = sources[longest].document.line_count
     lines = f"{count} line" + ("" if count == 1 else "s")
     if len(docs) == 1:

@@ -59,11 +59,25 @@ def vitepress_slug(text: str) -> str:
     return value.lower()
 
 
+def hugo_slug(text: str) -> str:
+    """Hugo's default ids (Goldmark, `autoIDType = "github"`), given to headings and, under
+    `autoDefinitionTermID`, to definition terms: letters, decimal digits and `_` kept,
+    lower-cased; each `-`, space and tab a `-` (runs kept); anything else dropped."""
+    kept = []
+    for char in text:
+        if char in "- \t":
+            kept.append("-")
+        elif char == "_" or char.isdecimal() or unicodedata.category(char)[0] == "L":
+            kept.append(char.lower())
+    return "".join(kept)
+
+
 GENERATORS = (
     (python_markdown_slug, "_"),
     (python_markdown_unicode_slug, "_"),
     (kramdown_slug, "-"),
     (blackfriday_slug, "-"),
     (vitepress_slug, "-"),
+    (hugo_slug, "-"),
 )
 """Each generator's slug rule and how it numbers repeats."""

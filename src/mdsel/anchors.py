@@ -11,7 +11,9 @@ A fragment is looked for, in this order:
    those inside lists and block quotes too, as GitHub numbers repeats;
 3. an HTML anchor, `<a id="x">`, `<a name="x">` or any element with `id="x"`, or an id given
    to text (`**term**{ #term }`), which names the innermost section holding it; an empty one
-   on a line of its own right above a heading names that heading (mdsel.address);
+   on a line of its own right above a heading names that heading (mdsel.address); then the
+   id Hugo gives a definition-list term (or a heading numbered past one), which names the
+   term and its definitions (mdsel.definition_terms);
 4. the slug another generator would give a heading (Python-Markdown's toc as MkDocs uses it,
    kramdown, Hugo's Blackfriday style, VitePress), taken only when exactly one heading answers;
    a heading with an explicit id is slugged only when no heading without one answers.
@@ -34,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import repeat
 
 from mdsel._record import NamedTuple
-from mdsel.anchor_generators import GENERATORS, kramdown_slug
+from mdsel.anchor_generators import GENERATORS, hugo_slug, kramdown_slug
 from mdsel.tree import Document
 
 MAX_CLOSEST = 5
@@ -44,16 +46,18 @@ MAX_CANDIDATES = 2000
 HEADING = "heading"
 NESTED = "nested"
 HTML = "html"
+TERM = "term"
 
 
 class Target(NamedTuple):
     """What a fragment names: a section heading (`ref` into document.headings), a heading
-    inside a list or quote (`ref` into document.nested), or an HTML anchor (`ref`: -1,
-    `line`: its line)."""
+    inside a list or quote (`ref` into document.nested), an HTML anchor (`ref`: -1, `line`: its
+    line), or a definition term (`ref`: -1, `line` to `last`: the term and its definitions)."""
 
     kind: str
     ref: int
     line: int = 0
+    last: int = 0
 
 
 def slug(title: str) -> str:
@@ -194,11 +198,75 @@ def find(document: Document, fragment: str) -> Target | None:
     line = html_anchor_line(document, fragment)
     if line:
         return Target(HTML, -1, line)
+    term = _hugo_id(document, fragment, order)
+    if term is not None:
+        return term
     lowered = fragment.lower()
     if lowered != fragment:
         for position in _Slugged(texts, {lowered}, "-").matching(slug, "-"):
             return Target(*order[position])
     return _by_generators(document, fragment, order, texts)
+
+
+def _hugo_id(document: Document, fragment: str, order: list[tuple[str, int]]) -> Target | None:
+    """The definition term (or heading) whose id on a Hugo page is `fragment`: terms and
+    headings without an explicit id numbered in one sequence, in document order, around the
+    explicit ids (see definition_terms). None when the document has no definition list."""
+    from mdsel import definition_terms  # only a miss so far: most documents have no terms
+
+    if not definition_terms.has_terms(document):
+        return None
+    found = definition_terms.terms(document)
+    if not found:
+        return None
+    shown = _texts(document, order, shown=True)
+    ids = [_explicit_id(document, kind, index) for kind, index in order]
+    entries = [
+        (_start(document, kind, index), text, Target(kind, index))
+        for (kind, index), text, ident in zip(order, shown, ids, strict=True)
+        if not ident
+    ]
+    entries += [(term.start, term.text, Target(TERM, -1, term.first, term.last)) for term in found]
+    entries.sort(key=lambda entry: entry[0])
+    texts = [text for _start, text, _target in entries]
+    taken = {ident for ident in ids if ident}
+    for position in _Slugged(texts, {fragment}, "-").matching(hugo_slug, "-", taken):
+        return entries[position][2]
+    return None
+
+
+def _term_ids(document: Document, order: list[tuple[str, int]]) -> list[tuple[str, str]]:
+    """(id, text) of the first MAX_CANDIDATES definition terms, numbered as _hugo_id numbers
+    them (with the headings of `order` before each), for the closest anchors to a miss."""
+    from mdsel import definition_terms  # a miss only, and only where a definition list is
+
+    if not definition_terms.has_terms(document):
+        return []
+    found = definition_terms.terms(document)[:MAX_CANDIDATES]
+    if not found:
+        return []
+    ids = [_explicit_id(document, kind, index) for kind, index in order]
+    entries = [
+        (_start(document, kind, index), _text(document, kind, index, shown=True), False)
+        for (kind, index), ident in zip(order, ids, strict=True)
+        if not ident
+    ]
+    entries += [(term.start, term.text, True) for term in found]
+    entries.sort(key=lambda entry: entry[0])
+    taken = {ident for ident in ids if ident}
+    numbered = _numbering((hugo_slug(text) for _start, text, _term in entries), "-", taken)
+    return [
+        (anchor, text)
+        for (_start, text, term), anchor in zip(entries, numbered, strict=True)
+        if term and anchor
+    ]
+
+
+def _start(document: Document, kind: str, index: int) -> int:
+    """Where a heading starts in Document.data."""
+    if kind == NESTED:
+        return document.nested[index].start
+    return document.headings.starts[index]
 
 
 _SHORTCODE = re.compile(r":[a-z0-9_+-]+:")
@@ -351,7 +419,8 @@ def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
     """(anchor, title) of the headings whose anchors are nearest to a missed one, best first:
     anchors that start with it or that it starts with (`#install` → `installation`), then
     others containing it or contained in it, nearest in length first, then similar spellings.
-    Explicit ids stand for their headings; headings in lists and quotes count too."""
+    Explicit ids stand for their headings; headings in lists and quotes count too, and so do
+    definition terms by the ids Hugo gives them."""
     from difflib import get_close_matches  # misses only: the JSON index needs anchors alone
 
     if not anchor:
@@ -370,6 +439,8 @@ def closest(document: Document, anchor: str) -> list[tuple[str, str]]:
     for (kind, index), found in zip(order, github, strict=True):
         found = listed[index] if kind == HEADING else document.nested[index].id or found
         named.setdefault(found, _text(document, kind, index, shown=True))
+    for found, text in _term_ids(document, order):
+        named.setdefault(found, text)
     names = list(named)
     lowered = [name.lower() for name in names]
     ranked = [i for i, a in enumerate(lowered) if a and (anchor in a or a in anchor)]

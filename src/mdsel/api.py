@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from mdsel.errors import PARSE_ERROR, NodeLimitError, ParseError, Problem
 from mdsel.names import namespaces
-from mdsel.read import FileReadError, read_bytes
+from mdsel.read import FileReadError, not_markdown, read_bytes
 from mdsel.results import DEFAULT_OPTIONS, IndexResult, Options, Outcome, SelectResult
 from mdsel.settings import DEFAULT_MAX_BYTES
 from mdsel.tree import Document, Source, parse_document
@@ -31,16 +31,21 @@ def load(
     """Read and parse each path (relative ones against `cwd`); a file that fails becomes a
     Problem and the rest go on.
 
-    `read`, when given, replaces the engine's own reading (by name, under `max_bytes`): it gets
-    each path and returns the bytes to parse or the Problem to report. A caller with its own
-    read policy hands over bytes read through the descriptor it checked; its exceptions pass.
+    `read`, when given, replaces the engine's own reading (by name, a Markdown file name only,
+    under `max_bytes`): it gets each path and returns the bytes to parse or the Problem to
+    report. A caller with its own read policy hands over bytes read through the descriptor it
+    checked; its exceptions pass.
     """
     parse_bytes = parse if parse is not None else parse_document
     loaded: list[tuple[str, Document]] = []
     problems: list[Problem] = []
     for path in paths:
         try:
-            data = read(path) if read is not None else read_bytes(path, max_bytes, cwd)
+            if read is None:
+                refused = not_markdown(path, cwd)
+                data = refused or read_bytes(path, max_bytes, cwd)
+            else:
+                data = read(path)
             if isinstance(data, Problem):
                 problems.append(data)
                 continue

@@ -55,7 +55,8 @@ def catalog(
     head = (
         (f"{shown_root} " if shown_root else "")
         + f"{len(docs)} documents {lines_total} lines {words_total} words "
-        "(document: file: title, lines, words; heading: selector, title, line, words)"
+        "(document: file: title, lines, words; heading: selector, title, line, words, "
+        "+N hidden inside)"
     )
     room = budget - room_taken - lines_cost([head])
     # The closing line is kept room for at its longest (the longest description of the map).

@@ -3,7 +3,8 @@ words) and its headings down to an outline depth, at most so many of them.
 
 The title of a document is its front matter's `title:` when it has one, else its first
 heading's text; that heading is then not repeated under the file when it holds the whole
-document (the usual single `# Title`).
+document (the usual single `# Title`). A document with neither says so (`(no title)`), so
+that its line counts are not read as its title.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class Entry:
 
     def line(self, indent: str) -> str:
         document = self.document
-        title = f"{self.title} " if self.title else ""
+        title = f"{self.title} " if self.title else "(no title) "
         return f"{indent}{self.name}: {title}{document.line_count} {document.word_count}"
 
     def outline_lines(self, depth: int, cap: int, indent: str) -> list[str]:

@@ -1,11 +1,12 @@
 """Expand the paths a call names (literal, glob, directory) into the files to read, under the
 per-call limits.
 
-An existing path is taken literally; otherwise it is a glob (`docs/**/*.md`). Directories expand
-to the Markdown files below them, sorted, skipping hidden entries, `node_modules` and `.git`, and
-not following directory symlinks, at most MDSEL_MAX_DEPTH levels deep (`mdsel.walk`). Nothing
-is opened here: reading is `mdsel.read`'s. `-` names standard input (namespace `stdin`); a file
-called `-` is reached as `./-`.
+An existing path is taken literally (read only if its name is a Markdown file name: mdsel.read);
+otherwise it is a glob (`docs/**/*.md`), which matches Markdown files only.
+Directories expand to the Markdown files below them, sorted, skipping hidden entries,
+`node_modules` and `.git`, and not following directory symlinks, at most MDSEL_MAX_DEPTH levels
+deep (`mdsel.walk`). Nothing is opened here: reading is `mdsel.read`'s. `-` names standard
+input (namespace `stdin`), whatever it holds; a file called `-` is no Markdown file name.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem
-from mdsel.names import STDIN, is_glob
+from mdsel.names import MARKDOWN_SUFFIXES, STDIN, is_glob, is_markdown_name
 from mdsel.read import missing
 from mdsel.settings import (
     DEFAULT_MAX_BYTES,
@@ -175,7 +176,7 @@ def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:
     full = os.path.join(base, given)
     if os.path.lexists(full):
         if not os.path.isdir(full):
-            return [given]
+            return [given]  # read only under a Markdown name (mdsel.read), in file order
         below = walk(given, full, lister)
         if below:
             return below
@@ -191,7 +192,13 @@ def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:
     matches = glob(given, base, lister)
     if matches:
         return matches
-    return Problem(FILE_NOT_FOUND, "NO_MATCH", "no file matches this pattern", file=given)
+    reason = "no file matches this pattern"
+    if not is_markdown_name(given.replace("\\", "/").rpartition("/")[2].replace("*", "x")):
+        reason = (
+            f"no Markdown file matches this pattern (only {' '.join(MARKDOWN_SUFFIXES)} files "
+            "are read; pass another file on standard input: - < FILE)"
+        )
+    return Problem(FILE_NOT_FOUND, "NO_MATCH", reason, file=given)
 
 
 def _within_limits(

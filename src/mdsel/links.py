@@ -3,8 +3,8 @@
 A link is written as its page's source has it: to a Markdown file (`api.md#setup`,
 `../guide/api.md#setup`), or to the page a documentation site serves (`/guide/api#setup`,
 `./api.html#setup`, `/guide/#setup`), whose source is `api.md` (or `.mdx`, `.markdown`…) or,
-for a folder, its `index.md` (then `README.md`). The engine does not know which page a link
-came from, so:
+for a folder, its `index.md` (then Hugo's `_index.md`, then `README.md`). The engine does not
+know which page a link came from, so:
 
 - a relative link names the documents whose paths end with it (leading `./` and `../`
   dropped); within one folder a page's source comes before a folder's index page of that name,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 _PAGE_SUFFIXES = (".html", ".htm")
 """A built page's suffix: `api.html` is served from `api.md`."""
 
-_FOLDER_PAGES = ("index", "README")
+_FOLDER_PAGES = ("index", "_index", "README")
 """The page a folder's link shows, in the order site generators look for it."""
 
 

@@ -77,3 +77,12 @@ def namespaces(paths: Sequence[str]) -> list[str]:
         taken.add(candidate)
         result.append(candidate)
     return result
+
+
+def document_name(namespace: str, path: str) -> str:
+    """How prose names a document: its namespace quoted, then its path (`'index'
+    (docs/index.md)`), so that a namespace such as `all` or `index` never reads as a word of
+    the sentence."""
+    if path and path != namespace:
+        return f"'{namespace}' ({path})"
+    return f"'{namespace}'"

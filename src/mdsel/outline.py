@@ -1,8 +1,9 @@
 """The index model in text: heading outline lines, block counts, and the heading budget.
 
 When there are more headings than the budget, the shallowest nesting depths that fit are shown;
-a shown heading that hides descendants says how many (`+14`). If even the top depth overflows,
-its first headings are shown and the rest summarised by selector ranges.
+a shown heading that hides descendants says how many (`+14`, which the closing line explains).
+If even the top depth overflows, its first headings are shown and the rest summarised by
+selector ranges.
 """
 
 from __future__ import annotations
@@ -77,10 +78,12 @@ def outline(
     if rest.total:
         inside = f" (+{rest.inside} inside them)" if rest.inside else ""
         lines.append(f"… +{rest.total} more: {prefix}{ranges(document, rest)}{inside}")
+    # What a trailing `+N` means, said where one is printed.
+    legend = "; a heading's +N: headings inside it not shown" if example >= 0 else ""
     if example < 0:
         example = rest.first if rest.total else first
     lines.append(
-        f"[showing {len(shown)} of {total} headings; expand one with "
+        f"[showing {len(shown)} of {total} headings{legend}; expand one with "
         f"{prefix}{heading_selector(headings.levels[example], headings.numbers.ordinal(example))}"
         f"?toc=true, or {expand_hint}]"
     )

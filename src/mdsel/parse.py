@@ -70,3 +70,29 @@ def text_spans(text: str, shift: int = 0) -> list[tuple[int, int]]:
         elif "End" in event and event["End"] == "CodeBlock":
             in_code = False
     return spans
+
+
+_LEAD = "x "
+"""Put before each line read as inline text: no line then opens a block (`2) x`, `# x`), and
+the space lets emphasis open at the line's start (`_x_`)."""
+
+
+def inline_texts(lines: list[str]) -> list[str]:
+    """The plain text of each line read as inline Markdown (text and code spans, entities
+    decoded; markup, HTML and link targets dropped): `` [`publishDir`](/x) `` is `publishDir`.
+    One parse for all the lines, each its own paragraph."""
+    if not lines:
+        return []
+    source = "\n\n".join(_LEAD + line.strip() for line in lines)
+    texts: list[str] = []
+    pieces: list[str] = []
+    events: Iterator[Any] = iter(pyromark.events(source, options=OPTIONS))
+    for event in events:
+        if event == {"End": "Paragraph"}:
+            texts.append("".join(pieces)[len(_LEAD) :])
+            pieces = []
+        elif isinstance(event, dict):
+            piece = event.get("Text", event.get("Code"))
+            if isinstance(piece, str):
+                pieces.append(piece)
+    return texts

@@ -1,6 +1,7 @@
 """Read one file's bytes under a size cap; every way it can fail is a Problem (FileReadError).
 
-Only regular files are ever opened: a FIFO or a device would block or never end.
+Only regular files are ever opened: a FIFO or a device would block or never end. A call's files
+are read under Markdown file names only (not_markdown), as the server reads them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import stat
 import sys
 
 from mdsel.errors import FILE_NOT_FOUND, PROCESSING_ERROR, Problem, missing_reason
-from mdsel.names import STDIN
+from mdsel.names import MARKDOWN_SUFFIXES, STDIN, is_markdown_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,6 +27,28 @@ class FileReadError(Exception):
     def __init__(self, problem: Problem) -> None:
         super().__init__(problem.message)
         self.problem = problem
+
+
+def not_markdown(path: str, cwd: str | None = None) -> Problem | None:
+    """Why a call's file is not read as Markdown, or None: it is read only under a Markdown file
+    name, and a link only to one, as the server reads them (`mkdocs.yml`, or `notes.md` →
+    `secret.txt`, is refused). Standard input is read whatever it holds."""
+    if path == STDIN:
+        return None
+    full = path if cwd is None else os.path.join(cwd, path)
+    suffixes = " ".join(MARKDOWN_SUFFIXES)
+    if not is_markdown_name(path):
+        import shlex  # a refusal only
+
+        reason = (
+            f"not a Markdown file name: only {suffixes} files are read; to read this one as "
+            f"Markdown anyway, pass it on standard input (- < {shlex.quote(path)})"
+        )
+        return Problem(PROCESSING_ERROR, "NOT_MARKDOWN", reason, file=path)
+    if os.path.islink(full) and not is_markdown_name(target := os.path.realpath(full)):
+        reason = f"resolves to {target}, not a Markdown file name; only {suffixes} files are read"
+        return Problem(PROCESSING_ERROR, "NOT_MARKDOWN", reason, file=path)
+    return None
 
 
 def read_bytes(path: str, max_bytes: int, cwd: str | None = None) -> bytes:

@@ -1,11 +1,12 @@
 """Why a selector item matched nothing: the reasons a miss gives, in the words every edge prints
-(`api.md has no code blocks`, `index 9 out of range: h2.1 has 3 paragraphs`).
+(`'api' (docs/api.md) has no code blocks`, `index 9 out of range: h2.1 has 3 paragraphs`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mdsel.names import document_name
 from mdsel.nodes import ROOT, Node, first_number, node_selector
 from mdsel.selector import Item, format_items
 from mdsel.tree import Source
@@ -26,9 +27,9 @@ def kind_label(kind: str, count: int = 2) -> str:
 
 
 def describe_scope(sources: Sequence[Source], scope: Node) -> str:
-    """How a reason names a scope: the namespace for a document, else the node's selector."""
+    """How a reason names a scope: the document (document_name), else the node's selector."""
     if scope.kind == ROOT:
-        return sources[scope.doc].namespace
+        return document_name(sources[scope.doc].namespace, sources[scope.doc].path)
     return node_selector(sources[scope.doc].document, scope)
 
 

@@ -205,7 +205,10 @@ def _nearest_in_scope(
     request: str, segment: Segment, sources: Sequence[Source], docs: list[int]
 ) -> list[Suggestion]:
     """For a miss after a `/` (`h2.7/para.99`): the last and first of that type inside the same
-    scope (`h2.7/para.12`, `h2.7/para.0`), which the document-wide ones are not."""
+    scope (`h2.7/para.12`, `h2.7/para.0`), which the document-wide ones are not; a scope with
+    none of that type (`h2.1/code.0` on a section without code), the first of each kind of
+    block it has (`h2.1/para.0`, `h2.1/list.0`): what exists there comes before what exists
+    elsewhere."""
     from mdsel.errors import SelectorSyntaxError
     from mdsel.resolve import candidates, resolve
     from mdsel.selector import format_segments, parse_request
@@ -229,6 +232,10 @@ def _nearest_in_scope(
         namespace = picked[scope.doc].namespace
         for ordinal in dict.fromkeys((count - 1, 0)) if count else ():
             result.append(Suggestion(f"{written}/{segment.type}.{ordinal}", "", namespace))
+        if not count:
+            for kind in BLOCK_KINDS:
+                if kind != segment.type and len(candidates(picked, scope, kind)):
+                    result.append(Suggestion(f"{written}/{kind}.0", "", namespace))
     return result
 
 

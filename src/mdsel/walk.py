@@ -173,10 +173,9 @@ def glob(pattern: str, base: str, lister: Lister) -> list[str]:
     prefix = "/".join(parts[:literal]) or ("/" if pattern.startswith("/") else "")
     root = os.path.join(base, prefix) if prefix else base
     nfa = _Automaton(_matchers(parts[literal:]))
-    # Like a directory, a wildcard stands for Markdown files only, unless the pattern spells out
-    # another extension itself (`notes/*.txt`).
-    last = parts[-1]
-    markdown_only = not re.search(r"\.[A-Za-z0-9]+$", last) or is_markdown_name(last)
+    # Like a directory, a pattern stands for Markdown files only, even one spelling out another
+    # extension (`notes/*.txt` matches nothing): what is read as Markdown is what the server
+    # reads, whatever the name was written as.
     if not os.path.isdir(root):
         return []
     result: list[str] = []
@@ -187,7 +186,7 @@ def glob(pattern: str, base: str, lister: Lister) -> list[str]:
         if not lister.spend(len(dirs) + len(files)):
             break
         for name in files:
-            if markdown_only and not is_markdown_name(name):
+            if not is_markdown_name(name):
                 continue
             if nfa.accept in nfa.step(states, name):
                 result.append(os.path.join(prefix, *here, name))

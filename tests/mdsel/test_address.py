@@ -27,8 +27,8 @@ def test_each_document_answers_for_itself() -> None:
 
 def test_reasons_name_the_document_or_the_longest() -> None:
     docs = sources()
-    assert miss_reason(segment("L9"), docs, [0]) == "line 9 is past the end: a has 5 lines"
+    assert miss_reason(segment("L9"), docs, [0]) == "line 9 is past the end: 'a' (a.md) has 5 lines"
     assert miss_reason(segment("L9-10"), docs, [0, 1]) == (
-        "lines 9-10 are past the end of every document: the longest, b, has 7 lines"
+        "lines 9-10 are past the end of every document: the longest, 'b' (b.md), has 7 lines"
     )
-    assert miss_reason(segment("#z"), docs, [1]) == "no heading in b has the anchor #z"
+    assert miss_reason(segment("#z"), docs, [1]) == "no heading in 'b' (b.md) has the anchor #z"

@@ -7,6 +7,7 @@ import pytest
 from mdsel.anchor_generators import (
     GENERATORS,
     blackfriday_slug,
+    hugo_slug,
     kramdown_slug,
     python_markdown_slug,
     python_markdown_unicode_slug,
@@ -26,6 +27,11 @@ from mdsel.anchor_generators import (
         (blackfriday_slug, "snake_case", "snake-case"),  # `_` is not a letter here
         (vitepress_slug, "1 Intro", "_1-intro"),  # `_` before a leading digit
         (vitepress_slug, "Héllo (World)", "hello-world"),
+        (hugo_slug, "Foo@Bar", "foobar"),  # Goldmark's github type: punctuation dropped
+        (hugo_slug, "--chmod=D755,F644", "--chmodd755f644"),  # `-` kept, runs too
+        (hugo_slug, "A – B", "a--b"),  # each space a `-`
+        (hugo_slug, "snake_case ½", "snake_case-"),  # `_` kept; digits are decimal ones only
+        (hugo_slug, "良善天父", "良善天父"),
     ],
 )
 def test_each_rule(rule: object, text: str, anchor: str) -> None:

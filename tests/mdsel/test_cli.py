@@ -21,6 +21,8 @@ from tests.conftest import FIXTURES, corpus_files
 SCHEMA = load_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 STRUCTURE = str(FIXTURES / "structure.md")
+NAMED = f"'structure' ({STRUCTURE})"
+"""How prose names it: the namespace quoted, then the path (never a bare word)."""
 
 
 def cli(*argv: str, env: dict[str, str] | None = None, cwd: str | None = None) -> Outcome:
@@ -110,7 +112,7 @@ def test_errors_go_to_stderr_in_bang_form_and_exit_1() -> None:
     assert out.stdout == ""
     assert out.exit_code == 1
     first, second = out.stderr.splitlines()
-    assert first == "!h2.9 SELECTOR_NOT_FOUND: index 9 out of range: structure has 4 h2 headings"
+    assert first == f"!h2.9 SELECTOR_NOT_FOUND: index 9 out of range: {NAMED} has 4 h2 headings"
     assert second.startswith("~h2.3 (Install)")
 
 
@@ -131,7 +133,7 @@ def test_title_suggestions() -> None:
 def test_partial_results_are_printed_with_exit_1() -> None:
     out = cli("select", "h1.1,h5.0", STRUCTURE)
     assert out.stdout == APPENDIX + "# Appendix\n\nLast words.\n"
-    assert out.stderr.startswith("!h5.0 SELECTOR_NOT_FOUND: structure has no h5 headings")
+    assert out.stderr.startswith(f"!h5.0 SELECTOR_NOT_FOUND: {NAMED} has no h5 headings")
     assert out.exit_code == 1
 
 
@@ -347,7 +349,10 @@ def test_outline_budget_collapses_depths(tmp_path: Path) -> None:
     assert "h1.2 T2 21 10 +2" in out
     assert "h1.3 T3 31 10 +4" in out
     assert "… +30 more: h2.10-39" in out
-    assert out[-1] == ("[showing 20 of 50 headings; expand one with h1.2?toc=true, or use --full]")
+    assert out[-1] == (
+        "[showing 20 of 50 headings; a heading's +N: headings inside it not shown; expand one "
+        "with h1.2?toc=true, or use --full]"
+    )
     toc = cli("select", "h1.3?toc=true", str(path), env={"MDSEL_INDEX_MAX_HEADINGS": "20"})
     assert body(toc.stdout).splitlines() == ["h1.3 T3 31 10"] + [
         f"  h2.{12 + j} S3.{j} {33 + 2 * j} 2" for j in range(4)
@@ -473,13 +478,26 @@ def test_namespaces_count_every_file_named(tmp_path: Path) -> None:
     )
 
 
-def test_globs_take_markdown_unless_an_extension_is_spelled_out(tmp_path: Path) -> None:
+def test_only_markdown_names_are_read_as_the_server_reads_them(tmp_path: Path) -> None:
     (tmp_path / "g").mkdir()
     (tmp_path / "g" / "img.png").write_bytes(b"x\x00")
     (tmp_path / "g" / "notes.txt").write_text("# T\n")
     (tmp_path / "g" / "a.md").write_text("# M\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nnav:\n  - a.md\n")
+    (tmp_path / "linked.md").symlink_to(tmp_path / "mkdocs.yml")
     assert cli("index", "g/*", cwd=str(tmp_path)).exit_code == 0
-    assert "h1.0 T 1 2" in cli("index", "g/*.txt", cwd=str(tmp_path)).stdout
+    spelled = cli("index", "g/*.txt", cwd=str(tmp_path))
+    assert spelled.exit_code == 1 and "no Markdown file matches this pattern" in spelled.stderr
+    refused = cli("index", "mkdocs.yml", cwd=str(tmp_path))
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr.startswith("!mkdocs.yml PROCESSING_ERROR: not a Markdown file name")
+    assert "pass it on standard input (- < mkdocs.yml)" in refused.stderr
+    linked = cli("index", "linked.md", cwd=str(tmp_path))  # a Markdown name to another one
+    assert (linked.exit_code, linked.stdout) == (1, "")
+    assert linked.stderr.startswith(
+        f"!linked.md PROCESSING_ERROR: resolves to {tmp_path.resolve() / 'mkdocs.yml'}, "
+        "not a Markdown file name"
+    )
 
 
 def test_toc_in_a_multi_document_call_is_qualified(tmp_path: Path) -> None:
@@ -540,11 +558,11 @@ def test_line_and_anchor_selectors_on_the_command_line() -> None:
     out = cli("select", "L52,L900", STRUCTURE)
     assert out.exit_code == 1 and out.stdout == deep + "#### Deep\n\nDeep text.\n"
     assert out.stderr == (
-        "!L900 SELECTOR_NOT_FOUND: line 900 is past the end: structure has 76 lines\n~L76\n"
+        f"!L900 SELECTOR_NOT_FOUND: line 900 is past the end: {NAMED} has 76 lines\n~L76\n"
     )
     out = cli("select", "#instal", STRUCTURE)
     assert out.stderr == (
-        "!#instal SELECTOR_NOT_FOUND: no heading in structure has the anchor #instal\n"
+        f"!#instal SELECTOR_NOT_FOUND: no heading in {NAMED} has the anchor #instal\n"
         "~#install (Install) ~#install-1 (Install)\n"
     )
     out = cli("select", "h2.1/L40", STRUCTURE)

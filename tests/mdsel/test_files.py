@@ -217,7 +217,12 @@ def test_dash_is_standard_input_even_beside_a_file_called_dash(tmp_path: Path) -
     expansion = expand_paths(["-", "-"], cwd=str(tmp_path))
     assert expansion == (("-",), (), (), ())
     assert namespaces(["README.md", "-", "stdin.md"]) == ["readme", "stdin", "stdin-2"]
+    # A file called `-` is no Markdown file name: refused when read, as the server refuses it.
     assert expand_paths(["./-"], cwd=str(tmp_path)).paths == ("./-",)
+    from mdsel.api import load
+
+    sources, problems = load(["./-"], cwd=str(tmp_path))
+    assert not sources and [p.code for p in problems] == ["NOT_MARKDOWN"]
 
 
 def test_standard_input_is_read_whole_and_under_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -84,15 +84,21 @@ def md(*stems: str) -> list[str]:
         ("api.md", ["api.md"]),
         ("../../guide/api.md", ["guide/api.md"]),
         ("guide/../config/api.md", ["config/api.md"]),
-        ("/guide/api", md("guide/api", "guide/api/index", "guide/api/README")),
+        ("/guide/api", md("guide/api", "guide/api/index", "guide/api/_index", "guide/api/README")),
         ("./api.html", md("api")),
         ("/guide/index.html", md("guide/index", "guide/README")),
-        ("/guide/", md("guide/index", "guide/README", "guide")),
-        ("../", md("index", "README")),
-        ("/", md("index", "README")),
+        # A folder's index page (Hugo's sections: `_index.md`), then the page served at `guide/`.
+        ("/guide/", md("guide/index", "guide/_index", "guide/README", "guide")),
+        ("../", md("index", "_index", "README")),
+        ("/", md("index", "_index", "README")),
         (
             "/blog/release-v1.2",
-            md("blog/release-v1.2", "blog/release-v1.2/index", "blog/release-v1.2/README"),
+            md(
+                "blog/release-v1.2",
+                "blog/release-v1.2/index",
+                "blog/release-v1.2/_index",
+                "blog/release-v1.2/README",
+            ),
         ),
     ],
 )

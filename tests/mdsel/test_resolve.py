@@ -99,7 +99,7 @@ def test_out_of_range_items_are_reported_and_the_rest_returned() -> None:
     (miss,) = result.problems
     assert miss.type == SELECTOR_NOT_FOUND
     assert miss.selector == "h2.9"
-    assert miss.message == "index 9 out of range: structure has 4 h2 headings"
+    assert miss.message == "index 9 out of range: 'structure' (structure.md) has 4 h2 headings"
     assert miss.suggestions and miss.suggestions[0].selector == "h2.3"
 
 
@@ -180,7 +180,7 @@ def test_an_absent_type_is_one_miss_whatever_the_index_list() -> None:
     result = select("h5.0,1,2-9,40")
     (miss,) = result.problems
     assert miss.selector == "h5.0,1,2-9,40"
-    assert miss.message == "structure has no h5 headings"
+    assert miss.message == "'structure' (structure.md) has no h5 headings"
 
 
 # -- lines and anchors ---------------------------------------------------------------------
@@ -244,10 +244,18 @@ def test_a_line_selects_its_whole_section() -> None:
 @pytest.mark.parametrize(
     ("request_", "reason", "suggestions"),
     [
-        ("L77", "line 77 is past the end: structure has 76 lines", ["L76"]),
-        ("L77-90", "lines 77-90 are past the end: structure has 76 lines", ["L76"]),
-        ("#instal", "no heading in structure has the anchor #instal", ["#install", "#install-1"]),
-        ("#zzz", "no heading in structure has the anchor #zzz", []),
+        ("L77", "line 77 is past the end: 'structure' (structure.md) has 76 lines", ["L76"]),
+        (
+            "L77-90",
+            "lines 77-90 are past the end: 'structure' (structure.md) has 76 lines",
+            ["L76"],
+        ),
+        (
+            "#instal",
+            "no heading in 'structure' (structure.md) has the anchor #instal",
+            ["#install", "#install-1"],
+        ),
+        ("#zzz", "no heading in 'structure' (structure.md) has the anchor #zzz", []),
     ],
 )
 def test_line_and_anchor_misses_explain_themselves(
@@ -267,7 +275,7 @@ def test_a_line_applies_to_every_document_that_has_it() -> None:
     assert selected("L1", short, long) == ["h1.0", "h1.0"]
     (problem,) = select("L99", short, long).problems
     assert problem.message == (
-        "line 99 is past the end of every document: the longest, b, has 7 lines"
+        "line 99 is past the end of every document: the longest, 'b' (b.md), has 7 lines"
     )
     assert selected("#c", short, long) == ["h2.0"]  # found in one document: resolved
     (problem,) = select("#d", short, long).problems

@@ -62,3 +62,14 @@ def test_a_block_missed_inside_a_scope_is_suggested_inside_it() -> None:
     assert suggested[:2] == ["h2.7/para.33", "h2.7/para.0"]
     for selector in suggested[:2]:  # each selects a paragraph inside h2.7
         assert mdsel.select(selector, sources).matches
+
+
+def test_a_scope_without_the_type_suggests_what_it_has_first() -> None:
+    doc = b"# T\n\n```\ncode\n```\n\n## A\n\ntext\n\n- item\n\n## B\n\n```\nmore\n```\n"
+    sources = [Source("doc", "doc.md", mdsel.parse_document(doc))]
+    result = mdsel.select("h2.0/code.0", sources)
+    suggested = [s.selector for p in result.problems for s in p.suggestions]
+    # A has no code: its paragraph and list come before the code blocks elsewhere.
+    assert suggested[:2] == ["h2.0/para.0", "h2.0/list.0"]
+    for selector in suggested[:2]:
+        assert mdsel.select(selector, sources).matches
