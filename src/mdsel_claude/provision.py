@@ -132,7 +132,10 @@ def _why(what: str, status: int, output: str, log: Path) -> str:
             f"proxy that changes packages), {RECONNECT}"
         )
     last = (output.strip().splitlines() or [""])[-1].strip()
-    return f"{what} failed (exit status {status}): {last} (the whole output is in {log})"
+    return (
+        f"{what} failed (exit status {status}): {last} (the whole output is in {log}); "
+        f"once that is fixed, {RECONNECT[5:]}"
+    )
 
 
 def problem(environ: Mapping[str, str]) -> str | None:
@@ -167,7 +170,7 @@ def provision(environ: Mapping[str, str]) -> Path:
             )
             write_attempt(base, attempt)
 
-        remove_partial(base, env_dir)
+        remove_partial(base, None)  # the target too: it is not usable (its Python gone, say)
         log = base / LOG
         log.write_text(f"mdsel-claude: installing the server's dependencies into {env_dir}\n")
         temp = Path(tempfile.mkdtemp(prefix=PARTIAL_PREFIX, dir=base))
@@ -204,9 +207,9 @@ def step_name(base: Path) -> str:
     return attempt.step if attempt is not None else VENV
 
 
-def remove_partial(base: Path, keep: Path) -> None:
-    """Environments of older pins or Pythons, ones a killed attempt left half made, and `keep`
-    itself when it is not usable: nothing will run them again. Only our own names."""
+def remove_partial(base: Path, keep: Path | None) -> None:
+    """Environments of older pins or Pythons and ones a killed attempt left half made, all but
+    `keep`: nothing will run them again. Only our own names, never a link."""
     for old in [*base.glob(f"{ENV_PREFIX}*"), *base.glob(f"{PARTIAL_PREFIX}*")]:
         if old != keep and old.is_dir() and not old.is_symlink():
             shutil.rmtree(old, ignore_errors=True)
