@@ -48,8 +48,8 @@ INTERNAL = -32603
 def refuse_with(message: str) -> int:
     """Answer the client's requests with `message` as an error (and log it); exit status 1."""
     line = (
-        f"mdsel-claude cannot start its MCP server: {message}. Or install mdsel-claude from its "
-        "repository (pipx install .) and use `mdsel-claude install` instead of the plugin."
+        f"mdsel-claude cannot start its MCP server: {message}. Or use `mdsel-claude install` "
+        "(pipx install . in its repository) instead of the plugin."
     )
     sys.stderr.write(line + "\n")
     refuse(line, sys.stdin.buffer, sys.stdout.buffer)

@@ -84,10 +84,8 @@ PIP = "installing the locked packages with pip"
 CHECK = "checking that the server's packages import"
 CLIENT_WAIT = 30.0
 """Seconds Claude Code waits for a server's first answer unless MCP_TIMEOUT (ms) says otherwise."""
-RECONNECT = (
-    "then reconnect the server in /mcp (a restart alone does not retry it for 15 minutes: "
-    "Claude Code skips a server that failed to start for that long)"
-)
+RECONNECT = "then reconnect it in /mcp (Claude Code skips a failed server for 15 minutes)"
+"""How a failed start is retried: a restart of Claude Code alone does not, within 15 minutes."""
 
 
 class LaunchError(Exception):
@@ -115,10 +113,10 @@ def _run(argv: Sequence[str], what: str, log: Path, env: Mapping[str, str] | Non
 def _why(what: str, status: int, output: str, log: Path) -> str:
     if any(sign in output for sign in UNREACHABLE):
         return (
-            "its first start installs the locked dependencies with pip, and pip could not reach "
-            f"the package index. Connect to the network, {RECONNECT}; behind a mirror, start "
-            "Claude Code with PIP_INDEX_URL set; without network, with PIP_NO_INDEX=1 and "
-            "PIP_FIND_LINKS=<a directory of the locked wheels>"
+            "pip could not reach the package index to install the locked dependencies. Connect "
+            "to the network (behind a mirror, start Claude Code with PIP_INDEX_URL set; "
+            "offline, with PIP_NO_INDEX=1 and PIP_FIND_LINKS=<a folder of the locked wheels>), "
+            f"{RECONNECT}"
         )
     if what == VENV and "ensurepip" in output:
         return (

@@ -97,7 +97,7 @@ def test_failed_provisioning_says_why_and_leaves_nothing_half_done(tmp_path: Pat
     message = reply["error"]["message"]
     assert "cannot start its MCP server: pip install failed (exit status 1): " in message
     assert "No matching distribution found for" in message  # pip's last line, in the reason
-    assert "reconnect the server in /mcp" in message  # a restart alone is skipped 15 minutes
+    assert "reconnect it in /mcp (Claude Code skips a failed server" in message
     assert message in done.stderr  # and in the server's log
     # No environment, no temporary directory left behind: the record and pip's log only.
     assert sorted(os.listdir(data)) == ["provision.json", "provision.log"]
