@@ -24,11 +24,11 @@ import select
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from mdsel_claude.provision_state import LOG, env_python, read_attempt, running, since, usable
+from mdsel_claude.provision_state import LOG, read_attempt, running, since, usable
 
 if TYPE_CHECKING:
     from typing import BinaryIO
@@ -106,15 +106,16 @@ class Waiting:
         base: Path,
         env_dir: Path,
         lock_text: bytes,
-        environ: Mapping[str, str],
-        args: list[str],
+        start: Callable[[], subprocess.Popen[bytes]],
+        server: tuple[list[str], dict[str, str]],
         child: subprocess.Popen[bytes] | None,
     ) -> None:
+        """`start` starts an attempt; `server` is the real server's command and environment."""
         self.base = base
         self.env_dir = env_dir
         self.lock_text = lock_text
-        self.environ = environ
-        self.args = args
+        self.start = start
+        self.server = server
         self.attempt = child
         self.initialize: bytes | None = None
         self.began = time.time()
@@ -198,20 +199,16 @@ class Waiting:
         )
 
     def _retry(self) -> None:
-        from mdsel_claude.provision import start_detached
-
         self._reap()
-        self.attempt = start_detached(self.environ)
+        self.attempt = self.start()
 
     def _reap(self) -> None:
         if self.attempt is not None and self.attempt.poll() is not None:
             self.attempt = None
 
     def _become_server(self, rest: bytes, stdin: BinaryIO, stdout: BinaryIO) -> int:
-        from mdsel_claude.provision import server_argv
-
         self._reap()
-        argv, env = server_argv(env_python(self.env_dir), self.args)
+        argv, env = self.server
         server = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert server.stdin is not None and server.stdout is not None
         if self.initialize is not None and not _handshake(server, self.initialize):

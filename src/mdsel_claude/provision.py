@@ -276,7 +276,14 @@ def serve(args: Sequence[str]) -> int:
             _reap(child)
             return plugin_wait.refuse_with(attempt.reason)
         time.sleep(0.1)
-    waiting = plugin_wait.Waiting(base, env_dir, lock_text, environ, list(args), child)
+    waiting = plugin_wait.Waiting(
+        base,
+        env_dir,
+        lock_text,
+        lambda: start_detached(environ),
+        server_argv(env_python(env_dir), args),
+        child,
+    )
     return waiting.serve(sys.stdin.buffer, sys.stdout.buffer)
 
 
