@@ -34,9 +34,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# The engine's cost class is measured past the default MDSEL_MAX_BYTES (8 MiB) too: 10 MiB
+# documents here. What one call may cost under the default caps is bench_select_work's and
+# bench_caps' to say.
+os.environ["MDSEL_MAX_BYTES"] = str(64 << 20)
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
 from bench_engine import corpus_text, machine  # noqa: E402
+from tests.peak_memory import maxrss_bytes  # noqa: E402
 
 MIB = 1 << 20
 SLACK_MB = 30
@@ -57,8 +63,8 @@ CASES: dict[str, Callable[[], bytes]] = {
     "100,000 headings": lambda: b"".join(b"## H%d\n\ntext\n\n" % i for i in range(100_000)),
     "10 MiB of one-line paragraphs": lambda: repeated(b"p\n\n", 10 * MIB),
     "10 MiB of one-line headings": lambda: repeated(b"# h\n", 10 * MIB),
-    # Just under the default MDSEL_MAX_BYTES (50 MiB).
-    "50 MiB list": lambda: repeated(b"- item\n", 50 * MIB),
+    # Just under the default MDSEL_MAX_BYTES (8 MiB).
+    "8 MiB list": lambda: repeated(b"- item\n", 8 * MIB),
 }
 
 # Both children run with the cyclic collector off, as `mdsel` does (cli.main): the same
@@ -106,7 +112,7 @@ def child(script: str, path: Path) -> tuple[float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise RuntimeError(f"child failed ({process.returncode}): {err.strip()[-300:]}")
-    return float(out.split()[-1]), usage.ru_maxrss / 1024
+    return float(out.split()[-1]), maxrss_bytes(usage.ru_maxrss) / MIB
 
 
 def tree_bytes(data: bytes) -> tuple[int, int, int]:

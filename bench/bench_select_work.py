@@ -9,12 +9,12 @@ Each case is one child process that reads and parses the document (`load`), then
 renders the answer as `mdsel select` does; the baseline is the same child indexing the same
 document instead (`mdsel index`: read, parse, outline). Times are CPU seconds measured inside the
 child (`time.process_time`, interpreter start excluded; wall time on a shared machine mostly
-measures the neighbours), split into load and select; peak memory is the child's VmHWM from
-/proc/self/status, else its `ru_maxrss` (KiB on Linux, bytes on macOS). The work past a page of
-matches must be counting, not building: the select's own time is its ratio to the load, and the
-peak its ratio to the index's. Targets for one call: 5 s and 1 GB; for three calls at once in one
-`mdsel-claude` over stdio (three different documents, so the parse cache cannot share them):
-2 GB, the server's VmHWM once the three answers are in.
+measures the neighbours), split into load and select; peak memory is the child's own
+(tests/peak_memory.py: VmHWM where /proc exists, else `ru_maxrss` in its platform's unit). The work
+past a page of matches must be counting, not building: the select's own time is its ratio to the
+load, and the peak its ratio to the index's. Targets for one call: 5 s and 1 GB; for three calls at
+once in one `mdsel-claude` over stdio (three different documents, so the parse cache cannot share
+them): 2 GB, the server's VmHWM once the three answers are in.
 """
 
 from __future__ import annotations
@@ -33,9 +33,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
 from bench_caps import Server, call  # noqa: E402
 from bench_engine import machine  # noqa: E402
+from mdsel.settings import DEFAULT_MAX_BYTES  # noqa: E402
+from tests.peak_memory import PEAK_BYTES_FUNCTION  # noqa: E402
 
 MIB = 1 << 20
 LIMIT_SECONDS = 5.0
@@ -49,19 +52,20 @@ def repeated(line: bytes, size: int) -> bytes:
 
 
 DOCUMENTS: dict[str, Callable[[], bytes]] = {
-    "paragraphs": lambda: repeated(b"para\n\n", 10 * MIB),
-    "headings": lambda: repeated(b"# h\n", 10 * MIB),
+    "paragraphs": lambda: repeated(b"para\n\n", DEFAULT_MAX_BYTES),
+    "headings": lambda: repeated(b"# h\n", DEFAULT_MAX_BYTES),
     "small headings": lambda: repeated(b"# h\n", 2_400_000),
     "distinct headings": lambda: b"".join(b"# h %d\n" % n for n in range(240_000)),
 }
-"""10 MiB of one-line paragraphs (1.7 million), of one-line headings (2.6 million), 2.4 MB of
+"""The largest file a call reads by default (MDSEL_MAX_BYTES, 8 MiB) of one-line paragraphs (1.4
+million) and of one-line headings (2.1 million), 2.4 MB of
 one-line headings (600,000) and of headings each its own title (240,000)."""
 
 CASES: list[tuple[str, str, str]] = [
     # The attacks: every match rendered, then cut to the budget.
-    ("paragraphs", "para", "a bare para: a page of 1.7 million"),
+    ("paragraphs", "para", "a bare para: a page of 1.4 million"),
     ("paragraphs", "para?full=true", "full=true: at most 10,000 matches"),
-    ("headings", "h1", "a bare h1: a page of 2.6 million"),
+    ("headings", "h1", "a bare h1: a page of 2.1 million"),
     ("small headings", "#no-such-anchor", "a missed anchor on 600,000 headings"),
     ("distinct headings", "#no-such-anchor", "a missed anchor on 240,000 titles"),
     # The same work by other ways in.
@@ -69,18 +73,20 @@ CASES: list[tuple[str, str, str]] = [
     ("paragraphs", "para,para", "two selectors naming the same nodes"),
     ("paragraphs", "para.0,L1-1,para", "repeats past the budget looked up"),
     ("paragraphs", "para?page=2", "a page no paragraph has: problems, then counted"),
-    ("paragraphs", "para?toc=true", "toc=true on 1.7 million blocks"),
-    ("paragraphs", "root", "one match of 10 MiB, in pages"),
+    ("paragraphs", "para?toc=true", "toc=true on 1.4 million blocks"),
+    ("paragraphs", "root", "one match of 8 MiB, in pages"),
     ("paragraphs", "L1-99999999", "a line range of the whole document"),
-    ("headings", "h1/para", "2.6 million scopes holding nothing"),
-    ("headings", "section/section", "2.6 million sections, none inside another"),
-    ("headings", "h1,section", "two selectors naming the same 2.6 million"),
-    ("headings", "root?toc=true", "the outline of 2.6 million headings"),
-    ("headings", "h1?full=true", "full=true on 2.6 million headings"),
+    ("headings", "h1/para", "2.1 million scopes holding nothing"),
+    ("headings", "section/section", "2.1 million sections, none inside another"),
+    ("headings", "h1,section", "two selectors naming the same 2.1 million"),
+    ("headings", "root?toc=true", "the outline of 2.1 million headings"),
+    ("headings", "h1?full=true", "full=true on 2.1 million headings"),
     ("small headings", "#h-599999", "the last of 600,000 repeats, numbered"),
 ]
 
-_CHILD = """
+_CHILD = (
+    PEAK_BYTES_FUNCTION
+    + """
 import gc, json, os, sys, time
 gc.disable()
 import mdsel
@@ -97,16 +103,7 @@ else:
     result = mdsel.select(request.removeprefix("json:"), sources, options)
     out = (render_json if as_json else render_text).select(result, problems, [])
 done = time.process_time()
-peak = 0
-try:
-    with open("/proc/self/status") as status:
-        for row in status:
-            if row.startswith("VmHWM:"):
-                peak = int(row.split()[1]) * 1024
-except OSError:
-    import resource
-    unit = 1 if sys.platform == "darwin" else 1024
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+peak = peak_bytes()
 text = out.stdout or out.stderr
 print(json.dumps({
     "load_s": loaded - start, "select_s": done - loaded, "peak_bytes": peak,
@@ -114,6 +111,7 @@ print(json.dumps({
     "last": (text.splitlines() or [""])[-1][:160],
 }))
 """
+)
 
 
 def child(command: str, request: str, path: Path) -> dict[str, Any]:

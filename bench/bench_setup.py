@@ -24,6 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.peak_memory import maxrss_bytes  # noqa: E402
+
 MAX_SECONDS = 5.0
 MAX_RSS_BYTES = 1 << 30
 CAP = 16 * 1024 * 1024
@@ -50,7 +55,7 @@ def run_once(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, in
     )
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - start, usage.ru_maxrss * 1024, process.returncode
+    return time.perf_counter() - start, maxrss_bytes(usage.ru_maxrss), process.returncode
 
 
 def case(name: str, content: str | None, link: str | None, root: Path) -> Path:

@@ -182,6 +182,8 @@ def collect(reuse: bool) -> dict[str, Any]:
         "server_parts": lambda: json_script("bench_server_parts.py", "--rounds", "3", "--json"),
         "hook": lambda: text_script("bench_hook.py", parse_hook),
         "caps": lambda: json_script("bench_caps.py", "--json"),
+        # bench_select_work.py: selects naming millions of nodes against the index of the same.
+        "select_work": lambda: json_script("bench_select_work.py", "--json"),
         # bench_tree.py: the index of whole trees against parsing their documents.
         "tree": lambda: json_script("bench_tree.py", "--json"),
         # bench_links.py: in-repository links with a fragment resolved, against a reference.
@@ -740,6 +742,50 @@ def caps_section(c: dict[str, Any]) -> list[str]:
     ]
 
 
+def select_work_section(w: dict[str, Any]) -> list[str]:
+    """Selects that name millions of nodes: the work past the first page must be counting."""
+    if "error" in w:
+        return ["## Work per select", "", f"Not measured: {w['error']}", ""]
+    seconds, memory, together_memory = w["limits"]
+    rows = [
+        [
+            f"`{row['request']}`",
+            row["case"],
+            f"{row['load_s']:.2f} s",
+            f"{row['select_s']:.2f} s",
+            f"{row['peak_bytes'] / 2**20:.0f} MB",
+            f"{row['peak_over_index']:.2f}",
+            "yes" if row["within"] else "**no**",
+        ]
+        for row in w["rows"]
+    ]
+    lines = [
+        "## Work per select",
+        "",
+        "Selects naming millions of nodes of documents of the largest size a call reads by default "
+        "(`MDSEL_MAX_BYTES`, 8 MiB; `bench/bench_select_work.py`): "
+        "one child process per case reads and parses the document, then selects and renders "
+        "the answer; CPU seconds of each part, and the peak resident memory over that of "
+        "`mdsel index` on the same document. Past the first page, matches are counted, not "
+        f"built. Bound for one call: {seconds:g} s and {memory / 2**30:g} GB; parsing alone "
+        "takes most of the time at this size. Load average when the run started: "
+        f"{w.get('load_average', 0):.1f}.",
+        "",
+        *table(["Request", "Case", "Parse", "Select", "Peak RSS", "/ index", "Within"], rows),
+        "",
+    ]
+    together = w.get("concurrent")
+    if together:
+        lines += [
+            f"Three such calls at once in one server (`para`, `para?full=true`, `h1` on three "
+            f"documents): {together['seconds']:.1f} s until the last answer, "
+            f"{together['peak_bytes'] / 2**20:.0f} MB peak (bound "
+            f"{together_memory / 2**30:g} GB: {'within' if together['within'] else 'over'}).",
+            "",
+        ]
+    return lines
+
+
 def memory_section(memory: dict[str, Any]) -> list[str]:
     lines = ["## Memory", ""]
     if "error" in memory:
@@ -1004,6 +1050,7 @@ def page(results: dict[str, Any]) -> str:
         *performance_section(results),
         *memory_section(results.get("memory", {"error": "not run"})),
         *(caps_section(results["caps"]) if "caps" in results else []),
+        *(select_work_section(results["select_work"]) if "select_work" in results else []),
         *(tree_section(results["tree"]) if "tree" in results else []),
         *(links_section(results["links"]) if "links" in results else []),
         *(
@@ -1022,6 +1069,7 @@ def page(results: dict[str, Any]) -> str:
         "The scripts also run alone: `bench/token_economy.py`, `bench/workflow.py`, "
         "`bench/bench_engine.py`, `bench/bench_memory.py`, `bench/bench_server.py`, "
         "`bench/bench_server_parts.py`, `bench/bench_hook.py`, `bench/bench_caps.py`, "
+        "`bench/bench_select_work.py`, "
         "`bench/bench_tree.py`, `bench/bench_links.py`, `bench/bench_search.py`, "
         "`bench/bench_search_speed.py`, `bench/bench_growth.py`, `bench/bench_skill.py`.",
         "",

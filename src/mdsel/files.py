@@ -136,6 +136,7 @@ def _unique(found: list[str], base: str) -> list[str]:
     a system call per component, would cost a third of indexing them."""
     first: dict[str, str] = {}
     resolved: dict[str, str] = {}  # folder → its real path: files share folders
+    folded: dict[str, str] = {}  # a key in lower case → the first key spelled so
     for path in found:
         if path == STDIN:
             key = path
@@ -145,8 +146,22 @@ def _unique(found: list[str], base: str) -> list[str]:
             if real is None:
                 real = resolved[folder] = os.path.realpath(folder)
             key = os.path.join(real, name)
+            # Where names ignore case (macOS, Windows), resolving keeps the case as typed:
+            # `docs/A.md` and `DOCS/a.md` are one file there, and two on another system.
+            # The entries themselves decide, and only for keys alike but for case.
+            earlier = folded.setdefault(key.lower(), key)
+            if earlier != key and _same_entry(earlier, key):
+                key = earlier
         first.setdefault(key, path)
     return list(first.values())
+
+
+def _same_entry(one: str, other: str) -> bool:
+    """Whether two paths name one directory entry's file (lstat: a link is an entry of its own)."""
+    try:
+        return os.path.samestat(os.lstat(one), os.lstat(other))
+    except (OSError, ValueError):
+        return False
 
 
 def _expand(given: str, base: str, lister: Lister) -> list[str] | Problem:

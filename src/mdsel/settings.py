@@ -3,8 +3,8 @@
     MDSEL_PAGE_WORDS          words per page and per response          2000
     MDSEL_INDEX_MAX_HEADINGS  outline size before deep levels collapse 250
     MDSEL_MAX_FILES           files per call after expansion           2000
-    MDSEL_MAX_BYTES           largest single file read                 52428800 (50 MiB)
-    MDSEL_MAX_TOTAL_BYTES     bytes read per call                      104857600 (100 MiB)
+    MDSEL_MAX_BYTES           largest single file read                 8388608 (8 MiB)
+    MDSEL_MAX_TOTAL_BYTES     bytes read per call                      33554432 (32 MiB)
     MDSEL_MAX_DEPTH           directory levels searched below a        64
                               directory or a glob's fixed part
     MDSEL_MAX_NAMES           names examined per call by directory     200000
@@ -32,8 +32,11 @@ if TYPE_CHECKING:
 DEFAULT_PAGE_WORDS = 2000
 DEFAULT_MAX_HEADINGS = 250
 DEFAULT_MAX_FILES = 2000
-DEFAULT_MAX_BYTES = 50 * 1024 * 1024
-DEFAULT_MAX_TOTAL_BYTES = 100 * 1024 * 1024
+# What one call may read, so that its parse stays within seconds and its memory well within a
+# gigabyte: 8 MiB is 24 times the largest Markdown file of the documentation measured (a 349 KB
+# changelog), and 32 MiB of such files parse in about five seconds.
+DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+DEFAULT_MAX_TOTAL_BYTES = 32 * 1024 * 1024
 DEFAULT_MAX_DEPTH = 64
 DEFAULT_MAX_NAMES = 200_000
 DEFAULT_MIN_WORDS = 200

@@ -18,7 +18,7 @@ SERVER = Path(sys.executable).parent / "mdsel-claude"
 
 FILES = 32
 """Documents of the long call, each different (so none comes from the parse cache): about 90 MB,
-under MDSEL_MAX_TOTAL_BYTES."""
+all read (the server runs with MDSEL_MAX_TOTAL_BYTES raised to hold them)."""
 SECTIONS = 12_000
 """Sections per document: several seconds of parsing for the whole call on this machine."""
 
@@ -45,6 +45,7 @@ class Session:
 
     def __init__(self, cwd: Path) -> None:
         env = {key: value for key, value in os.environ.items() if not key.startswith("MDSEL_")}
+        env["MDSEL_MAX_TOTAL_BYTES"] = str(128 << 20)
         self.process = subprocess.Popen(
             [str(SERVER)],
             cwd=cwd,

@@ -263,6 +263,19 @@ def test_one_file_named_several_ways_is_read_once(tmp_path: Path) -> None:
     assert expansion.paths[0].startswith("docs")
 
 
+def test_names_alike_but_for_case_are_one_file_only_where_they_are_one_entry(
+    tmp_path: Path,
+) -> None:
+    """Where names ignore case (macOS, Windows) `A.md` and `a.md` are one file, read once; on
+    a system that tells them apart they are two. A hard link stands in for the first here."""
+    (tmp_path / "a.md").write_text("# A\n")
+    os.link(tmp_path / "a.md", tmp_path / "A.md")
+    (tmp_path / "b.md").write_text("# B\n")
+    (tmp_path / "B.md").write_text("# other B\n")
+    expansion = expand_paths(["a.md", "A.md", "b.md", "B.md"], cwd=str(tmp_path))
+    assert expansion.paths == ("a.md", "b.md", "B.md")
+
+
 def test_a_removed_working_directory_refuses_relative_paths_and_reads_absolute_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

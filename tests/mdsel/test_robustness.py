@@ -18,6 +18,7 @@ import mdsel.render_json
 import mdsel.render_text
 from mdsel.errors import ERROR_TYPES
 from tests.conftest import CORPUS
+from tests.peak_memory import PEAK_BYTES_FUNCTION
 
 PATHOLOGICAL: dict[str, Callable[[], bytes]] = {
     "10000-nested-lists": lambda: b"# T\n\n" + b"- " * 10_000 + b"x\n",
@@ -82,13 +83,12 @@ def test_pathological_documents(name: str, tmp_path: Path) -> None:
 def test_memory_stays_bounded_on_the_largest_outline(tmp_path: Path) -> None:
     path = tmp_path / "many.md"
     path.write_bytes(PATHOLOGICAL["100000-headings"]())
-    script = (
+    script = PEAK_BYTES_FUNCTION + (
         "import sys, mdsel\n"
         "mdsel.run_command('index', None, [sys.argv[1]])\n"
         "mdsel.run_command('index', None, [sys.argv[1]], mdsel.Options(json=True))\n"
         "mdsel.run_command('select', 'section', [sys.argv[1]], mdsel.Options(full=True))\n"
-        "status = open('/proc/self/status').read().split('VmHWM:')[1].split()[0]\n"
-        "print(int(status) // 1024)\n"
+        "print(peak_bytes() // 2**20)\n"
     )
     done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -16,7 +16,7 @@ from mdsel.settings import (
 
 
 def test_defaults_are_the_spec_table() -> None:
-    defaults = Settings(2000, 250, 2000, 52428800, 104857600, 4000000, 64, 200000, 10000)
+    defaults = Settings(2000, 250, 2000, 8388608, 33554432, 4000000, 64, 200000, 10000)
     assert read_settings({}) == Settings() == defaults
     assert read_min_words({}) == DEFAULT_MIN_WORDS == 200
 

@@ -60,7 +60,27 @@ def control_refusal(path: str) -> Problem | None:
 def inside(path: str, root: str) -> bool:
     """Whether `path` is `root` or lies below it (both absolute and resolved)."""
     # Compare whole components: /docs-private must not pass for a root of /docs.
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+    if path == root or path.startswith(root.rstrip(os.sep) + os.sep):
+        return True
+    return _inside_in_other_case(path, root)
+
+
+def _inside_in_other_case(path: str, root: str) -> bool:
+    """Whether `path` lies in `root` spelled in another letter case, as on the case-insensitive
+    file systems macOS and Windows use by default: resolving a path keeps the case it was typed
+    in (and macOS's F_GETPATH gives the case on disk), so the same directory can reach the
+    policy as `/Users/me/Proj` and `/users/me/proj`. The names alone decide nothing (another
+    system may hold both): the directory at the root's depth must be the root itself."""
+    wanted = root.rstrip(os.sep).split(os.sep)
+    parts = path.split(os.sep)
+    if len(parts) < len(wanted):
+        return False
+    if any(a.lower() != b.lower() for a, b in zip(parts, wanted, strict=False)):
+        return False
+    try:
+        return os.path.samestat(os.stat(os.sep.join(parts[: len(wanted)])), os.stat(root))
+    except (OSError, ValueError):
+        return False
 
 
 def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:

@@ -132,6 +132,37 @@ def test_roots_confine_reads(tmp_path: Path) -> None:
     assert relative is not None and relative.code == "OUTSIDE_ROOTS"
 
 
+def test_a_root_spelled_in_another_case_holds_its_files_where_names_ignore_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on macOS's and Windows' default file systems (simulated here: this one tells case
+    apart), `/x/Proj` and `/x/proj` are one directory, and a file in it is inside the root."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "a.md").write_text("# A\n")
+    policy = Policy(roots=(str(tmp_path / "Proj"),))
+    refusal = check(str(tmp_path / "proj" / "a.md"), policy)
+    assert refusal is not None and refusal.code == "OUTSIDE_ROOTS"  # here, Proj is not proj
+    real_stat = os.stat
+
+    def any_case(path: str | os.PathLike[str], *args: object, **kwargs: object) -> os.stat_result:
+        return real_stat(str(path).replace("Proj", "proj"), *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", any_case)
+    assert check(str(tmp_path / "proj" / "a.md"), policy) is None
+
+
+def test_names_alike_but_for_case_are_two_directories_where_the_system_says_so(
+    tmp_path: Path,
+) -> None:
+    for name in ("Proj", "proj"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "a.md").write_text("# A\n")
+    policy = Policy(roots=(str(tmp_path / "Proj"),))
+    assert check(str(tmp_path / "Proj" / "a.md"), policy) is None
+    refusal = check(str(tmp_path / "proj" / "a.md"), policy)
+    assert refusal is not None and refusal.code == "OUTSIDE_ROOTS"
+
+
 def test_outside_roots_says_nothing_about_the_target(tmp_path: Path) -> None:
     (tmp_path / "root").mkdir()
     policy = Policy(roots=(os.path.realpath(tmp_path / "root"),))

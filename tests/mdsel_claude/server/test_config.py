@@ -18,9 +18,9 @@ def test_defaults_match_the_spec(tmp_path: Path) -> None:
     assert settings.json is False
     engine = settings.engine
     assert (engine.page_words, engine.max_headings) == (2000, 250)
-    assert (engine.max_files, engine.max_bytes) == (2000, 52428800)
+    assert (engine.max_files, engine.max_bytes) == (2000, 8388608)
     assert engine.max_answer_tokens == 10000
-    assert engine.max_total_bytes == 104857600
+    assert engine.max_total_bytes == 33554432
     assert settings.roots is None and settings.bin is None
     assert settings.cache_bytes <= 512 * 1000 * 1000
     assert engine.max_blocks == 4_000_000
