@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BIN, environ_without
-from tests.e2e.anthropic_stub import messages_api
+from tests.e2e.anthropic_stub import messages_api, messages_api_calling, run_claude
 from tests.e2e.slow_index import slow_index
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,6 +36,8 @@ PLUGIN = "mdsel@mdsel-claude"
 """The plugin in the repository's one-plugin marketplace."""
 SERVER = "plugin:mdsel:mdsel"
 """Its MCP server, as `claude mcp list` names it."""
+PLUGIN_TOOL = "mcp__plugin_mdsel_mdsel__mdsel_index"
+"""Its index tool, as the model calls it."""
 PLUGIN_MAX_BYTES = 5_000_000
 """What installing the plugin may copy: its manifests and `src/` (about 1.5 MB)."""
 REMINDER = "Use mdsel_index and mdsel_select instead of Read."
@@ -337,6 +339,19 @@ def test_plugin_slow_first_start_connects_and_converges(sandbox: Sandbox) -> Non
         assert not list(data.glob("*/venv-*/ready"))  # answered while the install goes on
         [record] = data.glob("*/provision.json")
         assert json.loads(record.read_text())["outcome"] == "running"
+        # A session meanwhile: the model's call gets what is happening, not a dead server.
+        with messages_api_calling(PLUGIN_TOOL, files=["README.md"]) as (url, stub):
+            run_claude(
+                "claude",
+                url,
+                sandbox.env,
+                sandbox.project,
+                "Index it",
+                "--allowedTools",
+                PLUGIN_TOOL,
+            )
+            shown = stub.tool_result()
+        assert "is getting ready" in shown and "retry in about 30 seconds" in shown, shown
         ready(data)
     listing = sandbox.run("claude", "mcp", "list")
     [line] = server_lines(listing.stdout, SERVER)
