@@ -13,7 +13,8 @@ works where only Python (3.11 or later) is installed: no `mdsel-claude` on PATH,
 `python3.13`, `python3.12`, `python3.11` on PATH that runs is used, else `python3` itself when
 it is recent enough. Finding none, the server answers the client's `initialize` with the reason
 and the hook says it on stderr (it never fails a Read); `doctor --plugin` reports it. So this
-file must still run on an old Python 3: no syntax newer than 3.6 here.
+file, and what it imports to say so (`plugin_wait`, `provision_state`), must still run on an
+old Python 3: nothing newer than 3.7 there.
 """
 
 from __future__ import annotations

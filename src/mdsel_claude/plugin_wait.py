@@ -178,7 +178,8 @@ class Waiting:
         attempt = read_attempt(self.base)
         if usable(self.env_dir, self.lock_text):
             return f"mdsel's server is ready: {RETRY.replace('in about 30 seconds', 'now')}."
-        at_work = running(self.base)
+        # The attempt this server started holds the lock only once it is under way.
+        at_work = running(self.base) or (self.attempt is not None and self.attempt.poll() is None)
         if not at_work and attempt is not None and attempt.outcome == "failed":
             if not retry:
                 return f"mdsel cannot start its server: {attempt.reason}"
@@ -189,8 +190,9 @@ class Waiting:
             )
         if not at_work:
             self._retry()
-        step = attempt.step if attempt is not None and at_work else "starting"
-        started = attempt.started if attempt is not None and at_work else self.began
+        current = attempt is not None and attempt.outcome == "running" and at_work
+        step = attempt.step if attempt is not None and current else "starting"
+        started = attempt.started if attempt is not None and current else self.began
         return (
             "mdsel (Markdown selectors: mdsel_index, mdsel_select) is getting ready: its first "
             f"start installs its dependencies, which takes a minute or two on a slow machine "

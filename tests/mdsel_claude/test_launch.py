@@ -426,3 +426,12 @@ def test_a_slow_first_start_answers_at_once_and_converges(tmp_path: Path) -> Non
     names = sorted(os.listdir(data))
     assert [name for name in names if "venv" in name] == [attempt.env]  # partials cleaned
     assert "notes.txt" in names
+
+
+@pytest.mark.parametrize("module", ["launch", "plugin_wait", "provision_state", "dir_lock"])
+def test_what_says_no_python_311_parses_on_an_old_python(module: str) -> None:
+    """macOS's python3 is 3.9: the launcher, and what it imports to give the reason, parse there."""
+    import ast
+
+    source = (REPO / "src" / "mdsel_claude" / f"{module}.py").read_text()
+    ast.parse(source, feature_version=(3, 7))
