@@ -144,7 +144,11 @@ def _unique(found: list[str], base: str) -> list[str]:
             folder, name = os.path.split(os.path.join(base, path))
             real = resolved.get(folder)
             if real is None:
-                real = resolved[folder] = os.path.realpath(folder)
+                try:
+                    real = os.path.realpath(folder)
+                except OSError:  # swapped while resolved (a link, then a directory): as given
+                    real = folder
+                resolved[folder] = real
             key = os.path.join(real, name)
             # Where names ignore case (macOS, Windows), resolving keeps the case as typed:
             # `docs/A.md` and `DOCS/a.md` are one file there, and two on another system.

@@ -277,11 +277,15 @@ def test_an_install_whose_record_cannot_be_written_changes_nothing(repo: Path) -
     assert "cannot write the install record" in result.stderr
     assert snapshot(repo, Path.home()) == before
     # And with a record, uninstall takes away everything install made: no empty shells left
-    # (but the standard ~/.local/state, which may well hold other programs' state).
+    # (but the standard ~/.local/state, which may well hold other programs' state, and the
+    # line keeping local settings out of git, which stays as Claude Code's own would).
     assert run_setup("install").returncode == 0
     assert run_setup("uninstall").returncode == 0
     after = snapshot(repo, Path.home())
-    assert {k: v for k, v in after.items() if "/.local" not in k} == before
+    kept = ("/.local", "/.config")
+    assert {k: v for k, v in after.items() if not any(p in k for p in kept)} == {
+        k: v for k, v in before.items() if not any(p in k for p in kept)
+    }
 
 
 def test_install_and_uninstall_keep_numbers_and_layout(repo: Path) -> None:

@@ -276,6 +276,22 @@ def test_names_alike_but_for_case_are_one_file_only_where_they_are_one_entry(
     assert expansion.paths == ("a.md", "b.md", "B.md")
 
 
+def test_a_folder_swapped_while_it_is_resolved_keeps_its_files_as_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """realpath's lstat saw a link and its readlink then found a directory: no traceback."""
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "x.md").write_text("# X\n")
+
+    def swapped(path: str, *args: object, **kwargs: object) -> str:
+        raise OSError(22, "Invalid argument", path)
+
+    monkeypatch.setattr(os.path, "realpath", swapped)
+    expansion = expand_paths(["a/x.md", "b/x.md", "a/x.md"], cwd=str(tmp_path))
+    assert expansion.paths == ("a/x.md", "b/x.md")
+
+
 def test_a_removed_working_directory_refuses_relative_paths_and_reads_absolute_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -97,7 +97,10 @@ def check(path: str, policy: Policy, cwd: str | None = None) -> Problem | None:
         reason = f"not a Markdown file name; only {extensions} files are read"
         return _refused(path, "NOT_MARKDOWN", reason)
     absolute = os.path.join(os.getcwd() if cwd is None else cwd, path)
-    target = real_path(absolute)
+    try:
+        target = real_path(absolute)
+    except FileNotFoundError:  # swapped while it was resolved: gone, and nothing said of it
+        return missing(path)
     if policy.roots is not None and not any(inside(target, root) for root in policy.roots):
         return _refused(path, "OUTSIDE_ROOTS", OUTSIDE_ROOTS)
     if not is_markdown_name(target):
@@ -149,7 +152,10 @@ def check_argument(given: str, policy: Policy, cwd: str | None = None) -> Proble
     expands = exists or is_glob(given)
     if not exists and expands:
         full = os.path.join(base, _fixed_part(given))
-    target = real_path(full)
+    try:
+        target = real_path(full)
+    except FileNotFoundError:
+        return missing(given)
     if any(inside(target, root) for root in policy.roots):
         return None
     if expands and any(inside(root, target) for root in policy.roots):

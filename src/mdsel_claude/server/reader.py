@@ -91,8 +91,8 @@ class CheckedReader:
             reason = f"not a Markdown file name; only {extensions} files are read"
             return _refusal(path, "NOT_MARKDOWN", reason)
         base = os.getcwd() if self._cwd is None else self._cwd
-        target = real_path(os.path.join(base, path))
         try:
+            target = real_path(os.path.join(base, path))
             fd = os.open(target, _OPEN_FLAGS)
         except OSError as error:
             return _open_problem(path, error)

@@ -9,6 +9,7 @@ opened) and read back where the descriptor points.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -44,12 +45,14 @@ def opened_path(fd: int) -> str | None:
 def real_path(path: str) -> str:
     """`os.path.realpath(path)` for an absolute `path`: asked of the kernel where the file exists
     and it can say, else walked as `realpath` does (a missing file, a dangling or looping link,
-    a directory that may not be searched, another system)."""
+    a directory that may not be searched, another system).
+
+    Raises FileNotFoundError when the path changed under the walk (see `_walked`)."""
     if _PROC and _O_PATH:
         try:
             fd = os.open(path, _O_PATH | os.O_CLOEXEC)
         except (OSError, ValueError):
-            return os.path.realpath(path)
+            return _walked(path)
         try:
             where = opened_path(fd)
         finally:
@@ -58,4 +61,16 @@ def real_path(path: str) -> str:
         # really ends so is walked instead, which costs time but never a wrong answer.
         if where is not None and where.startswith("/") and not where.endswith(_DELETED):
             return where
-    return os.path.realpath(path)
+    return _walked(path)
+
+
+def _walked(path: str) -> str:
+    """`os.path.realpath(path)`, with a path that changed under the walk answered as missing.
+
+    The walk `lstat`s a component and then `readlink`s it: a link swapped for a directory in
+    between makes `readlink` fail (EINVAL), and a link removed makes it fail (ENOENT), although
+    a non-strict walk never fails otherwise. What was there is gone, so it is not there."""
+    try:
+        return os.path.realpath(path)
+    except OSError as error:
+        raise FileNotFoundError(errno.ENOENT, "changed while it was resolved", path) from error

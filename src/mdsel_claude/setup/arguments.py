@@ -10,6 +10,11 @@ from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, HOOK_EVENTS
 from mdsel_claude.setup.paths import SCOPES
 
+CLAUDE = "claude"
+"""`--client claude`: Claude Code itself, as with no `--client` (the hook's own name for it)."""
+
+CLIENT_CHOICES = (CLAUDE, *sorted(CLIENTS))
+
 
 def _min_words_arg(text: str) -> int:
     value = parse_count(text)
@@ -54,9 +59,10 @@ def parser() -> argparse.ArgumentParser:
         )
         sub.add_argument(
             "--client",
-            choices=sorted(CLIENTS),
-            help="another agent instead of Claude Code: the server, and the hook in Gemini CLI "
-            "(read_file), Codex CLI (shell reads) and OpenCode (a plugin); see docs/clients.md",
+            choices=CLIENT_CHOICES,
+            help="another agent instead of Claude Code (claude, the default, is Claude Code "
+            "itself): the server, and the hook in Gemini CLI (read_file), Codex CLI (shell "
+            "reads) and OpenCode (a plugin); see docs/clients.md",
         )
         sub.add_argument(
             "--dry-run", action="store_true", help="print what would change, change nothing"
@@ -110,7 +116,10 @@ def parser() -> argparse.ArgumentParser:
     )
     which = doctor.add_mutually_exclusive_group()
     which.add_argument(
-        "--client", choices=sorted(CLIENTS), help="check that client's user and project files"
+        "--client",
+        choices=CLIENT_CHOICES,
+        help="check that client's user and project files (claude: Claude Code's scopes, the "
+        "default)",
     )
     which.add_argument(
         "--plugin",

@@ -5,13 +5,15 @@ applied (see `steps`), so a bad file stops everything before anything is written
 `--dry-run` can show the plan. Every write is atomic (see `jsonfile`).
 
 Here: the arguments, and install or uninstall in one client's configuration (Claude Code's
-scopes, or `--client`). The Agent Skill and `uninstall --all` are `cross_client`'s; the lock,
-`--dry-run` and the failure line every command shares are `runner`'s.
+scopes, or `--client`, whose adapter in `clients` does the work). The Agent Skill and
+`uninstall --all` are `cross_client`'s; the lock, `--dry-run` and the failure line every
+command shares are `runner`'s.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -21,14 +23,14 @@ from mdsel.settings import ConfigError, read_min_words
 from mdsel_claude.dir_lock import exclusive
 from mdsel_claude.setup import (
     arguments,
-    clients,
     cross_client,
     doctor_clients,
+    git_ignore,
     guards,
     ledger,
     sweep,
 )
-from mdsel_claude.setup.clients import CLIENTS
+from mdsel_claude.setup.clients import CLIENTS, Request
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.jsonfile import JsonFileError
@@ -63,8 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--mode outline needs --event PostToolUse (a result to replace)")
         if args.event is None:
             args.event = "PostToolUse" if outline else "PreToolUse"
+    # `--client claude` names Claude Code, as the hook does; each check below still sees it.
+    claude = args.client == arguments.CLAUDE
     if args.command == "doctor":
-        return _doctor_main(args)
+        return _doctor_main(args, claude)
     if args.command == "uninstall" and args.all:
         if args.scope or args.client:
             parser.error(
@@ -77,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "--skill goes where every agent looks: no --client; --scope user or project"
             )
         return cross_client.skill_command(args.command, args.scope or "user", args.dry_run)
-    if args.client is not None:
+    if args.client is not None and not claude:
         return _client_main(args)
     leftovers: tuple[str, ...] = ()
     try:
@@ -101,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     where, executable, min_words, args.event, state_file, args.mode,
                     args.allow_duplicate,
                 )  # fmt: skip
+                if where.scope == "local":  # settings.local.json holds a path of this machine
+                    ignore = tuple(git_ignore.plan_ignore(os.environ))
+                    plan = dataclasses.replace(plan, steps=plan.steps + ignore)
             else:
                 plan = plan_uninstall(where, state_file, os.environ)
                 leftovers = plan.leftovers
@@ -120,13 +127,13 @@ def _warn_if_passing(executable: str) -> None:
         print(f"{EXECUTABLE_NAME}: {warning}", file=sys.stderr)
 
 
-def _doctor_main(args: argparse.Namespace) -> int:
+def _doctor_main(args: argparse.Namespace, claude: bool) -> int:
     if args.all:
         report = sweep.report_all(ledger.state_path(os.environ), os.environ)
         report.say("all good" if not report.failed else "problems found (see above)")
         print("\n".join(report.lines))
         return 1 if report.failed else 0
-    if args.client is not None:
+    if args.client is not None and not claude:
         return doctor_clients.run_client_doctor(CLIENTS[args.client], Path.cwd(), os.environ)
     if args.plugin:
         return doctor_clients.run_plugin_doctor(Path.cwd(), os.environ)
@@ -134,75 +141,33 @@ def _doctor_main(args: argparse.Namespace) -> int:
 
 
 def _client_main(args: argparse.Namespace) -> int:
-    """install/uninstall `--client NAME`: the MCP server in another client's configuration."""
+    """install/uninstall `--client NAME`: our entries in another agent's configuration."""
     client = CLIENTS[args.client]
-    scope = args.scope or "user"
+    scope = args.scope or client.scopes[0]
     try:
-        path = clients.config_file(client, scope, Path.cwd(), os.environ)
+        path = client.config_file(scope, Path.cwd(), os.environ)
         state_file = ledger.state_path(os.environ)
         with exclusive(lock_dir()):
+            executable = ""
             if args.command == "install":
                 portable = scope == "project"
                 executable = portable_executable(os.environ) if portable else find_executable()
                 if not portable:
                     _warn_if_passing(executable)
-                if client.name == "codex":  # the server and its shell-tool hook
-                    from mdsel_claude.setup import codex_setup
-
-                    words = args.min_words
-                    words = _min_words_default(os.environ) if words is None else words
-                    plan = codex_setup.plan_install(
-                        path, executable, words, args.mode, args.event, state_file, os.environ
-                    )
-                elif client.name == "gemini":  # the server and its AfterTool hook
-                    from mdsel_claude.setup import gemini_hook
-
-                    words = args.min_words
-                    words = _min_words_default(os.environ) if words is None else words
-                    hook = gemini_hook.hook_entry(executable, words, args.mode)
-                    plan = clients.plan_install(client, path, executable, state_file, hook)
-                elif client.name == "opencode":  # the server and its plugin
-                    from mdsel_claude.setup import opencode_plugin, opencode_shadows
-
-                    words = args.min_words
-                    words = _min_words_default(os.environ) if words is None else words
-                    plan = clients.plan_install(client, path, executable, state_file)
-                    home = Path(os.environ.get("HOME") or Path.home())
-                    plan = opencode_shadows.with_notes(plan, scope, path, True, home, os.environ)
-                    command = opencode_plugin.hook_command(executable, words, args.mode)
-                    where = opencode_plugin.plugin_file(scope, path, Path.cwd())
-                    plan = opencode_plugin.plan_install(plan, where, command)
-                else:
-                    plan = clients.plan_install(client, path, executable, state_file)
+            request = Request(
+                scope, path, executable, state_file, Path.cwd(), os.environ,
+                getattr(args, "min_words", None), getattr(args, "mode", "reminder"),
+                getattr(args, "event", None) or "PreToolUse",
+            )  # fmt: skip
+            if args.command == "install":
+                plan = client.plan_install(request)
             else:
-                plan = clients.plan_uninstall(client, path, state_file)
-                if client.name == "opencode":  # and its plugin
-                    from mdsel_claude.setup import opencode_plugin, opencode_shadows
-
-                    home = Path(os.environ.get("HOME") or Path.home())
-                    plan = opencode_shadows.with_notes(plan, scope, path, False, home, os.environ)
-                    where = opencode_plugin.plugin_file(scope, path, Path.cwd())
-                    plan = opencode_plugin.plan_uninstall(plan, where)
+                plan = client.plan_uninstall(request)
             carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
         return failure(error)
-    if args.command == "install" and not args.dry_run and client.name == "codex":
-        from mdsel_claude.setup.codex_setup import NEXT_STEPS
-
-        print(NEXT_STEPS)
-    elif args.command == "install" and not args.dry_run and client.name == "gemini":
-        from mdsel_claude.setup import gemini_hook
-
-        print(gemini_hook.NEXT_STEPS)
-    elif args.command == "install" and not args.dry_run and client.name == "opencode":
-        from mdsel_claude.setup.opencode_plugin import NEXT_STEPS as OPENCODE_NEXT_STEPS
-
-        print(OPENCODE_NEXT_STEPS)
-    elif args.command == "install" and not args.dry_run:
-        print(
-            f"Start (or restart) {client.title} to load it. Its MCP tools: mdsel_index, "
-            "mdsel_select (it runs no hook that could remind the agent: see docs/clients.md)."
-        )
+    if args.command == "install" and not args.dry_run:
+        print(client.next_steps())
     return 0
 
 

@@ -15,10 +15,9 @@ from pathlib import Path
 
 from mdsel_claude.hook import codex
 from mdsel_claude.setup import codex_hooks, codex_layers, codex_toml, codex_trust, ours
-from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.codex_hooks import HOOKS, MATCHER, STATE
 from mdsel_claude.setup.codex_trust import TRUSTED_HASH
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import Plan
@@ -43,13 +42,13 @@ def plan_install(
     event: str,
     state_file: Path,
     environ: Mapping[str, str],
+    server: JSONObject,
 ) -> Plan:
-    """Our server and hook (trusted) in Codex's `config.toml` at `path`."""
+    """Our `server` and hook (trusted) in Codex's `config.toml` at `path`."""
     if mode == "outline":
         raise SetupError(NO_OUTLINE)
     entry = codex_hooks.hook_entry(executable, min_words)
     hook = codex_toml.Hook(event, entry, codex_trust.trust_source(environ))
-    server = CLIENTS["codex"].entry(executable)
     return codex_toml.plan_install(path, server, state_file, hook)
 
 

@@ -20,12 +20,12 @@ from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import Table
 
-from mdsel_claude.setup import codex_hooks, codex_trust, entries, jsonfile, ledger
+from mdsel_claude.setup import codex_hooks, codex_trust, entries, jsonfile, ledger, line_runs
 from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
-from mdsel_claude.setup.planner import recorded_elsewhere
+from mdsel_claude.setup.planner import kept_as_theirs, recorded_elsewhere
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
 CONTAINER = "mcp_servers"
@@ -55,9 +55,15 @@ def _read(path: Path) -> tuple[str | None, tomlkit.TOMLDocument]:
     except UnicodeDecodeError as error:
         raise JsonFileError(path, f"cannot be read ({error})") from None
     try:
-        return text, tomlkit.parse(text or "")
+        return text, _parsed(text or "")
     except TOMLKitError as error:
         raise JsonFileError(path, f"not valid TOML ({error})") from None
+
+
+def _parsed(text: str) -> tomlkit.TOMLDocument:
+    # A last line without an ending is given one: tomlkit would write a table added after it
+    # on the same line (`matcher = "a"[[hooks.PreToolUse]]`); `line_runs` keeps the file's end.
+    return tomlkit.parse(text + "\n" if line_runs.unterminated(text) else text)
 
 
 def _servers(doc: tomlkit.TOMLDocument, path: Path) -> Table | OutOfOrderTableProxy | None:
@@ -109,7 +115,11 @@ def _line_ends(new: str, old: str | None) -> str:
 def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | None = None) -> Plan:
     """Our server (and `hook`, trusted) in the file, replacing earlier ones of ours."""
     state = ledger.load(state_file)
+    old = state.created(path)
     text, doc = _read(path)
+    # Installed before: the lines inserted are counted from the file as it was, so that they
+    # are all of ours there (an earlier install's, edited in place, and this one's).
+    source = _before_install(path, text, doc, old)
     servers = _servers(doc, path)
     created: list[entries.KeyPath] = []
     if servers is None:
@@ -117,7 +127,6 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
         doc[CONTAINER] = servers
         created.append((CONTAINER,))
     current = servers.get(SERVER_KEY)
-    old = state.created(path)
     if current is not None and not (
         old.wrote(_unwrap(current), False, AT) or ledger.same_value(_unwrap(current), entry)
     ):
@@ -132,7 +141,9 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
         table[key] = value
     servers[SERVER_KEY] = table
     expected.setdefault(CONTAINER, {})[SERVER_KEY] = entry
-    wrote: tuple[Written, ...] = (Written(AT, entry),)
+    # One already there exactly as ours but not on the record stays the user's: not noted.
+    theirs = current is not None and not old.wrote(_unwrap(current), False, AT)
+    wrote: tuple[Written, ...] = () if theirs else (Written(AT, entry),)
     what = f"Codex CLI MCP server {SERVER_KEY!r} → {entry['command']} serve"
     if hook is not None:
         with _editing(path):
@@ -140,16 +151,55 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
         created += placed.created
         wrote += placed.written
         what += f"; {hook.event} hook on its shell tool, trusted → {hook.entry['command']}"
-    new = _checked(path, _line_ends(tomlkit.dumps(doc), text), expected)
+    rendered = _checked(path, _line_ends(tomlkit.dumps(doc), source), expected)
+    new, runs = _spliced(source or "", rendered, expected)
     keys = tuple(dict.fromkeys(old.keys + tuple(created)))
-    state = state.with_file(path, Created(old.file or text is None, keys, wrote))
+    ends = bool(runs) and line_runs.unterminated(source or "")
+    state = state.with_file(path, Created(old.file or text is None, keys, wrote, False, runs, ends))
     step: Step = (
         Note(f"unchanged {path}: {what}")
         if new == text
         else WriteText(path, new, text is None, what)
     )
     steps, state = with_dirs(path, state)
+    if theirs:
+        steps.append(kept_as_theirs(path, f"[{CONTAINER}.{SERVER_KEY}]"))
     return Plan((*steps, step), state, state_file)
+
+
+def _before_install(
+    path: Path, text: str | None, doc: tomlkit.TOMLDocument, old: Created
+) -> str | None:
+    """The file's text before the install on record, when the lines it inserted are all still
+    there as written and taking them out leaves everything else's values; else `text`."""
+    if text is None or not old.inserted:
+        return text
+    before = line_runs.take_out(text, old.inserted, old.unterminated)
+    if before is None:
+        return text
+    expected = _plain(doc)
+    with _editing(path):
+        _remove_ours(expected, old, path)
+    try:
+        if _plain(tomlkit.parse(before)) == expected:
+            return before
+    except (TOMLKitError, ValueError):
+        pass
+    return text
+
+
+def _spliced(source: str, rendered: str, expected: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """`source` with only the lines tomlkit's `rendered` inserts, and those lines, when that
+    still means `expected`: every other byte of the file stays as it was (see `line_runs`).
+    Else tomlkit's text, with nothing noted to take out again."""
+    for respelled in (True, False):
+        text, runs = line_runs.splice(source, rendered, respelled)
+        try:
+            if _plain(tomlkit.parse(text)) == expected:
+                return text, runs
+        except (TOMLKitError, ValueError):
+            continue
+    return rendered, ()
 
 
 def _with_hook(
@@ -222,11 +272,13 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
         # Codex has no project scope: every other such file is a user's.
         steps += recorded_elsewhere(state, path, "CODEX_HOME", "lists Codex CLI entries", AT)
         return Plan(tuple(steps), state, state_file)
-    # Our table went in after a blank line; take that away again with it.
-    new = tomlkit.dumps(doc)
-    end = "\r\n" if _line_ends("\n", text) == "\r\n" else "\n"
-    new = new.rstrip("\r\n") if end == "\r\n" else new.rstrip("\n")
-    new = _checked(path, new + end if new.strip() else "", expected)
+    new = _taken_out(text, created, expected)
+    if new is None:
+        # Not as install left it: tomlkit's text, our table's blank line taken away with it.
+        new = tomlkit.dumps(doc)
+        end = "\r\n" if _line_ends("\n", text) == "\r\n" else "\n"
+        new = new.rstrip("\r\n") if end == "\r\n" else new.rstrip("\n")
+        new = _checked(path, new + end if new.strip() else "", expected)
     if created.file and not new.strip():
         steps.append(DeleteFile(path))
     else:
@@ -234,6 +286,20 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
         steps.append(WriteText(path, new, False, what))
     state = without_dirs(path, steps, state)
     return Plan(tuple(steps), state, state_file)
+
+
+def _taken_out(text: str, created: Created, expected: dict[str, Any]) -> str | None:
+    """`text` without the lines install inserted, byte for byte as it was before, when they are
+    all still there and taking them out leaves `expected`; else None."""
+    if not created.inserted:
+        return None
+    before = line_runs.take_out(text, created.inserted, created.unterminated)
+    if before is None:
+        return None
+    try:
+        return before if _plain(tomlkit.parse(before)) == expected else None
+    except (TOMLKitError, ValueError):
+        return None
 
 
 def _remove_ours(target: Any, created: Created, path: Path) -> None:

@@ -18,9 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup import (
-    codex_toml,
     doctor_plugin,
-    entry_edits,
     jsonfile,
     ledger,
     ours,
@@ -28,7 +26,7 @@ from mdsel_claude.setup import (
     policy,
     survey,
 )
-from mdsel_claude.setup.clients import Client, project_folder
+from mdsel_claude.setup.clients import Client, Doctoring
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.ours import Installation
@@ -48,16 +46,6 @@ def _finish(report: Report) -> int:
     report.say("all good" if not report.failed else "problems found (see above)")
     print("\n".join(report.lines))
     return 1 if report.failed else 0
-
-
-def _client_server(client: Client, path: Path) -> tuple[bool, object]:
-    """Whether `path` exists, and the value of our server in it (None when absent)."""
-    if client.name == "codex":
-        return codex_toml.server_value(path)
-    value = jsonfile.load(path)
-    if value is None:
-        return False, None
-    return True, entry_edits.servers_in(value, path, (), client.container).get(SERVER_KEY)
 
 
 def _program(client: Client, value: object) -> str:
@@ -88,14 +76,14 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
     _header(me, report)
     places = [("user", client.user_file(environ))]
     if client.project_file is not None:
-        folder = project_folder(client, project_dir)
+        folder = client.project_folder(project_dir)
         places.append(("project", folder / client.project_file))
     report.say(f"{client.title}")
     mine: list[str] = []
     registered: list[str] = []
     for scope, path in places:
         try:
-            exists, value = _client_server(client, path)
+            exists, value = client.server_value(path)
         except JsonFileError as error:
             report.fail(str(error))
             continue
@@ -131,53 +119,8 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
             f"no MCP server of this installation is registered for {client.title}: run "
             f"`mdsel-claude install --client {client.name}`"
         )
-    if client.name == "codex":  # its shell-tool hook, in the user file
-        from mdsel_claude.setup import codex_setup
-
-        codex_setup.doctor(client.user_file(environ), environ, report, project_dir)
-    elif client.name == "gemini":  # its AfterTool hook, beside the server
-        from mdsel_claude.setup import gemini_blocks, gemini_hook
-
-        if mine:
-            gemini_blocks.report_blocks(places, report)
-        gemini_hook.report_hooks(places, me, environ, report)
-    elif client.name == "opencode":  # its plugin, in the configuration folders
-        from mdsel_claude.setup import opencode_plugin
-
-        home = Path(environ.get("HOME") or Path.home())
-        root = paths.project_root(project_dir)
-        _opencode_overrides(places, mine, root, home, environ, report)
-
-        plugins = [(s, opencode_plugin.plugin_file(s, p, project_dir)) for s, p in places]
-        opencode_plugin.report(plugins, me, environ, report)
-    else:
-        report.say(f"  ({client.title} runs no hook that could remind the agent: the tools only)")
+    client.doctor(Doctoring(places, mine, me, environ, report, project_dir))
     return _finish(report)
-
-
-def _opencode_overrides(
-    places: list[tuple[str, Path]],
-    mine: list[str],
-    project: Path,
-    home: Path,
-    environ: Mapping[str, str],
-    report: Report,
-) -> None:
-    """OpenCode reads other files after ours (`opencode.jsonc`, the project's `.opencode/`,
-    those its environment variables name): an `mcp.mdsel` there overrides our entry."""
-    from mdsel_claude.setup import opencode_shadows
-
-    for scope, path in places:
-        if scope not in mine:
-            continue
-        files = opencode_shadows.later_files(
-            scope, path, project if scope == "user" else None, home, environ
-        )
-        for file, problem in opencode_shadows.overriding(files, environ):
-            if problem is None:
-                report.fail(opencode_shadows.overrides_message(file, path))
-            else:
-                report.say(f"  {opencode_shadows.unreadable_message(file, problem)}")
 
 
 def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:

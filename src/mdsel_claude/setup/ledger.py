@@ -57,6 +57,11 @@ class Created:
     legacy: bool = False
     """Noted by a version that recorded what it created but not the entries it wrote: there,
     an entry exactly as install writes it (with any mdsel-claude) counts as written."""
+    inserted: tuple[str, ...] = ()
+    """In a text-edited file (Codex's TOML), the runs of whole lines install inserted, in file
+    order, so that uninstall can take out exactly those (see `line_runs`)."""
+    unterminated: bool = False
+    """That file's last line had no line ending before install inserted lines after it."""
 
     def wrote(self, value: object, hook: bool, at: KeyPath | None = None) -> bool:
         """Whether `value` is (still) exactly a server (or hook) install wrote here (at `at`,
@@ -101,6 +106,8 @@ class State:
                 "written": [
                     {"at": list(w.at), "hook": w.hook, "value": w.value} for w in created.written
                 ],
+                **({"inserted": list(created.inserted)} if created.inserted else {}),
+                **({"unterminated": True} if created.unterminated else {}),
             }
             for path, created in self.files.items()
         }
@@ -127,7 +134,16 @@ def load(path: Path) -> State:
             if isinstance(k, list) and k and all(isinstance(part, str) for part in k)
         )
         legacy = raw.get("version") == 1 or item.get("legacy") is True
-        created = Created(item.get("created_file") is True, key_paths, _written(item), legacy)
+        runs = item.get("inserted")
+        inserted = tuple(r for r in (runs if isinstance(runs, list) else []) if isinstance(r, str))
+        created = Created(
+            item.get("created_file") is True,
+            key_paths,
+            _written(item),
+            legacy,
+            inserted,
+            item.get("unterminated") is True,
+        )
         files[name] = created
     dirs = raw.get("dirs")
     dir_names = tuple(d for d in (dirs if isinstance(dirs, list) else []) if isinstance(d, str))

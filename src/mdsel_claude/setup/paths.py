@@ -226,7 +226,7 @@ def find_executable() -> str:
         return found
     raise SetupError(
         f"cannot find the {EXECUTABLE_NAME} executable (looked beside {sys.executable} and on "
-        f"PATH); install the package with pip, then run this again"
+        f"PATH); install it with {DURABLE_WAY}, then run this again"
     )
 
 
@@ -238,7 +238,7 @@ def portable_executable(environ: Mapping[str, str]) -> str:
         raise SetupError(
             f"--scope project writes files shared with everyone who clones the project, so "
             f"they run `{EXECUTABLE_NAME}` from PATH, but it is not on your PATH; install it "
-            f"with `pipx install mdsel-claude` (or put its directory on PATH), or leave out "
+            f"with {DURABLE_WAY} (or put its directory on PATH), or leave out "
             f"--scope project: the other scopes run {EXECUTABLE_NAME} by its full path"
         )
     place = passing_place(found, environ)
@@ -251,8 +251,9 @@ def portable_executable(environ: Mapping[str, str]) -> str:
     return EXECUTABLE_NAME
 
 
-DURABLE_WAY = "`pipx install mdsel-claude` or `uv tool install mdsel-claude`"
-"""How to install mdsel-claude where it stays: named whenever an executable would not."""
+DURABLE_WAY = "`pipx install .` (or `uv tool install .`) in a checkout of mdsel-claude"
+"""How to install mdsel-claude where it stays: named whenever an executable would not. It is
+installed from its repository (no package index carries it), so the advice is the checkout's."""
 
 
 def _passing_places(environ: Mapping[str, str]) -> list[tuple[str, str]]:

@@ -70,25 +70,48 @@ def plan_install(
     server = entries.server_entry(executable)
     at = server_at(where.servers_at)
     before = jsonfile.load(where.mcp_config)
-    mine = ours_in(state.created(where.mcp_config), False, at, executable)
-    added = entry_edits.add_server(before or {}, server, where.mcp_config, mine, where.servers_at)
-    state = record_added(state, where.mcp_config, before, added, Written(at, server))
     what = f"{_server_what(where)} → {executable} serve"
-    private = where.mcp_config.name == ".claude.json"
-    steps.append(file_step(where.mcp_config, before, added.value, what, private))
+    found = entry_edits.servers_in(before or {}, where.mcp_config, where.servers_at)
+    if is_theirs(state.created(where.mcp_config), found.get(SERVER_KEY), server, False, at):
+        steps.append(kept_as_theirs(where.mcp_config, what))
+    else:
+        mine = ours_in(state.created(where.mcp_config), False, at, executable)
+        added = entry_edits.add_server(
+            before or {}, server, where.mcp_config, mine, where.servers_at
+        )
+        state = record_added(state, where.mcp_config, before, added, Written(at, server))
+        private = where.mcp_config.name == ".claude.json"
+        steps.append(file_step(where.mcp_config, before, added.value, what, private))
 
     before = jsonfile.load(where.settings)
     old = state.created(where.settings)
+    hook = entries.hook_entry(executable, min_words, mode)
+    what = f"{event} hook on Read and Bash → {hook['command']}"
+    there = entry_edits.matched_hooks_in(before or {})
+    if any(
+        name == event
+        and matcher == entries.HOOK_MATCHER
+        and is_theirs(old, value, hook, True, None)
+        for name, matcher, value in there
+    ):
+        # Only what the record lists goes; the hand-written twin keeps reminding.
+        mine = ours_in(old, True, None, None)
+        cleared, kept = entry_edits.prune(
+            entry_edits.remove_hooks(before or {}, where.settings, mine), old.keys
+        )
+        state = state.with_file(where.settings, Created(old.file, kept))
+        if cleared != (before or {}):
+            steps.append(file_step(where.settings, before, cleared, "remove the recorded hook"))
+        steps.append(kept_as_theirs(where.settings, what))
+        return Plan(tuple(steps), state, state_file)
     mine = ours_in(old, True, None, executable)
     cleared, kept = entry_edits.prune(
         entry_edits.remove_hooks(before or {}, where.settings, mine), old.keys
     )
-    hook = entries.hook_entry(executable, min_words, mode)
     added = entry_edits.add_hook(cleared, event, hook, where.settings, mine, allow_duplicate)
     keys = tuple(dict.fromkeys(kept + added.created))
     wrote = (Written(("hooks", event), hook, hook=True),)
     state = state.with_file(where.settings, Created(old.file or before is None, keys, wrote))
-    what = f"{event} hook on Read and Bash → {hook['command']}"
     steps.append(file_step(where.settings, before, added.value, what))
     steps += lookalike_notes(
         where.settings, entry_edits.remove_hooks(added.value, where.settings, mine)
@@ -114,6 +137,23 @@ def ours_in(
         )
 
     return mine
+
+
+def is_theirs(
+    created: Created, value: object, entry: object, hook: bool, at: KeyPath | None
+) -> bool:
+    """Whether `value`, found where install would write `entry`, is exactly `entry` but not on
+    the record: written by hand (or by an install whose record is kept elsewhere). Install
+    leaves it and does not note it, so that uninstall never deletes what it did not write."""
+    return ledger.same_value(value, entry) and not created.wrote(value, hook, at)
+
+
+def kept_as_theirs(path: Path, what: str) -> Note:
+    """The note for an entry `is_theirs` found: left as it is, not taken over."""
+    return Note(
+        f"unchanged {path}: {what} is there already, exactly as install writes it, but "
+        "install did not write it; it stays yours (uninstall leaves it)"
+    )
 
 
 def lookalike_notes(path: Path, remaining: JSONObject) -> list[Step]:
@@ -272,4 +312,4 @@ def _leftover(value: object, hook: bool, environ: Mapping[str, str]) -> str | No
         verdict = ours.judge_server(value, me, environ)
     if verdict is None or verdict.args is None or verdict.reason == ours.PLUGIN_REASON:
         return None
-    return "this installation's: `install` in this scope takes it over, then `uninstall`"
+    return "exactly as install writes it, but install did not write it: delete it by hand"

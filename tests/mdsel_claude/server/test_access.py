@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.server.access import Policy, check, glob_refusal, refusals, shown
+from mdsel_claude.server.access import (
+    Policy,
+    check,
+    check_argument,
+    glob_refusal,
+    refusals,
+    shown,
+)
 
 
 @pytest.fixture
@@ -196,3 +203,33 @@ def test_a_glob_with_too_many_segments_is_refused_before_it_is_expanded(tmp_path
 def test_shown_escapes_every_line_separator() -> None:
     assert shown("a\nb\x85c\x9bd\u2028e\u2029f\x7f") == "a\\x0ab\\x85c\\x9bd\\u2028e\\u2029f\\x7f"
     assert shown("plain é ü.md") == "plain é ü.md"
+
+
+def _swapped(path: object, *args: object, **kwargs: object) -> str:
+    # `lstat` saw a link, and a directory stood there by the time `readlink` read it
+    raise OSError(22, "Invalid argument", path)
+
+
+@pytest.mark.parametrize("roots", [None, "tmp"])
+def test_a_name_swapped_during_the_root_check_is_a_missing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, roots: str | None
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n")
+    (tmp_path / "link").symlink_to(tmp_path / "docs")
+    policy = Policy(roots=None if roots is None else (str(tmp_path.resolve()),))
+    monkeypatch.setattr(os, "readlink", _swapped)
+    refusal = check("link/a.md", policy, cwd=str(tmp_path))
+    assert refusal is not None
+    assert (refusal.type, refusal.code, refusal.file) == ("FILE_NOT_FOUND", "ENOENT", "link/a.md")
+
+
+def test_a_directory_swapped_while_its_argument_is_checked_is_a_missing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "docs")
+    monkeypatch.setattr(os, "readlink", _swapped)
+    refusal = check_argument("link", Policy(roots=(str(tmp_path.resolve()),)), cwd=str(tmp_path))
+    assert refusal is not None
+    assert (refusal.code, refusal.file) == ("ENOENT", "link")

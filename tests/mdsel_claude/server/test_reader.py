@@ -154,3 +154,18 @@ def test_a_file_really_named_deleted_and_removed_while_read_keeps_its_name(
     monkeypatch.setattr(reader_module, "opened_path", name_then_remove)
     found = problem(reader(tmp_path)("x.md"))
     assert found.code == "NOT_MARKDOWN" and "secret" not in found.message
+
+
+def test_a_name_swapped_while_it_is_resolved_reads_as_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_bytes(b"# A\n")
+    (tmp_path / "link").symlink_to(tmp_path / "docs")
+
+    def swapped(path: object, *args: object, **kwargs: object) -> str:
+        raise OSError(22, "Invalid argument", path)  # a directory where `lstat` saw a link
+
+    monkeypatch.setattr(os, "readlink", swapped)
+    refused = problem(reader(tmp_path)("link/a.md"))
+    assert (refused.type, refused.code) == ("FILE_NOT_FOUND", "ENOENT")

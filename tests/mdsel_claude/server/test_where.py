@@ -79,3 +79,21 @@ def test_on_linux_the_kernel_answers_without_walking(
     assert walked == []
     assert real_path(str(tree / "dangling.md")) == str(tree / "nowhere.md")
     assert walked == [str(tree / "dangling.md")]
+
+
+def _swapped_during_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`readlink` failing after `lstat` saw a link: the link was swapped for a directory
+    between the two calls (EINVAL), as a process renaming names in a loop makes it happen."""
+
+    def swapped(path: object, *args: object, **kwargs: object) -> str:
+        raise OSError(22, "Invalid argument", path)
+
+    monkeypatch.setattr(os, "readlink", swapped)
+
+
+def test_a_path_swapped_while_it_is_walked_answers_as_missing(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _swapped_during_the_walk(monkeypatch)
+    with pytest.raises(FileNotFoundError):
+        real_path(str(tree / "dirlink" / "a.md"))

@@ -294,3 +294,21 @@ def test_concurrent_installs_keep_every_record(tmp_path: Path) -> None:
     for project in projects:
         subprocess.run([exe, "uninstall"], cwd=project, env=env, check=True, capture_output=True)
         assert list(project.iterdir()) == []
+
+
+def test_client_claude_is_claude_code_as_the_hook_names_it(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--client claude` is accepted wherever `--client` is, and means no `--client`."""
+    assert cli.main(["install", "--client", "claude"]) == 0
+    exe = paths.find_executable()
+    assert local_server(home, Path.cwd()) == {"type": "stdio", "command": exe, "args": ["serve"]}
+    capsys.readouterr()
+    doctor = cli.main(["doctor", "--client", "claude"])
+    out = capsys.readouterr().out
+    capsys.readouterr()
+    assert doctor == cli.main(["doctor"]) and out == capsys.readouterr().out
+    assert cli.main(["uninstall", "--client", "claude"]) == 0
+    assert claude_json(home) is None and os.listdir(".") == []
+    with pytest.raises(SystemExit):  # still not with what takes no client
+        cli.main(["install", "--skill", "--client", "claude"])

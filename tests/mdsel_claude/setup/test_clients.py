@@ -160,3 +160,24 @@ def test_a_jsonc_file_is_left_as_it_is_and_the_refusal_says_why(
     config.write_text('{"servers": {"other": {"command": "x"}}\n')  # broken, no JSONC sign
     assert cli.main(["install", "--client", "vscode"]) == 1
     assert "JSONC" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", [*JSON_CLIENTS, "codex"])
+def test_a_server_written_by_hand_exactly_as_ours_stays_the_users(
+    home: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Install finds the server it would write, but did not write it: it is not noted, so
+    uninstall leaves it (and the file is as it was)."""
+    exe = paths.find_executable()
+    client = CLIENTS[name]
+    config = client.user_file({"HOME": str(home)})
+    config.parent.mkdir(parents=True)
+    if name == "codex":
+        before = f'[mcp_servers.mdsel]\ncommand = "{exe}"\nargs = ["serve"]\n'
+    else:
+        before = json.dumps({client.container: {"mdsel": expected_entry(name, exe)}}) + "\n"
+    config.write_text(before)
+    assert cli.main(["install", "--client", name]) == 0
+    assert "it stays yours (uninstall leaves it)" in capsys.readouterr().out
+    assert cli.main(["uninstall", "--client", name]) == 0
+    assert config.read_text() == before

@@ -138,3 +138,40 @@ def test_a_lookalike_table_is_left_alone(home: Path, capsys: pytest.CaptureFixtu
     assert cli.main(["uninstall", "--client", "codex"]) == 0
     assert "left alone in" in capsys.readouterr().out
     assert config.read_text() == text
+
+
+LAYOUTS = [
+    'model = "o3"',  # no final line ending
+    '[mcp_servers.other]\ncommand = "x"',
+    '[mcp_servers.other]\ncommand = "x"\n[profiles.a]\nm = 1\n',  # no blank line after a table
+    '[mcp_servers]\n[mcp_servers.other]\ncommand = "x"\n[x]\ny = 2',
+    'model = "o3"\n["hooks"]\n',
+    'model = "o3"\n\n["hooks"]\n[[hooks.PreToolUse]]\nmatcher = "a"',  # a quoted table name
+    "a = 1\n\n\n",  # blank lines at the end
+    'a = 1\r\n[mcp_servers.o]\r\ncommand = "x"',
+    "# only a comment",
+]
+
+
+@pytest.mark.parametrize("before", LAYOUTS)
+def test_every_layout_comes_back_byte_for_byte(home: Path, before: str) -> None:
+    """Install, install again with other settings, uninstall: the file as it was, every byte;
+    and a table the user (or Codex) adds meanwhile stays, the rest byte for byte."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_bytes(before.encode())
+    assert cli.main(["install", "--client", "codex"]) == 0
+    installed = config.read_bytes()
+    assert cli.main(["install", "--client", "codex", "--min-words", "50"]) == 0
+    assert cli.main(["install", "--client", "codex"]) == 0
+    assert config.read_bytes() == installed
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert config.read_bytes() == before.encode()
+
+    assert cli.main(["install", "--client", "codex"]) == 0
+    added = b'\n[projects."/work"]\ntrust_level = "trusted"\n'
+    config.write_bytes(config.read_bytes() + added)
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert tomllib.loads(config.read_text()) == tomllib.loads(before + added.decode())
+    ending = (b"\r\n" if "\r" in before else b"\n") if not before.endswith("\n") else b""
+    assert config.read_bytes() == before.encode() + ending + added

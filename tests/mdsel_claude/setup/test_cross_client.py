@@ -179,7 +179,13 @@ def test_uninstall_all_takes_what_the_record_lists_in_every_scope_and_client(
     assert err == ""
     for name in recorded["files"]:
         assert str(name) in out
-    assert snapshot(tmp_path) == before  # every byte, folder and the record: as before
+    # Every byte, folder and the record as before, but for the line that keeps local settings
+    # out of git, which stays as Claude Code's own would (see test_git_ignore.py).
+    after = snapshot(tmp_path)
+    assert after.pop("home/.config/git/ignore") == b"**/.claude/settings.local.json\n"
+    assert {
+        k: v for k, v in after.items() if k not in ("home/.config", "home/.config/git")
+    } == before
     assert lookalike in (project / ".claude" / "settings.json").read_text()
 
 

@@ -149,11 +149,34 @@ def test_a_missing_record_never_passes_for_success(
     status, _, err = run(capsys, "uninstall", "--scope", scope)
     assert status == 1
     assert "does not list them: MCP server 'mdsel' in" in err
-    assert "hook" in err and "`install` in this scope takes it over" in err
+    assert "hook" in err and "install did not write it: delete it by hand" in err
     assert "another XDG_STATE_HOME" in err
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-a"))
     assert run(capsys, "uninstall", "--scope", scope)[0] == 0
     assert claude_json(home) is None and os.listdir(".") == []
+
+
+def test_entries_written_by_hand_exactly_as_install_writes_them_stay_the_users(
+    on_path: str, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server and a hook the user wrote, identical to install's: install leaves them and
+    does not note them, so uninstall deletes neither (and says they are still there)."""
+    group = {"matcher": "Read|Bash", "hooks": [entries.hook_entry(on_path, 200)]}
+    Path(".claude").mkdir()
+    settings = json.dumps({"hooks": {"PreToolUse": [group]}}, indent=2) + "\n"
+    Path(".claude/settings.local.json").write_text(settings)
+    project = str(Path.cwd().resolve())
+    server = {"projects": {project: {"mcpServers": {"mdsel": entries.server_entry(on_path)}}}}
+    (home / ".claude.json").write_text(json.dumps(server))
+    status, out, _ = run(capsys, "install")
+    assert status == 0
+    assert out.count("it stays yours (uninstall leaves it)") == 2
+    assert Path(".claude/settings.local.json").read_text() == settings
+    assert (home / ".claude.json").read_text() == json.dumps(server)
+    status, _, err = run(capsys, "uninstall")
+    assert status == 1 and "install did not write it: delete it by hand" in err
+    assert Path(".claude/settings.local.json").read_text() == settings
+    assert (home / ".claude.json").read_text() == json.dumps(server)
 
 
 def test_a_missing_record_and_a_program_gone(
@@ -322,11 +345,11 @@ def test_install_warns_and_project_scope_refuses(tmp_path: Path, home: Path) -> 
     done = run_exe(uvx, project, env, "install")
     assert done.returncode == 0
     assert "warning:" in done.stderr and f"{uvx} is inside" in done.stderr
-    assert "`pipx install mdsel-claude` or `uv tool install mdsel-claude`" in done.stderr
+    assert "`pipx install .` (or `uv tool install .`) in a checkout of mdsel-claude" in done.stderr
     assert run_exe(uvx, project, env, "uninstall").returncode == 0
     refused = run_exe(uvx, project, env, "install", "--scope", "project")
     assert refused.returncode == 1 and "will not stay" in refused.stderr
-    assert "`pipx install mdsel-claude`" in refused.stderr and os.listdir(project) == []
+    assert "`pipx install .`" in refused.stderr and os.listdir(project) == []
     client = run_exe(uvx, project, env, "install", "--client", "cursor")
     assert client.returncode == 0 and "warning:" in client.stderr
 

@@ -1,0 +1,21 @@
+"""Every agent besides Claude Code that `--client` names, one module each behind one interface
+(`base.Client`); this registry is the only place that lists them.
+
+Adding a client is its module and one line below. Claude Code itself is not here: its scopes
+are setup's default (`planner`), and `--client claude` names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mdsel_claude.setup.clients import codex, cursor, gemini, opencode, vscode
+from mdsel_claude.setup.clients.base import Client, Doctoring, Request
+
+CLIENTS: Mapping[str, Client] = {
+    client.name: client
+    for client in (cursor.CLIENT, vscode.CLIENT, gemini.CLIENT, opencode.CLIENT, codex.CLIENT)
+}
+"""Every client `--client` accepts besides `claude`, by name."""
+
+__all__ = ["CLIENTS", "Client", "Doctoring", "Request"]

@@ -1,0 +1,64 @@
+"""Codex CLI: `~/.codex/config.toml` (`CODEX_HOME`), `[mcp_servers.mdsel]`, and its shell-tool
+hook, trusted, in the same file (see `codex_setup`, `codex_toml`); no project scope."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
+from mdsel_claude.setup.steps import Plan
+
+
+def config(environ: Mapping[str, str]) -> Path:
+    """Codex CLI's configuration: `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`."""
+    return Path(environ.get("CODEX_HOME") or home(environ) / ".codex") / "config.toml"
+
+
+class Codex(Client):
+    """The server and the hook, in TOML."""
+
+    def plan_install(self, request: Request) -> Plan:
+        from mdsel_claude.setup import codex_setup
+
+        return codex_setup.plan_install(
+            request.path,
+            request.executable,
+            request.words(),
+            request.mode,
+            request.event,
+            request.state_file,
+            request.environ,
+            self.entry(request.executable),
+        )
+
+    def plan_uninstall(self, request: Request) -> Plan:
+        from mdsel_claude.setup import codex_toml
+
+        return codex_toml.plan_uninstall(request.path, request.state_file)
+
+    def server_value(self, path: Path) -> tuple[bool, object]:
+        from mdsel_claude.setup import codex_toml
+
+        return codex_toml.server_value(path)
+
+    def doctor(self, found: Doctoring) -> None:
+        from mdsel_claude.setup import codex_setup
+
+        user = self.user_file(found.environ)
+        codex_setup.doctor(user, found.environ, found.report, found.project_dir)
+
+    def next_steps(self) -> str:
+        from mdsel_claude.setup.codex_setup import NEXT_STEPS
+
+        return NEXT_STEPS
+
+
+CLIENT = Codex(
+    "codex",
+    "Codex CLI",
+    "mcp_servers",
+    config,
+    None,
+    lambda exe: {"command": exe, "args": ["serve"]},
+)

@@ -1,0 +1,60 @@
+"""Gemini CLI: `~/.gemini/settings.json` (`GEMINI_CLI_HOME`) or `.gemini/settings.json`,
+`mcpServers`, and its `AfterTool` hook on `read_file` in the same file (see `gemini_hook`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
+from mdsel_claude.setup.jsonfile import JSONObject
+from mdsel_claude.setup.ledger import Created
+from mdsel_claude.setup.steps import Plan
+
+
+def gemini_home(environ: Mapping[str, str]) -> Path:
+    """Where Gemini CLI keeps its `.gemini` folder: `GEMINI_CLI_HOME` when set, else home."""
+    return Path(environ.get("GEMINI_CLI_HOME") or home(environ))
+
+
+class Gemini(Client):
+    """The server and the `AfterTool` hook, in one settings file."""
+
+    def project_folder(self, cwd: Path) -> Path:
+        # Gemini CLI reads `.gemini/settings.json` only in the folder it starts in (checked
+        # with `gemini mcp list` in a subfolder), not at the project root.
+        return Path(os.path.realpath(cwd))
+
+    def plan_install(self, request: Request) -> Plan:
+        from mdsel_claude.setup import gemini_hook
+
+        hook = gemini_hook.hook_entry(request.executable, request.words(), request.mode)
+        return self.plan_server(request, hook)
+
+    def without_hooks(self, value: JSONObject, path: Path, created: Created) -> JSONObject:
+        from mdsel_claude.setup import gemini_hook
+
+        return gemini_hook.remove_hooks(value, path, created)
+
+    def doctor(self, found: Doctoring) -> None:
+        from mdsel_claude.setup import gemini_blocks, gemini_hook
+
+        if found.mine:
+            gemini_blocks.report_blocks(found.places, found.report)
+        gemini_hook.report_hooks(found.places, found.me, found.environ, found.report)
+
+    def next_steps(self) -> str:
+        from mdsel_claude.setup import gemini_hook
+
+        return gemini_hook.NEXT_STEPS
+
+
+CLIENT = Gemini(
+    "gemini",
+    "Gemini CLI",
+    "mcpServers",
+    lambda env: gemini_home(env) / ".gemini" / "settings.json",
+    ".gemini/settings.json",
+    lambda exe: {"command": exe, "args": ["serve"]},
+)

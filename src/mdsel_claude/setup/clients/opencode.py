@@ -1,0 +1,84 @@
+"""OpenCode: `~/.config/opencode/opencode.json` or `opencode.json`, `mcp` →
+`{type: "local", command: [program, args…], enabled: true}`, and its plugin file
+(`plugin/mdsel-claude.js` beside the user file, or in the project's `.opencode/`; see
+`opencode_plugin`). OpenCode reads other files after ours, which may override our entry (see
+`opencode_shadows`)."""
+
+from __future__ import annotations
+
+from mdsel_claude.setup.clients.base import Client, Doctoring, Request, config_home, home
+from mdsel_claude.setup.paths import project_root
+from mdsel_claude.setup.steps import Plan
+
+
+class OpenCode(Client):
+    """The server, and the plugin that carries the reminder."""
+
+    def plan_install(self, request: Request) -> Plan:
+        from mdsel_claude.setup import opencode_plugin, opencode_shadows
+
+        words = request.words()
+        plan = super().plan_install(request)
+        user_home = home(request.environ)
+        plan = opencode_shadows.with_notes(
+            plan, request.scope, request.path, True, user_home, request.environ
+        )
+        command = opencode_plugin.hook_command(request.executable, words, request.mode)
+        where = opencode_plugin.plugin_file(request.scope, request.path, request.cwd)
+        return opencode_plugin.plan_install(plan, where, command)
+
+    def plan_uninstall(self, request: Request) -> Plan:
+        from mdsel_claude.setup import opencode_plugin, opencode_shadows
+
+        plan = super().plan_uninstall(request)
+        user_home = home(request.environ)
+        plan = opencode_shadows.with_notes(
+            plan, request.scope, request.path, False, user_home, request.environ
+        )
+        where = opencode_plugin.plugin_file(request.scope, request.path, request.cwd)
+        return opencode_plugin.plan_uninstall(plan, where)
+
+    def doctor(self, found: Doctoring) -> None:
+        from mdsel_claude.setup import opencode_plugin
+
+        _overrides(found)
+        plugins = [
+            (scope, opencode_plugin.plugin_file(scope, path, found.project_dir))
+            for scope, path in found.places
+        ]
+        opencode_plugin.report(plugins, found.me, found.environ, found.report)
+
+    def next_steps(self) -> str:
+        from mdsel_claude.setup.opencode_plugin import NEXT_STEPS
+
+        return NEXT_STEPS
+
+
+def _overrides(found: Doctoring) -> None:
+    """OpenCode reads other files after ours (`opencode.jsonc`, the project's `.opencode/`,
+    those its environment variables name): an `mcp.mdsel` there overrides our entry."""
+    from mdsel_claude.setup import opencode_shadows
+
+    project = project_root(found.project_dir)
+    user_home = home(found.environ)
+    for scope, path in found.places:
+        if scope not in found.mine:
+            continue
+        files = opencode_shadows.later_files(
+            scope, path, project if scope == "user" else None, user_home, found.environ
+        )
+        for file, problem in opencode_shadows.overriding(files, found.environ):
+            if problem is None:
+                found.report.fail(opencode_shadows.overrides_message(file, path))
+            else:
+                found.report.say(f"  {opencode_shadows.unreadable_message(file, problem)}")
+
+
+CLIENT = OpenCode(
+    "opencode",
+    "OpenCode",
+    "mcp",
+    lambda env: config_home(env) / "opencode" / "opencode.json",
+    "opencode.json",
+    lambda exe: {"type": "local", "command": [exe, "serve"], "enabled": True},
+)
