@@ -2,7 +2,9 @@
 
 Shared by setup (one install or uninstall at a time per user) and the plugin's provisioning (one
 install of its environment at a time per data directory). Locking the directory, not a file in
-it, leaves nothing behind. Standard library only: provisioning runs before any dependency is.
+it, leaves nothing behind, and the kernel drops the lock with its holder, however it ends: a
+lock that is held means a live holder. Standard library only: provisioning runs before any
+dependency is.
 """
 
 from __future__ import annotations
@@ -28,3 +30,25 @@ def exclusive(directory: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def held(directory: Path) -> bool:
+    """Whether another process holds `directory`'s lock now (False where flock is unavailable,
+    or the directory cannot be opened)."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # releases it again at once when it was ours
+    return False

@@ -7,25 +7,27 @@ hooks; else `$XDG_DATA_HOME/mdsel-claude/plugin`), named after a digest of the l
 Python version, so a plugin update with new pins provisions afresh and every later start reuses
 it. The server then runs that environment's Python on the plugin's `src/`.
 
+The install runs in a process of its own, detached from the server (`launch.py provision`): on
+a slow machine it takes longer than Claude Code waits for a server to answer (30 s), and Claude
+Code then kills the server, but not the install, which the next start finds still at work (it
+holds the data folder's lock) instead of beginning again. Meanwhile the server answers at once
+and says how far the install is (`plugin_wait`), and becomes the real server when it is done.
+
 The lock pins every package by version and by sha256 (scripts/lock.sh writes it), and pip runs
 with `--require-hashes`: a file the index serves that is not the one locked is refused. pip takes
 its usual settings from the environment, so `PIP_INDEX_URL`, or `PIP_NO_INDEX=1` with
 `PIP_FIND_LINKS=<wheel directory>` on a machine without network, apply as usual; only its retries
 and timeout default lower (`FAST_FAIL`), so that a start without network fails within seconds.
 
-When provisioning fails, the server still answers the client's first request: with an error that
-says what went wrong and what to do, which Claude Code shows in `claude mcp list` and `/mcp` (a
-server that just exits shows "Connection closed" there, and the reason only in its log).
-
-Runs under whatever `python3` is on PATH: standard library only.
+Runs under the Python the launcher chose: standard library only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-import select
 import shutil
 import subprocess
 import sys
@@ -33,23 +35,35 @@ import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from mdsel_claude import plugin_wait
 from mdsel_claude.dir_lock import exclusive
-
-if TYPE_CHECKING:
-    from typing import BinaryIO
+from mdsel_claude.provision_state import (
+    ENV_PREFIX,
+    LOG,
+    PARTIAL_PREFIX,
+    READY,
+    Attempt,
+    data_dir,
+    env_name,
+    env_python,
+    lock_problem,
+    path_problem,
+    read_attempt,
+    running,
+    usable,
+    write_attempt,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 """The plugin (repository) root: this file is `src/mdsel_claude/provision.py`."""
 SRC = ROOT / "src"
 LOCK = ROOT / "requirements.lock"
-READY = "ready"
-"""Written last into a provisioned environment: its presence means the install finished."""
+LAUNCH = SRC / "mdsel_claude" / "launch.py"
 FAST_FAIL = {"PIP_RETRIES": "1", "PIP_TIMEOUT": "5"}
 """pip's defaults (5 retries with back-off, 15 s per connection) take a minute to give up on a
-black-holed network and longer than Claude Code waits for a server (30 s): one retry and 5 s
-without an answer fail within about 12 s. Set in the environment, these win."""
+black-holed network: one retry and 5 s without an answer fail within about 12 s. Set in the
+environment, these win."""
 UNREACHABLE = (
     "NewConnectionError",
     "ConnectTimeoutError",
@@ -66,39 +80,21 @@ UNREACHABLE = (
 NOT_LOCKED = "DO NOT MATCH THE HASHES"
 """What pip prints when a downloaded file is not the one whose hash the lock holds."""
 VENV = "creating a virtual environment"
-REFUSAL_WAIT = 30.0
-"""Seconds the failed server keeps answering before it exits: enough for the client to ask
-and read the reason, bounded in case it never closes the pipe."""
+PIP = "installing the locked packages with pip"
+CHECK = "checking that the server's packages import"
+CLIENT_WAIT = 30.0
+"""Seconds Claude Code waits for a server's first answer unless MCP_TIMEOUT (ms) says otherwise."""
+RECONNECT = "then reconnect it in /mcp (Claude Code skips a failed server for 15 minutes)"
+"""How a failed start is retried: a restart of Claude Code alone does not, within 15 minutes."""
 
 
 class LaunchError(Exception):
     """Provisioning failed; said in one line, with what to do."""
 
 
-def data_dir(environ: Mapping[str, str]) -> Path:
-    """Where provisioned environments live: the plugin's data directory when Claude Code gives
-    one, else the user's data directory."""
-    plugin_data = environ.get("CLAUDE_PLUGIN_DATA")
-    if plugin_data:
-        return Path(plugin_data)
-    base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "mdsel-claude" / "plugin"
-
-
-def env_name(lock_text: bytes) -> str:
-    """The environment's directory name: changes with the pins and the Python version."""
-    digest = hashlib.sha256(lock_text)
-    digest.update(sys.version.encode())
-    return f"venv-{digest.hexdigest()[:16]}"
-
-
-def env_python(env_dir: Path) -> Path:
-    return env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-
-
-def _run(argv: Sequence[str], what: str, env: Mapping[str, str] | None = None) -> None:
-    # pip's output goes to stderr, which Claude Code keeps in the server's log; stdout is the
-    # MCP channel and must stay clean. It is also read here, to say why pip failed.
+def _run(argv: Sequence[str], what: str, log: Path, env: Mapping[str, str] | None = None) -> None:
+    # The output goes to the attempt's log (the client that started us may be gone); it is
+    # also read here, to say why the step failed.
     result = subprocess.run(
         list(argv),
         env=env,
@@ -108,127 +104,210 @@ def _run(argv: Sequence[str], what: str, env: Mapping[str, str] | None = None) -
         check=False,
     )
     output = result.stdout.decode("utf-8", "replace")
-    sys.stderr.write(output)
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(f"$ {' '.join(argv)}\n{output}\n")
     if result.returncode != 0:
-        raise LaunchError(_why(what, result.returncode, output))
+        raise LaunchError(_why(what, result.returncode, output, log))
 
 
-def _why(what: str, status: int, output: str) -> str:
+def _why(what: str, status: int, output: str, log: Path) -> str:
     if any(sign in output for sign in UNREACHABLE):
         return (
-            "its first start installs the locked dependencies with pip, and pip could not reach "
-            "the package index. Connect to the network, then reconnect the server (/mcp) or "
-            "restart Claude Code; behind a mirror, start Claude Code with PIP_INDEX_URL set; "
-            "without network, with PIP_NO_INDEX=1 and PIP_FIND_LINKS=<a directory of the locked "
-            "wheels>"
+            "pip could not reach the package index to install the locked dependencies. Connect "
+            "to the network (behind a mirror, start Claude Code with PIP_INDEX_URL set; "
+            "offline, with PIP_NO_INDEX=1 and PIP_FIND_LINKS=<a folder of the locked wheels>), "
+            f"{RECONNECT}"
         )
-    if what == VENV:
+    if what == VENV and "ensurepip" in output:
         return (
-            f"`{sys.executable} -m venv` failed: on Debian and Ubuntu, install the python3-venv "
-            "package, then reconnect the server (/mcp) or restart Claude Code"
+            f"`{sys.executable} -m venv` failed, for want of ensurepip: on Debian and Ubuntu, "
+            f"install the python3-venv package, {RECONNECT}"
         )
     if NOT_LOCKED in output:
         return (
             "the package index served a file whose sha256 is not the one in the plugin's "
             "requirements.lock, so nothing was installed. Check PIP_INDEX_URL (a mirror or "
-            "proxy that changes packages), then reconnect the server (/mcp)"
+            f"proxy that changes packages), {RECONNECT}"
         )
     last = (output.strip().splitlines() or [""])[-1].strip()
-    return f"{what} failed (exit status {status}): {last} (pip's output is in the server's log)"
+    return (
+        f"{what} failed (exit status {status}): {last} (the whole output is in {log}); "
+        f"once that is fixed, {RECONNECT[5:]}"
+    )
+
+
+def problem(environ: Mapping[str, str]) -> str | None:
+    """What keeps any attempt from succeeding, found without starting one."""
+    try:
+        text = LOCK.read_bytes()
+    except OSError as error:
+        return f"its requirements.lock cannot be read ({error}): reinstall the plugin"
+    return lock_problem(LOCK, text) or path_problem(data_dir(environ))
 
 
 def provision(environ: Mapping[str, str]) -> Path:
-    """The Python of an environment with the locked dependencies, installing it if needed."""
+    """Make the environment of the locked dependencies unless it is there; its Python. Waits
+    for (then reuses) an attempt already at work. Records each step in the data folder."""
     lock_text = LOCK.read_bytes()
+    why = problem(environ)
+    if why is not None:
+        raise LaunchError(why)
     base = data_dir(environ)
     env_dir = base / env_name(lock_text)
-    if (env_dir / READY).is_file():
-        return env_python(env_dir)
     base.mkdir(parents=True, exist_ok=True)
-    # One provisioning at a time per data directory (two sessions may start together); without
-    # flock (not POSIX) the rename below still keeps a half install invisible.
+    # One attempt at a time per data directory; without flock (not POSIX) the rename below
+    # still keeps a half install invisible.
     with exclusive(base):
-        if (env_dir / READY).is_file():  # another start finished it while we waited
+        if usable(env_dir, lock_text):  # another attempt finished it while we waited
             return env_python(env_dir)
-        sys.stderr.write(f"mdsel-claude: first start, installing dependencies into {env_dir}\n")
-        temp = Path(tempfile.mkdtemp(prefix=".venv-", dir=base))
+        started = time.time()
+
+        def step(what: str, outcome: str = "running", reason: str = "") -> None:
+            attempt = Attempt(
+                env_dir.name, os.getpid(), started, what, outcome, reason, time.time()
+            )
+            write_attempt(base, attempt)
+
+        remove_partial(base, None)  # the target too: it is not usable (its Python gone, say)
+        log = base / LOG
+        log.write_text(f"mdsel-claude: installing the server's dependencies into {env_dir}\n")
+        temp = Path(tempfile.mkdtemp(prefix=PARTIAL_PREFIX, dir=base))
         try:
-            _run([sys.executable, "-m", "venv", str(temp)], VENV)
+            step(VENV)
+            _run([sys.executable, "-m", "venv", str(temp)], VENV, log)
+            step(PIP)
             pip = [str(env_python(temp)), "-m", "pip", "install", "--quiet", "--require-hashes"]
             env = {**FAST_FAIL, **environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-            _run([*pip, "-r", str(LOCK)], "pip install", env)
-            (temp / READY).write_text(lock_text.decode("utf-8", "replace"))
+            _run([*pip, "-r", str(LOCK)], "pip install", log, env)
+            step(CHECK)
+            check_env = {**environ, "PYTHONPATH": str(SRC)}
+            imports = "import mcp.server, mcp.types, anyio, mdsel_claude.server.app"
+            _run([str(env_python(temp)), "-c", imports], CHECK, log, check_env)
+            mark = {"lock_sha256": hashlib.sha256(lock_text).hexdigest(), "python": sys.executable,
+                    "version": sys.version}  # fmt: skip
+            (temp / READY).write_text(json.dumps(mark))
             # Scripts in the environment hold its path, but only its Python is ever run (with
             # `-m`), and a venv's Python finds its packages relative to itself: moving is safe.
             shutil.rmtree(env_dir, ignore_errors=True)
             temp.rename(env_dir)
+        except (LaunchError, OSError) as error:
+            step(step_name(base), "failed", str(error))
+            raise
         finally:
             shutil.rmtree(temp, ignore_errors=True)
-        _remove_stale(base, env_dir)
+        step("done", "ready")
+        remove_partial(base, env_dir)
     return env_python(env_dir)
 
 
-def _remove_stale(base: Path, keep: Path) -> None:
-    """Environments of older pins: nothing will run them again."""
-    for old in base.glob("venv-*"):
-        if old != keep:
+def step_name(base: Path) -> str:
+    attempt = read_attempt(base)
+    return attempt.step if attempt is not None else VENV
+
+
+def remove_partial(base: Path, keep: Path | None) -> None:
+    """Environments of older pins or Pythons and ones a killed attempt left half made, all but
+    `keep`: nothing will run them again. Only our own names, never a link."""
+    for old in [*base.glob(f"{ENV_PREFIX}*"), *base.glob(f"{PARTIAL_PREFIX}*")]:
+        if old != keep and old.is_dir() and not old.is_symlink():
             shutil.rmtree(old, ignore_errors=True)
 
 
-def serve(args: Sequence[str]) -> int:
-    """Provision if needed, then become the server (exec); when provisioning failed, answer the
-    client with the reason and return 1."""
+def run_detached(environ: Mapping[str, str]) -> int:
+    """`launch.py provision`: one attempt, its outcome recorded; 0 when the environment is ready."""
     try:
-        python = provision(os.environ)
+        provision(environ)
     except (LaunchError, OSError) as error:
-        message = (
-            f"mdsel-claude cannot start its MCP server: {error}. Or install mdsel-claude from "
-            "its repository (pipx install .) and use `mdsel-claude install` instead of the plugin."
-        )
-        sys.stderr.write(message + "\n")
-        refuse(message, sys.stdin.buffer, sys.stdout.buffer)
+        sys.stderr.write(f"mdsel-claude: {error}\n")
         return 1
+    return 0
+
+
+def start_detached(environ: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """Start an attempt in a session of its own: a client that kills the server (or its process
+    group) leaves it at work."""
+    return subprocess.Popen(
+        [sys.executable, "-S", str(LAUNCH), "provision"],
+        env=dict(environ),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
+
+
+def client_wait(environ: Mapping[str, str]) -> float:
+    """How long the client waits for the first answer: MCP_TIMEOUT (ms) when set."""
+    try:
+        return max(1.0, float(environ["MCP_TIMEOUT"]) / 1000)
+    except (KeyError, ValueError):
+        return CLIENT_WAIT
+
+
+def serve(args: Sequence[str]) -> int:
+    """Become the server (exec) when its environment is ready; else start (or find) the
+    attempt that makes it and answer the client meanwhile; when it cannot be made, answer the
+    client with the reason and return 1."""
+    environ = dict(os.environ)
+    why = problem(environ)
+    if why is not None:
+        return plugin_wait.refuse_with(why)
+    lock_text = LOCK.read_bytes()
+    base = data_dir(environ)
+    env_dir = base / env_name(lock_text)
+    if usable(env_dir, lock_text):
+        return exec_server(env_python(env_dir), args, environ)
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return plugin_wait.refuse_with(f"its data folder cannot be made: {error}")
+    begun = time.time()
+    child = None if running(base) else start_detached(environ)
+    # A third of the client's wait for an outcome: most failures (no network, a substituted
+    # package) come sooner and are answered as failures; a longer install is answered as such.
+    deadline = time.monotonic() + client_wait(environ) / 3
+    while time.monotonic() < deadline:
+        if usable(env_dir, lock_text):
+            _reap(child)
+            return exec_server(env_python(env_dir), args, environ)
+        attempt = read_attempt(base)
+        if attempt is not None and attempt.outcome == "failed" and attempt.updated >= begun:
+            _reap(child)
+            return plugin_wait.refuse_with(attempt.reason)
+        time.sleep(0.1)
+    waiting = plugin_wait.Waiting(
+        base,
+        env_dir,
+        lock_text,
+        lambda: start_detached(environ),
+        server_argv(env_python(env_dir), args),
+        child,
+    )
+    return waiting.serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
+def _reap(child: subprocess.Popen[bytes] | None) -> None:
+    if child is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=5)
+
+
+def server_argv(python: Path, args: Sequence[str]) -> tuple[list[str], dict[str, str]]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
-    argv = [str(python), "-m", "mdsel_claude", "serve", *args]
-    if os.name == "nt":  # no exec that keeps the stdio handles on Windows
-        return subprocess.run(argv, env=env, check=False).returncode
-    os.execve(argv[0], argv, env)
-    return 1  # not reached
+    return [str(python), "-m", "mdsel_claude", "serve", *args], env
 
 
-def refuse(message: str, stdin: BinaryIO, stdout: BinaryIO, wait: float = REFUSAL_WAIT) -> None:
-    """Answer every JSON-RPC request on `stdin` with an error carrying `message`, until the
-    client closes the pipe or `wait` seconds have passed: the client's `initialize` gets the
-    reason, and the client shows it (`claude mcp list`: "Failed to connect — …")."""
-    deadline = time.monotonic() + wait
-    pending = b""
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return
-        if os.name != "nt":  # select does not wait on pipes on Windows: read until EOF there
-            ready, _, _ = select.select([stdin], [], [], left)
-            if not ready:
-                return
-        chunk = os.read(stdin.fileno(), 65536)
-        if not chunk:
-            return
-        *lines, pending = (pending + chunk).split(b"\n")
-        for line in lines:
-            reply = _error_reply(line, message)
-            if reply is not None:
-                stdout.write(reply)
-                stdout.flush()
-
-
-def _error_reply(line: bytes, message: str) -> bytes | None:
+def exec_server(python: Path, args: Sequence[str], environ: Mapping[str, str]) -> int:
+    argv, env = server_argv(python, args)
     try:
-        request = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(request, dict) or "method" not in request or "id" not in request:
-        return None  # a notification, or not JSON-RPC: nothing to answer
-    error = {"code": -32603, "message": message}
-    reply = {"jsonrpc": "2.0", "id": request["id"], "error": error}
-    return json.dumps(reply).encode("utf-8") + b"\n"
+        os.execve(argv[0], argv, env)
+    except OSError as error:
+        # Its Python went away between the check and now: the next start makes a new one.
+        (python.parents[1] / READY).unlink(missing_ok=True)
+        return plugin_wait.refuse_with(
+            f"its environment's Python {argv[0]} cannot run ({error}); the next start makes "
+            f"the environment again: {RECONNECT[5:]}"
+        )
+    return 1  # not reached

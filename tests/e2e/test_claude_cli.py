@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BIN, environ_without
-from tests.e2e.anthropic_stub import messages_api
+from tests.e2e.anthropic_stub import messages_api, messages_api_calling, run_claude
+from tests.e2e.slow_index import slow_index
 
 REPO = Path(__file__).resolve().parents[2]
 CLIENTS = REPO / "tools" / "clients" / "node_modules" / ".bin"
@@ -35,6 +36,8 @@ PLUGIN = "mdsel@mdsel-claude"
 """The plugin in the repository's one-plugin marketplace."""
 SERVER = "plugin:mdsel:mdsel"
 """Its MCP server, as `claude mcp list` names it."""
+PLUGIN_TOOL = "mcp__plugin_mdsel_mdsel__mdsel_index"
+"""Its index tool, as the model calls it."""
 PLUGIN_MAX_BYTES = 5_000_000
 """What installing the plugin may copy: its manifests and `src/` (about 1.5 MB)."""
 REMINDER = "Use mdsel_index and mdsel_select instead of Read."
@@ -286,14 +289,76 @@ def test_plugin_works_with_nothing_on_path(sandbox: Sandbox) -> None:
     # Offline: pip installs the locked dependencies, by hash, from the wheelhouse only. The
     # first start installs them, so give it more than the default 30 s on a busy machine.
     sandbox.env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(WHEELHOUSE), MCP_TIMEOUT="150000")
+    data = sandbox.home / ".claude" / "plugins" / "data"
     for start in ("first", "provisioned"):
         listing = sandbox.run("claude", "mcp", "list")
         [line] = server_lines(listing.stdout, SERVER)
         assert "Connected" in line, (start, listing.stdout)
-    data = sandbox.home / ".claude" / "plugins" / "data"
+        ready(data)  # on a busy machine the first start answers while the install goes on
     assert [p.name[:5] for p in data.glob("*/venv-*")] == ["venv-"]
 
     assert reminded_in_a_session(sandbox)  # the plugin's hook, in a real session
+
+
+def ready(data: Path, wait: float = 600) -> Path:
+    """The plugin's provisioned environment, once its install (which goes on without the
+    server) has finished; the test fails if it has not within `wait` seconds."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        marks = list(data.glob("*/venv-*/ready"))
+        if marks:
+            return marks[0].parent
+        time.sleep(1)
+    records = [p.read_text() for p in data.glob("*/provision.json")]
+    raise AssertionError(f"the plugin's install did not finish: {records}")
+
+
+def skipped_servers(sandbox: Sandbox) -> dict[str, object]:
+    """The servers Claude Code skips in its sessions after a failed start."""
+    path = sandbox.home / ".claude" / "mcp-needs-auth-cache.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+@pytest.mark.timeout(900)
+def test_plugin_slow_first_start_connects_and_converges(sandbox: Sandbox) -> None:
+    """The first start's install takes longer than Claude Code waits (the index answers each
+    project after 2 s): the server answers at once, so `claude mcp list` says Connected and
+    Claude Code does not skip it; the install survives the CLI ending the server, and the
+    next start runs the real server."""
+    if not any(WHEELHOUSE.glob("mcp-*.whl")):
+        pytest.skip(f"no wheels in {WHEELHOUSE} to provision from offline (scripts/test.sh)")
+    install_plugin(sandbox)
+    data = sandbox.home / ".claude" / "plugins" / "data"
+    # The client waits 30 s (the default) and the server answers within a third of that (a
+    # longer MCP_TIMEOUT delays that answer past what a `claude -p` session waits for its
+    # tools); the install takes 2 s per project.
+    with slow_index(WHEELHOUSE, delay=2.0) as index:
+        sandbox.env.update(PIP_INDEX_URL=index, PIP_CONFIG_FILE=os.devnull)
+        listing = sandbox.run("claude", "mcp", "list")
+        [line] = server_lines(listing.stdout, SERVER)
+        assert "Connected" in line, listing.stdout
+        assert SERVER not in skipped_servers(sandbox)
+        assert not list(data.glob("*/venv-*/ready"))  # answered while the install goes on
+        [record] = data.glob("*/provision.json")
+        assert json.loads(record.read_text())["outcome"] == "running"
+        # A session meanwhile: the model's call gets what is happening, not a dead server.
+        with messages_api_calling(PLUGIN_TOOL, files=["README.md"]) as (url, stub):
+            run_claude(
+                "claude",
+                url,
+                sandbox.env,
+                sandbox.project,
+                "Index it",
+                "--allowedTools",
+                PLUGIN_TOOL,
+            )
+            shown = stub.tool_result()
+        assert "is getting ready" in shown and "retry in about 30 seconds" in shown, shown
+        ready(data)
+    listing = sandbox.run("claude", "mcp", "list")
+    [line] = server_lines(listing.stdout, SERVER)
+    assert "Connected" in line and SERVER not in skipped_servers(sandbox), listing.stdout
+    assert not list(data.glob("*/.venv-*"))
 
 
 @pytest.mark.timeout(200)  # beyond MCP_TIMEOUT below
@@ -315,4 +380,7 @@ def test_plugin_offline_first_start_fails_fast_saying_what_to_do(sandbox: Sandbo
     assert "could not reach the package index" in line  # the launcher's own words
     assert "PIP_INDEX_URL" in line and "mdsel-claude install" in line  # what to do
     print(f"offline first start: {took:.1f} s")  # for the report (-s)
-    assert not list((sandbox.home / ".claude" / "plugins" / "data").glob("*/venv-*"))
+    assert not list((sandbox.home / ".claude" / "plugins" / "data").glob("*/*venv-*"))
+    # A failed start, as every failed start, makes Claude Code skip the server in its sessions
+    # for 15 minutes: the message says to reconnect it in /mcp, which ends that.
+    assert SERVER in skipped_servers(sandbox) and "reconnect it in /mcp" in line

@@ -3,21 +3,22 @@
 For another MCP client it reads the client's user and project files (see `clients`), judges our
 server entry as `ours` does for Claude Code — exactly the form install writes there, running
 this very installation — and starts this installation's server. For the Claude Code plugin it
-reads Claude Code's plugin records: installed, enabled, the plugin's own entries, the server's
-environment provisioned in the plugin's data folder; then it checks this installation's server
-and hook (the plugin runs the same code from its own copy). Nothing is written, and nothing a
-file names is run.
+reads Claude Code's plugin records: installed, enabled, the plugin's own entries; what the
+plugin will really run (`doctor_plugin`: its Python, its server's environment, Claude Code's
+skip of a server that failed to start); then it checks this installation's server and hook (the
+plugin runs the same code from its own copy). Nothing is written, and nothing a file names is
+run (only the Pythons on PATH the plugin's launcher would pick, asked their version).
 """
 
 from __future__ import annotations
 
 import os
 import shlex
-import shutil
 from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup import (
+    doctor_plugin,
     jsonfile,
     ledger,
     ours,
@@ -122,13 +123,6 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
     return _finish(report)
 
 
-def _plugin_data(config_dir: Path) -> list[Path]:
-    """Provisioned environments of the plugin's server (a `ready` mark, written last)."""
-    data = config_dir / "plugins" / "data"
-    marks = data.glob("*/venv-*/ready")
-    return sorted(p.parent for p in marks if p.parents[1].name.startswith(paths.PLUGIN_NAMES))
-
-
 def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     """`doctor --plugin`: print the report, return the exit status."""
     report = Report()
@@ -177,19 +171,17 @@ def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
             report.fail(f"the plugin's hook never runs: {refusal}")
     for problem in found.problems:
         report.fail(problem)
-    python = shutil.which("python3", path=environ.get("PATH", os.defpath))
-    if python is None:
-        report.fail("the plugin runs `python3` from PATH (3.11 or later), and there is none")
-    else:
-        report.say(f"  python3: {python}")
-    provisioned = _plugin_data(config_dir)
-    for venv in provisioned:
-        report.say(f"  server environment provisioned: {venv}")
-    if keys and not provisioned:
-        report.say(
-            "  server environment not provisioned yet: the server's first start installs "
-            "its dependencies (10-20 s; pip's PIP_INDEX_URL / PIP_FIND_LINKS apply)"
+    version = doctor_plugin.plugin_python(environ, report)
+    for key in keys:
+        copies = plugins.get(key) if isinstance(plugins, dict) else None
+        places = (
+            [c.get("installPath") for c in copies if isinstance(c, dict)]
+            if isinstance(copies, list)
+            else []
         )
+        for place in [p for p in places if isinstance(p, str)][:1]:
+            doctor_plugin.environment(key, Path(place), config_dir, version, report)
+        doctor_plugin.skipped(key, config_dir, report)
     # The organisation's managed entries are not an install of the user's to remove.
     installs = [s for s in found.servers if s.scope in policy.SCOPES]
     hooks = [h for h in found.hooks if h.scope in policy.SCOPES]

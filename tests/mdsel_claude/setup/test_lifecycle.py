@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from mdsel_claude import dir_lock, provision_state
 from mdsel_claude.setup import cli, entries, ours, paths
 from mdsel_claude.setup.clients import CLIENTS
 from tests.mdsel_claude.setup.conftest import claude_json
@@ -387,14 +391,24 @@ def plant_plugin(home: Path, provisioned: bool = False) -> Path:
     (copy / "hooks" / "hooks.json").write_bytes((source / "hooks" / "hooks.json").read_bytes())
     mcp = source / ".mcp.json" if (source / ".mcp.json").exists() else root / ".mcp.json"
     (copy / ".mcp.json").write_bytes(mcp.read_bytes())
+    (copy / "requirements.lock").write_bytes((root / "requirements.lock").read_bytes())
     records = {"version": 2, "plugins": {"mdsel-claude@market": [{"installPath": str(copy)}]}}
     (plugins / "installed_plugins.json").write_text(json.dumps(records))
     settings = {"enabledPlugins": {"mdsel-claude@market": True}}
     (home / ".claude" / "settings.json").write_text(json.dumps(settings))
-    if provisioned:
-        venv = plugins / "data" / "mdsel-claude-market" / "venv-0123456789abcdef"
-        venv.mkdir(parents=True)
-        (venv / "ready").write_text("")
+    if provisioned:  # as the launcher makes it, for the Python on PATH
+        lock = (copy / "requirements.lock").read_bytes()
+        [python] = [p for p in ("python3.13", "python3.12", "python3.11", "python3")
+                    if shutil.which(p)][:1]  # fmt: skip
+        version = subprocess.run(
+            [python, "-S", "-c", "import sys; print(sys.version, end='')"],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        venv = plugins / "data" / "mdsel-claude-market" / provision_state.env_name(lock, version)
+        (venv / "bin").mkdir(parents=True)
+        (venv / "bin" / "python").symlink_to(shutil.which(python) or python)
+        mark = {"lock_sha256": hashlib.sha256(lock).hexdigest()}
+        (venv / "ready").write_text(json.dumps(mark))
     return copy
 
 
@@ -403,7 +417,7 @@ def test_doctor_plugin(
 ) -> None:
     monkeypatch.setenv("PATH", "/nowhere")
     status, out, _ = run(capsys, "doctor", "--plugin")
-    assert "runs `python3` from PATH (3.11 or later), and there is none" in out
+    assert "the plugin needs Python 3.11 or later on PATH" in out and "no python3" in out
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable))
     status, out, _ = run(capsys, "doctor", "--plugin")
     assert status == 1 and "plugin is not installed" in out and "/plugin install" in out
@@ -415,11 +429,58 @@ def test_doctor_plugin(
     assert status == 0, out
     plant_plugin(home, provisioned=True)
     status, out, _ = run(capsys, "doctor", "--plugin")
-    assert "server environment provisioned:" in out and status == 0, out
+    assert "server environment ready:" in out and status == 0, out
     (home / ".claude" / "settings.json").write_text('{"enabledPlugins": {}}')
     status, out, _ = run(capsys, "doctor", "--plugin")
     assert status == 1 and "installed, not enabled" in out
     assert "claude plugin enable mdsel-claude@market" in out
+
+
+def test_doctor_plugin_says_how_the_install_went_and_whether_claude_code_skips_it(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable))
+    plant_plugin(home)
+    data = home / ".claude" / "plugins" / "data" / "mdsel-claude-market"
+    data.mkdir(parents=True)
+    now = time.time()
+    failed = provision_state.Attempt(
+        "venv-x", 1, now - 30, "pip install", "failed", "pip could not reach the package index", now
+    )
+    provision_state.write_attempt(data, failed)
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert status == 1
+    assert (
+        "FAIL: the plugin's server could not install its dependencies: pip could not reach" in out
+    )
+    running = provision_state.Attempt(
+        "venv-x",
+        os.getpid(),
+        now - 75,
+        "installing the locked packages with pip",
+        "running",
+        "",
+        now,
+    )
+    provision_state.write_attempt(data, running)
+    with dir_lock.exclusive(data):  # as the install holds it while at work
+        status, out, _ = run(capsys, "doctor", "--plugin")
+    assert (
+        "server environment being installed: installing the locked packages with pip, 1 min" in out
+    )
+    assert status == 0, out
+    skip = home / ".claude" / "mcp-needs-auth-cache.json"
+    entry = {"plugin:mdsel-claude:mdsel": {"timestamp": (now - 60) * 1000, "id": "x"}}
+    skip.write_text(json.dumps(entry))
+    status, out, _ = run(capsys, "doctor", "--plugin")
+    assert (
+        status == 1
+        and "Claude Code is skipping the plugin's server 'plugin:mdsel-claude:mdsel'" in out
+    )
+    assert "reconnect it in /mcp" in out and str(skip) in out
+    entry["plugin:mdsel-claude:mdsel"]["timestamp"] = (now - 16 * 60) * 1000  # skipped no longer
+    skip.write_text(json.dumps(entry))
+    assert run(capsys, "doctor", "--plugin")[0] == 0
 
 
 def test_doctor_plugin_flags_an_install_beside_it(
