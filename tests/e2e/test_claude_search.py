@@ -33,7 +33,7 @@ def search_in_claude(claude_cli: str, tmp_path: Path, selector: str) -> str:
     )  # fmt: skip
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize(
     ("selector", "expected"),
     [

@@ -125,7 +125,7 @@ def tool_result_in_claude(
     return stub.tool_result()
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("name", TREES)
 def test_the_model_gets_the_tree_index_itself_within_budget(
     claude_cli: str, tmp_path: Path, name: str

@@ -14,7 +14,7 @@ import selectors
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +23,18 @@ from mdsel_claude.hook import claude, files
 from mdsel_claude.setup.entries import HOOK_EVENTS
 
 RUN_TIMEOUT_SECONDS = 30.0
-"""How long a hook run or a server's `initialize` answer may take before it counts as broken."""
+"""How long a hook run may take, and a server's `initialize` answer by default, before it
+counts as broken: Claude Code's own wait for a server (its MCP_TIMEOUT unset)."""
+
+
+def server_timeout(environ: Mapping[str, str] | None = None) -> float:
+    """How long to wait for a server's `initialize` answer: as long as Claude Code waits, which
+    is MCP_TIMEOUT milliseconds where that is a positive whole number, else 30 s. So doctor
+    calls a server broken exactly when the client would, on a slow machine too."""
+    raw = (os.environ if environ is None else environ).get("MCP_TIMEOUT", "")
+    if raw.isascii() and raw.isdigit() and 0 < int(raw) <= 86_400_000:
+        return int(raw) / 1000
+    return RUN_TIMEOUT_SECONDS
 
 HOOK_MAX_THRESHOLD = files.MAX_BYTES // 2 - 1
 """The largest threshold a hook can ever pass: it counts 8 MiB at most, two bytes per word."""
@@ -161,7 +172,7 @@ def check_server(argv: Sequence[str], report: Report) -> None:
         stderr = stderr_file.read().decode(errors="replace").strip()
     if answer is None:
         problem = (
-            f"no answer to initialize (waited up to {RUN_TIMEOUT_SECONDS:g} s; "
+            f"no answer to initialize (waited up to {server_timeout():g} s; "
             f"exit status {process.returncode})"
         )
         report.fail(problem + (f"; stderr: {stderr[-300:]}" if stderr else ""))
@@ -182,7 +193,7 @@ def _first_answer(process: subprocess.Popen[bytes], request: str) -> dict[str, o
         process.stdin.flush()
     except OSError:
         return None
-    deadline = time.monotonic() + RUN_TIMEOUT_SECONDS
+    deadline = time.monotonic() + server_timeout()
     buffer = b""
     with selectors.DefaultSelector() as selector:
         selector.register(process.stdout, selectors.EVENT_READ)

@@ -30,6 +30,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     for name in ("XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "MDSEL_MIN_WORDS"):
         monkeypatch.delenv(name, raising=False)
+    # doctor waits for a server as long as Claude Code would (MCP_TIMEOUT): on a loaded machine
+    # starting one can take longer than its default 30 s, which is not what these tests check.
+    monkeypatch.setenv("MCP_TIMEOUT", "300000")
     # Claude Code's managed settings: a folder of the test's own, empty unless a test fills it.
     monkeypatch.setattr(managed, "managed_dir", lambda: tmp_path / "managed")
     monkeypatch.chdir(project)

@@ -120,7 +120,7 @@ def test_clients_have_no_local_scope(home: Path, capsys: pytest.CaptureFixture[s
     assert sorted(os.listdir(home)) == []
 
 
-@pytest.mark.timeout(30)  # a read of the FIFO would block forever
+@pytest.mark.timeout(300)  # a read of the FIFO would block forever
 @pytest.mark.parametrize("command", [["install"], ["uninstall"], ["doctor"]])
 def test_a_codex_config_that_is_a_fifo_is_refused_not_read(
     home: Path, command: list[str], capsys: pytest.CaptureFixture[str]

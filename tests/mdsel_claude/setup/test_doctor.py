@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, entries, ours
+from mdsel_claude.setup import cli, entries, ours, probes
 from mdsel_claude.setup.doctor import run_doctor
 
 
@@ -437,3 +437,16 @@ def test_a_managed_file_that_cannot_be_read_is_a_problem(
     path.write_text("{not json")
     status, out = doctor(capsys)
     assert status == 1 and str(path) in out
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [(None, 30.0), ("120000", 120.0), ("1", 0.001), ("0", 30.0), ("-5", 30.0), ("2.5", 30.0),
+     ("\u0663", 30.0), ("99999999999", 30.0)],
+)  # fmt: skip
+def test_doctor_waits_for_a_server_as_long_as_claude_code_does(
+    value: str | None, seconds: float
+) -> None:
+    """MCP_TIMEOUT, in milliseconds, as Claude Code reads it; anything else is its 30 s."""
+    environ = {} if value is None else {"MCP_TIMEOUT": value}
+    assert probes.server_timeout(environ) == seconds
