@@ -36,6 +36,7 @@ def server_timeout(environ: Mapping[str, str] | None = None) -> float:
         return int(raw) / 1000
     return RUN_TIMEOUT_SECONDS
 
+
 HOOK_MAX_THRESHOLD = files.MAX_BYTES // 2 - 1
 """The largest threshold a hook can ever pass: it counts 8 MiB at most, two bytes per word."""
 
