@@ -56,7 +56,7 @@ def test_path_line_parses_to_that_line_of_that_file(
         return
     (selector,) = parse_request(text)
     assert selector.file == file and selector.namespace is None
-    assert selector.segments == (Segment(LINE, (Item(23, 23),)), *rest)
+    assert selector.segments == (Segment(LINE, (Item(23, 23),)), *(rest or ()))
 
 
 def test_path_line_keeps_its_params_and_a_list_of_selectors() -> None:
