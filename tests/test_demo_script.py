@@ -63,5 +63,8 @@ def test_demo_installs_once_then_indexes_and_selects(tmp_path: Path) -> None:
     (elsewhere / "flat.md").write_text("Only a paragraph, no headings.\n", encoding="utf-8")
     flat = demo("flat.md", cwd=elsewhere)
     assert flat.startswith("$ mdsel index flat.md\n")
-    assert "$ mdsel select 'root?head=12' flat.md\nOnly a paragraph, no headings.\n\n" in flat
+    assert (
+        "$ mdsel select 'root?head=12' flat.md\n==> flat.md root?head=12 (untitled) L1-1 <==\n"
+        "Only a paragraph, no headings.\n[head=12: all 1 line of root]\n\n"
+    ) in flat
     assert flat.endswith(first[first.index(next_steps) :])

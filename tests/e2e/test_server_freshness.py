@@ -14,6 +14,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import TextContent
 
 from mdsel_claude.server.freshness import RACY_NS
+from tests.answers import body
 from tests.conftest import BIN
 
 SERVER = BIN / "mdsel-claude"
@@ -34,7 +35,7 @@ async def title(session: ClientSession) -> str:
     assert not result.is_error
     [block] = result.content
     assert isinstance(block, TextContent)
-    return block.text.split("\n", 1)[0]
+    return body(block.text).split("\n", 1)[0]  # the first line of the file, below the header
 
 
 @asynccontextmanager

@@ -18,6 +18,7 @@ from mcp.types import CallToolResult, TextContent
 
 from mdsel_claude.server.calls import join_output
 from mdsel_claude.server.tools import ANNOTATIONS, INSTRUCTIONS, TOOLS
+from tests.answers import body
 from tests.conftest import BIN, ROOT, corpus_files
 
 SERVER = BIN / "mdsel-claude"
@@ -292,9 +293,8 @@ async def test_argument_errors_are_tool_errors_naming_the_field(docs: Path) -> N
             text, is_error = await call(session, name, arguments)
             assert is_error and field in text, (name, arguments, text)
         # Still serving after all of that.
-        assert (await call(session, "mdsel_select", {"selector": "h2.0", "files": ["guide.md"]}))[
-            0
-        ].startswith("## Install")
+        text, _ = await call(session, "mdsel_select", {"selector": "h2.0", "files": ["guide.md"]})
+        assert body(text).startswith("## Install")
 
 
 # --- the read policy ---------------------------------------------------------------------------
