@@ -207,35 +207,18 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
             done.append(segment)
             continue
         found: Sequence[Node] = ()
+        none_of_type = False
         if segment.items is None:
             # All of them: the nodes of the scopes no other scope holds (a section inside
             # another adds nothing to it), one scope's after another's, never one list.
             found = _all_in(scopes, sources, segment.type)
-            if not found:
-                misses.append(
-                    Miss(
-                        SELECTOR_NOT_FOUND,
-                        prefix + format_segments((*done, segment)),
-                        none_reason(sources, scopes, segment.type),
-                        tuple(docs),
-                        segment,
-                    )
-                )
+            none_of_type = not found
         else:
             per_scope = [(scope, candidates(sources, scope, segment.type)) for scope in scopes]
-            if not any(len(nodes) for _scope, nodes in per_scope):
-                # Nothing of this type anywhere: one miss for the whole index list rather
-                # than one per item.
-                misses.append(
-                    Miss(
-                        SELECTOR_NOT_FOUND,
-                        prefix + format_segments((*done, segment)),
-                        none_reason(sources, scopes, segment.type),
-                        tuple(docs),
-                        segment,
-                    )
-                )
-            else:
+            # Nothing of this type anywhere: one miss for the whole index list rather than
+            # one per item.
+            none_of_type = not any(len(nodes) for _scope, nodes in per_scope)
+            if not none_of_type:
                 found = _items_in(segment.items, per_scope, sources)
                 for item in segment.items:
                     if not _item_hit(per_scope, item):
@@ -248,6 +231,16 @@ def _resolve_in(selector: Selector, sources: Sequence[Source], docs: list[int]) 
                                 Segment(segment.type, (item,)),
                             )
                         )
+        if none_of_type:
+            misses.append(
+                Miss(
+                    SELECTOR_NOT_FOUND,
+                    prefix + format_segments((*done, segment)),
+                    none_reason(sources, scopes, segment.type),
+                    tuple(docs),
+                    segment,
+                )
+            )
         done.append(segment)
         scopes = found
         if not scopes:
