@@ -5,8 +5,9 @@
 
 For every text of tests/token_samples.py (the vendored corpus and trees and the fetched trees:
 each document whole, in windows of about 8 KB, its fenced code and its paragraphs of English
-prose; and generated pages of dense content: hashes, base64, numbers, emoji, URLs, CJK and
-Indic text, capitals, runs of spaces or of one character, tabs and controls), the estimate
+prose; paragraphs of prose in twelve other languages; and generated pages of dense content:
+hashes, base64, numbers, emoji, URLs, CJK and Indic text, capitals, runs of spaces or of one
+character, tabs and controls, made-up words), the estimate
 over the real count (tests/tokens.py's tokenizer): the minimum, median and maximum per kind,
 for mdsel.estimate and for the estimate it replaced (UTF-8 bytes / 2.5), the baseline. Targets:
 every minimum at least 1 (no answer over its budget), and English prose at most 1.5 (answers do
@@ -45,6 +46,7 @@ def measure() -> dict[str, Any]:
     if tokenizer is None:
         return {"error": reason}
     samples = list(token_samples.real(token_samples.documents()))
+    samples += [("languages", text) for _, text in token_samples.languages()]
     samples += list(token_samples.generated(seed=0, each=20))
     counts = [len(e.ids) for e in tokenizer.encode_batch([text for _, text in samples])]
     by_kind: dict[str, tuple[list[float], list[float]]] = {}

@@ -5,8 +5,11 @@
   pinned by version and sha256 (pip refuses any other archive).
 - tests/corpus/: the documents named in MANIFEST.tsv, copied from a checkout of the corpus
   (default: ../shared/corpus beside the repository; skipped when absent).
+- tests/prose/: prose in languages other than English for the token estimate's tests: the
+  longer translated messages of Sphinx's own catalogs (BSD-2-Clause), one file per language,
+  from its wheel pinned by version and sha256.
 
-    scripts/refresh-test-data.py [--corpus DIR] [--skip-commonmark]
+    scripts/refresh-test-data.py [--corpus DIR] [--skip-commonmark] [--skip-prose]
 """
 
 from __future__ import annotations
@@ -26,6 +29,11 @@ CORPUS = ROOT / "tests" / "corpus"
 MDIT_VERSION = "4.3.0"
 MDIT_SDIST_SHA256 = "91a58fa5b72c71a40cf7177250fd767480d7a2bb3ac426ccfb76fb90305fdaaa"
 MDIT_MEMBERS = ("spec.md", "commonmark.json")
+PROSE = ROOT / "tests" / "prose"
+SPHINX_VERSION = "9.0.4"
+SPHINX_WHEEL_SHA256 = "5bebc595a5e943ea248b99c13814c1c5e10b3ece718976824ffa7959ff95fffb"
+PROSE_LANGUAGES = ["ca", "es", "et", "fr", "gl", "id", "pl", "pt_BR", "sk", "sq", "sv", "tr"]
+"""Languages written in the Latin script whose catalogs hold enough prose (2 KB or more)."""
 
 
 def refresh_commonmark() -> None:
@@ -49,6 +57,65 @@ def refresh_commonmark() -> None:
                 if extracted is None:
                     sys.exit(f"{archive.name}: {member} is not a regular file")
                 write_if_changed(COMMONMARK / name, extracted.read())
+
+
+def refresh_prose() -> None:
+    import zipfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        requirement = Path(scratch) / "requirement.txt"
+        requirement.write_text(f"sphinx=={SPHINX_VERSION} --hash=sha256:{SPHINX_WHEEL_SHA256}\n")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
+             "--only-binary", ":all:", "-r", str(requirement), "-d", scratch],
+            check=True,
+        )  # fmt: skip
+        wheel = Path(scratch) / f"sphinx-{SPHINX_VERSION}-py3-none-any.whl"
+        with zipfile.ZipFile(wheel) as archive:
+            licence = archive.read(f"sphinx-{SPHINX_VERSION}.dist-info/licenses/LICENSE.rst")
+            write_if_changed(PROSE / "LICENSE.rst", licence)
+            for language in PROSE_LANGUAGES:
+                catalog = archive.read(f"sphinx/locale/{language}/LC_MESSAGES/sphinx.po")
+                messages = _translations(catalog.decode("utf-8"))
+                write_if_changed(PROSE / f"{language}.txt", _paragraphs(messages).encode())
+
+
+def _translations(catalog: str) -> list[str]:
+    """The `msgstr` texts of a gettext catalog, joined across their lines."""
+    found: list[list[str]] = []
+    current: list[str] | None = None
+    for line in catalog.splitlines():
+        if line.startswith('msgstr "'):
+            current = [line[8:-1]]
+            found.append(current)
+        elif line.startswith('"') and current is not None:
+            current.append(line[1:-1])
+        else:
+            current = None
+    texts = ("".join(parts).replace("\\n", " ").replace('\\"', '"') for parts in found)
+    # Long messages without placeholders: sentences, not labels or format strings (and not
+    # the catalog's header, which names its translators).
+    return [
+        text
+        for text in texts
+        if len(text) > 40
+        and "%" not in text
+        and "{" not in text
+        and not text.startswith("Project-Id-Version")
+    ]
+
+
+def _paragraphs(messages: list[str], size: int = 1500) -> str:
+    """The messages as paragraphs of about `size` characters, a blank line between."""
+    paragraphs, current = [], ""
+    for message in messages:
+        current = f"{current} {message}" if current else message
+        if len(current) > size:
+            paragraphs.append(current)
+            current = ""
+    if current:
+        paragraphs.append(current)
+    return "\n\n".join(paragraphs) + "\n"
 
 
 def manifest_rows(folder: Path) -> list[dict[str, str]]:
@@ -83,9 +150,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--skip-commonmark", action="store_true")
+    parser.add_argument("--skip-prose", action="store_true")
     args = parser.parse_args()
     if not args.skip_commonmark:
         refresh_commonmark()
+    if not args.skip_prose:
+        refresh_prose()
     if (args.corpus / "MANIFEST.tsv").is_file():
         refresh_corpus(args.corpus)
     else:

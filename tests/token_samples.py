@@ -1,11 +1,12 @@
 """Texts of every kind the token estimate (mdsel.estimate) is held to, by kind.
 
 Real ones: the vendored documents and trees, whole, in windows of about 8 KB (what one match
-or page of an answer holds) and their paragraphs of English prose. Generated ones, seeded:
-the dense content real documents hold in places, each as a page of it (tables of SHA-256
-hashes, base64, numbers and versions, emoji, long URLs, CJK and Indic text, capitals, runs of
-spaces and of one character, tab-separated values, control characters). tests/test_estimate.py
-checks them against the Claude tokenizer; bench/bench_estimate.py reports the ratios.
+or page of an answer holds) and their paragraphs of English prose; and paragraphs of prose in
+twelve other languages (tests/prose). Generated ones, seeded: the dense content real documents
+hold in places, each as a page of it (tables of SHA-256 hashes, base64, numbers and versions,
+emoji, long URLs, CJK and Indic text, capitals, runs of spaces and of one character,
+tab-separated values, control characters, made-up words). tests/mdsel/test_estimate.py checks
+them against the Claude tokenizer; bench/bench_estimate.py reports the ratios.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from tests.conftest import CORPUS, FETCHED_TREES, ROOT, corpus_files
 
 TREES = ROOT / "tests" / "trees"
+OTHER_LANGUAGES = ROOT / "tests" / "prose"
 WINDOW = 8000
 """Bytes of a window of a document: about what one page of an answer holds at the budget."""
 PROSE_MIN = 200
@@ -81,6 +83,13 @@ def real(paths: list[Path]) -> Iterator[tuple[str, str]]:
         code = "".join(match.group(0) for match in _FENCE.finditer(text))
         for window in windows(code) if code else ():
             yield "code", window
+
+
+def languages() -> Iterator[tuple[str, str]]:
+    """(language, paragraph): the prose of tests/prose, one paragraph at a time."""
+    for path in sorted(OTHER_LANGUAGES.glob("*.txt")):
+        for paragraph in path.read_text(encoding="utf-8").split("\n\n"):
+            yield path.stem, paragraph.strip() + "\n"
 
 
 def generated(seed: int = 0, each: int = 6) -> Iterator[tuple[str, str]]:
@@ -201,6 +210,13 @@ def _tabs(rnd: random.Random) -> str:
     return "".join(chr(rnd.choice(controls)) for _ in range(4000))
 
 
+def _made_up(rnd: random.Random) -> str:
+    """Words no language has (`qzkx vbnw`): a tokenizer knows none of them whole."""
+    letters = string.ascii_lowercase
+    words = ("".join(rnd.choices(letters, k=rnd.randrange(3, 11))) for _ in range(600))
+    return " ".join(words) + "\n"
+
+
 _KINDS: dict[str, Callable[[random.Random], str]] = {
     "hex": _hex,
     "base64": _base64,
@@ -212,4 +228,5 @@ _KINDS: dict[str, Callable[[random.Random], str]] = {
     "spaces": _spaces,
     "repeats": _repeats,
     "tabs": _tabs,
+    "made-up": _made_up,
 }

@@ -21,6 +21,7 @@ __all__ = [
     "UNITS_PER_TOKEN",
     "answer_room",
     "data_cost",
+    "json_data_cost",
     "lines_cost",
     "page_room",
     "text_cost",
@@ -49,10 +50,10 @@ def answer_room(tokens: int) -> int:
 
 def page_room(tokens: int, json: bool) -> int:
     """The cost one page of a match may take in an answer of `tokens` estimated tokens: JSON
-    keeps room for its envelope and for its escapes (`\\n`, `\\"`: about a twentieth more)."""
+    keeps room for its envelope (its pages are priced as escaped: `json_data_cost`)."""
     if not json:
         return answer_room(tokens) - RESERVE
-    return (answer_room(tokens) - RESERVE - JSON_RESERVE) * 19 // 20
+    return answer_room(tokens) - RESERVE - JSON_RESERVE
 
 
 def text_cost(text: str) -> int:
@@ -63,6 +64,15 @@ def text_cost(text: str) -> int:
 def data_cost(data: bytes) -> int:
     """The estimated cost of UTF-8 `data` (a document's bytes)."""
     return estimate_units(data)
+
+
+def json_data_cost(data: bytes) -> int:
+    """The estimated cost of UTF-8 `data` as a JSON answer holds it: a string, escaped (a line
+    break is `\\n` there, two characters a tokenizer prices as more than the break)."""
+    import json  # only for JSON answers
+
+    text = data.decode("utf-8", "replace")
+    return estimate_text_units(json.dumps(text, ensure_ascii=False)[1:-1])
 
 
 def lines_cost(lines: Sequence[str]) -> int:

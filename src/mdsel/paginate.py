@@ -14,7 +14,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from mdsel._record import NamedTuple
-from mdsel.budget import UNITS_PER_TOKEN, data_cost
+from mdsel.budget import UNITS_PER_TOKEN, data_cost, json_data_cost
 from mdsel.tree import Document
 
 BYTES_PER_WORD = 64
@@ -26,6 +26,8 @@ MAX_UNITS_PER_BYTE = 3 * UNITS_PER_TOKEN
 """More than any ASCII byte costs in the estimate (`1\n1\n` is 2.7 tokens a byte): ASCII
 bytes under room / this fit without counting them. Outside ASCII, NFKC can make a character
 eighteen, so those are always counted."""
+JSON_GROWTH = 6
+"""At most how many bytes a JSON string takes for one ASCII byte (a control is `\\u0001`)."""
 
 _WORD = re.compile(rb"\S+")
 
@@ -50,17 +52,22 @@ def clip_lines(first: int, last: int, head: int | None, tail: int | None) -> tup
 
 
 def one_page(
-    document: Document, first: int, last: int, page_words: int, max_page_cost: int | None = None
+    document: Document,
+    first: int,
+    last: int,
+    page_words: int,
+    max_page_cost: int | None = None,
+    escaped: bool = False,
 ) -> bool:
     """Whether lines first..last fit one page: what `pages` would not cut (the index says of
-    each section whether a select of it comes in pages)."""
+    each section whether a select of it comes in pages); `escaped` as `pages` takes it."""
     lines = document.lines
     total = lines.words_in(first, last)
     start, end = _bounds(document, first, last)
     if total > page_words or end - start > page_words * BYTES_PER_WORD:
         return False
     room = _page_room(max_page_cost)
-    return room is None or _fits(document.data, start, end, room)
+    return room is None or _fits(document.data, start, end, room, escaped)
 
 
 def _bounds(document: Document, first: int, last: int) -> tuple[int, int]:
@@ -72,13 +79,15 @@ def _page_room(max_page_cost: int | None) -> int | None:
     return None if max_page_cost is None else max(MIN_PAGE_COST, max_page_cost)
 
 
-def _fits(data: bytes, start: int, end: int, room: int) -> bool:
-    """Whether bytes start..end are within `room`: sure without counting when even their
-    densest ASCII would be (MAX_UNITS_PER_BYTE), counted otherwise."""
+def _fits(data: bytes, start: int, end: int, room: int, escaped: bool = False) -> bool:
+    """Whether bytes start..end are within `room` (`escaped`: as a JSON string holds them):
+    sure without counting when even their densest ASCII would be (MAX_UNITS_PER_BYTE, times
+    JSON_GROWTH escaped), counted otherwise."""
     chunk = data[start:end]
-    if (end - start) * MAX_UNITS_PER_BYTE <= room and chunk.isascii():
+    per_byte = MAX_UNITS_PER_BYTE * (JSON_GROWTH if escaped else 1)
+    if (end - start) * per_byte <= room and chunk.isascii():
         return True
-    return data_cost(chunk) <= room
+    return (json_data_cost if escaped else data_cost)(chunk) <= room
 
 
 def pages(
@@ -87,9 +96,11 @@ def pages(
     last: int,
     page_words: int | None,
     max_page_cost: int | None = None,
+    escaped: bool = False,
 ) -> list[Span]:
     """Lines first..last (1-based, inclusive) as pages; one page when `page_words` is None.
-    `max_page_cost` is the estimated cost a page may take (the answer budget's share)."""
+    `max_page_cost` is the estimated cost a page may take (the answer budget's share), priced
+    as a JSON string holds the page when `escaped` (a JSON answer's escapes cost tokens)."""
     lines = document.lines
     data = document.data
     start, end = _bounds(document, first, last)
@@ -99,7 +110,7 @@ def pages(
     if page_words is None or (
         total <= page_words
         and end - start <= page_bytes
-        and (room is None or _fits(data, start, end, room))
+        and (room is None or _fits(data, start, end, room, escaped))
     ):
         return [Span(start, end, total, first, last)]  # last < first: nothing there (L1-0)
     result: list[Span] = []
@@ -119,13 +130,17 @@ def pages(
                 lo = mid
             else:
                 hi = mid - 1
-        if lo >= line and room is not None and not _fits(data, cur_start, starts[lo], room):
+        if (
+            lo >= line
+            and room is not None
+            and not _fits(data, cur_start, starts[lo], room, escaped)
+        ):
             # Within the words but past the tokens (a table of hashes): the lines that fit
             # both, by bisection again, each step one estimate of the page so far.
             hi, lo = lo - 1, line - 1
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if _fits(data, cur_start, starts[mid], room):
+                if _fits(data, cur_start, starts[mid], room, escaped):
                     lo = mid
                 else:
                     hi = mid - 1
@@ -141,18 +156,18 @@ def pages(
         if (
             count <= page_words
             and unit_end - unit_start <= page_bytes
-            and (room is None or _fits(data, unit_start, unit_end, room))
+            and (room is None or _fits(data, unit_start, unit_end, room, escaped))
         ):
             result.append(_span(document, cur_start, cur_end, cur_words))
             cur_start, cur_words = cur_end, 0
             continue
         for piece_start, piece_end, piece_words in _cut(
-            data, unit_start, unit_end, page_words, page_bytes, room
+            data, unit_start, unit_end, page_words, page_bytes, room, escaped
         ):
             if cur_end > cur_start and (
                 cur_words + piece_words > page_words
                 or piece_end - cur_start > page_bytes
-                or (room is not None and not _fits(data, cur_start, piece_end, room))
+                or (room is not None and not _fits(data, cur_start, piece_end, room, escaped))
             ):
                 result.append(_span(document, cur_start, cur_end, cur_words))
                 cur_start, cur_words = piece_start, 0
@@ -169,7 +184,13 @@ def _span(document: Document, start: int, end: int, words: int) -> Span:
 
 
 def _cut(
-    data: bytes, start: int, end: int, page_words: int, page_bytes: int, room: int | None
+    data: bytes,
+    start: int,
+    end: int,
+    page_words: int,
+    page_bytes: int,
+    room: int | None,
+    escaped: bool = False,
 ) -> Iterator[tuple[int, int, int]]:
     pos = start
     last = 0  # the last piece's bytes: the pieces of one line are alike
@@ -177,11 +198,11 @@ def _cut(
         limit = min(end, pos + page_bytes, pos + 2 * last if room is not None and last else end)
         while True:
             limit = _piece_end(data, pos, limit, end, page_words)
-            if room is None or limit <= pos + 1 or _fits(data, pos, limit, room):
+            if room is None or limit <= pos + 1 or _fits(data, pos, limit, room, escaped):
                 break
             # Over its tokens (dense text): shrunk in proportion to what is over, then cut
             # again at a word, until it fits (each step at least a byte shorter).
-            cost = data_cost(data[pos:limit])
+            cost = (json_data_cost if escaped else data_cost)(data[pos:limit])
             limit = min(limit - 1, pos + max(1, (limit - pos) * room // cost))
         yield pos, limit, len(data[pos:limit].split())
         last = limit - pos

@@ -158,7 +158,7 @@ def document_index(
                 "word_count": len(heading.title.encode("utf-8").split()),
                 "section_word_count": section_words,
                 "section_truncated": not one_page(
-                    document, heading.line_start, heading.section_line_end, page_words, room
+                    document, heading.line_start, heading.section_line_end, page_words, room, True
                 ),
                 "line_start": heading.line_start,
                 "line_end": heading.section_line_end,
@@ -177,7 +177,9 @@ def document_index(
             "children_count": root_children,
             "word_count": document.word_count,
             "section_word_count": document.word_count,
-            "section_truncated": not one_page(document, 1, document.line_count, page_words, room),
+            "section_truncated": not one_page(
+                document, 1, document.line_count, page_words, room, True
+            ),
             "line_start": 1,
             "line_end": document.line_count,
         },

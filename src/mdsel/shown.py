@@ -48,7 +48,7 @@ def shown_match(
     spans = paged.get(cut) if paged is not None else None
     if spans is None:
         page_words = None if full else options.page_words
-        spans = paginate.pages(document, first, last, page_words, room)
+        spans = paginate.pages(document, first, last, page_words, room, options.json)
         if paged is not None:
             paged[cut] = spans
     asked = node.line if node.kind != LINES else 0

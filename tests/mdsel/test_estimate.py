@@ -1,6 +1,7 @@
 """The token estimate against the Claude tokenizer: never below the real count on the vendored
-documents (whole and in windows), their code, and generated dense content; within 1.5 times it
-on English prose. Skipped, saying why, without the tokenizer (tests/tokens.py)."""
+documents (whole and in windows), their code, prose in twelve other languages and generated
+dense content; within 1.5 times it on English prose. Skipped, saying why, without the tokenizer
+(tests/tokens.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import unicodedata
 import pytest
 
 from mdsel.budget import data_cost, lines_cost, text_cost
-from mdsel.estimate import UNITS_PER_TOKEN, estimated_tokens
+from mdsel.estimate import UNITS_PER_TOKEN, estimate_units, estimated_tokens
+from mdsel.paginate import MAX_UNITS_PER_BYTE
 from tests import token_samples
 from tests.conftest import CORPUS, corpus_files
 from tests.tokens import count_tokens, count_tokens_each
@@ -45,8 +47,39 @@ def test_never_below_the_real_count_on_the_vendored_documents() -> None:
 
 def test_never_below_the_real_count_on_dense_content() -> None:
     samples = list(token_samples.generated(seed=1))
-    assert len({k for k, _ in samples}) == 10
+    assert len({k for k, _ in samples}) == 11
     assert _below(samples) == []
+
+
+def test_never_below_the_real_count_on_prose_in_other_languages() -> None:
+    """Catalan to Turkish: words a tokenizer holds in pieces, priced as such."""
+    samples = list(token_samples.languages())
+    assert len({language for language, _ in samples}) == 12
+    assert _below(samples) == []
+
+
+def test_words_outside_the_list_cost_more_than_words_in_it() -> None:
+    known = estimated_tokens("the table of contents lists every section\n")
+    unknown = estimated_tokens("tabel isi daftar setiap bagian dokumen\n")
+    assert unknown > known + 8  # six words of another language, each in pieces
+
+
+def test_the_list_is_the_words_the_tokenizer_holds_whole() -> None:
+    from mdsel.estimate import _known_words
+
+    words = _known_words()
+    assert len(words) > 15_000
+    held = [word for word in sorted(words)[::500] if count_tokens(" " + word.decode()) == 1]
+    assert len(held) == len(sorted(words)[::500])
+
+
+def test_no_ascii_text_costs_more_than_the_pages_quick_bound() -> None:
+    """paginate takes a chunk as fitting, uncounted, when its bytes times MAX_UNITS_PER_BYTE
+    fit: no ASCII text may cost more a byte than that."""
+    units = ["a.", "1.", "qzk ", "aB", "\n", "\t", "\x00", "ZZZZZZZZ ", "1", ".", "xq\n", "0a"]
+    for unit in units:
+        data = (unit * 500).encode()
+        assert estimate_units(data) <= len(data) * MAX_UNITS_PER_BYTE, unit
 
 
 def test_within_one_and_a_half_times_the_real_count_on_prose() -> None:
