@@ -9,7 +9,7 @@ model after `view` reads a file.
 model calls `view` once; the next request Copilot CLI sends is what the model would see.
 
 Copilot CLI unpacks itself (about 235 MB) into `$XDG_CACHE_HOME/copilot` on its first run: one
-cache folder serves every test here.
+cache folder in the system's temporary folder serves every test here, and every later run.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +76,13 @@ def copilot_cli() -> str:
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("copilot-cache")
+def cache() -> Path:
+    """Copilot CLI's cache folder, kept from one run to the next: it unpacks itself there once
+    (into a folder of its version), as it does in a user's `~/.cache`, which many Copilot CLIs
+    share at once."""
+    folder = Path(tempfile.gettempdir()) / f"mdsel-claude-tests-copilot-cache-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
 
 
 @pytest.fixture
