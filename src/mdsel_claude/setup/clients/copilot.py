@@ -163,9 +163,9 @@ def report_hooks(
             report.say(f"  hooks {scope} ({path}): not ours, not run: not a file install writes")
             continue
         problem = ours.program_problem(parsed[0], me, environ)
+        verdict = "ours, " if problem is None else "not ours: "
         runs = f"runs {hook_command(*parsed)}"
-        report.say(f"  hooks {scope} ({path}): {'ours, ' if problem is None else 'not ours: '}"
-                   f"{problem or runs}")  # fmt: skip
+        report.say(f"  hooks {scope} ({path}): {verdict}{problem or runs}")
         if problem is None:
             mine.append((scope, parsed))
     _switched_off(places, environ, report)
