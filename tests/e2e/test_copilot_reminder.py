@@ -37,12 +37,14 @@ _STARTED = ('"server_name":"mdsel"', 'name: \\"mdsel-claude\\"')
 the server info of the one it connected to."""
 
 
-class ViewStub(Stub):
-    """A model that calls Copilot CLI's `view` once with `arguments`, then stops."""
+class ToolStub(Stub):
+    """A model that calls one of Copilot CLI's tools (`view` unless said) once with
+    `arguments`, then stops."""
 
-    def __init__(self, arguments: dict[str, Any]) -> None:
+    def __init__(self, arguments: dict[str, Any], tool: str = "view") -> None:
         super().__init__("")
         self.arguments = arguments
+        self.tool = tool
 
     def item(self, body: dict[str, Any]) -> dict[str, Any]:
         if self._output(body) is None:
@@ -50,7 +52,7 @@ class ViewStub(Stub):
                 "type": "function_call",
                 "id": "fc_stub",
                 "call_id": CALL_ID,
-                "name": "view",
+                "name": self.tool,
                 "arguments": json.dumps(self.arguments),
             }
         return super().item(body)
@@ -170,15 +172,21 @@ def started_our_server(home: Path) -> bool:
 
 def run_view(
     copilot_cli: str, env: dict[str, str], project: Path, *options: str, **arguments: Any
-) -> ViewStub:
+) -> ToolStub:
     """One `copilot -p` turn whose model calls `view` with `arguments`; the API traffic."""
-    stub = ViewStub(arguments)
+    return run_tool(copilot_cli, env, project, ToolStub(arguments), *options)
+
+
+def run_tool(
+    copilot_cli: str, env: dict[str, str], project: Path, stub: ToolStub, *options: str
+) -> ToolStub:
+    """One `copilot -p` turn whose model makes `stub`'s call; the API traffic."""
     with responses_api("", stub) as (url, _):
         env = {**env, "COPILOT_PROVIDER_BASE_URL": f"{url}/v1"}
         args = ["-p", "Read it.", "--allow-all-tools", "--no-auto-update", *options]
         done = copilot(copilot_cli, env, project, *args)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert stub.after_tool(), f"the session never ran view\n{done.stdout}{done.stderr}"
+    assert stub.after_tool(), f"the session never ran {stub.tool}\n{done.stdout}{done.stderr}"
     return stub
 
 
@@ -209,6 +217,16 @@ def test_a_large_markdown_view_carries_the_reminder(
     # The file reaches the model as it was; the reminder comes after it, once.
     assert prose[0] in shown and prose[-1] in shown
     assert shown.count(REMINDER) == 1 and shown.index(prose[-1]) < shown.index(REMINDER)
+
+
+def test_a_shell_read_carries_the_reminder(
+    copilot_cli: str, tmp_path: Path, cache: Path, project: Path
+) -> None:
+    env = installed(tmp_path, cache, project)
+    stub = ToolStub({"command": "cat docs/guide.md", "description": "Show the guide"}, "bash")
+    shown = run_tool(copilot_cli, env, project, stub).tool_output()
+    assert body_lines(project / "docs" / "guide.md")[-1] in shown
+    assert shown.count(REMINDER) == 1
 
 
 def test_a_small_file_carries_none(
