@@ -268,7 +268,7 @@ def test_project_scope_loads_in_a_trusted_folder_only(
     stub = run_view(copilot_cli, env, project, "--trust-folder", path=path)
     assert started_our_server(tmp_path / "home")
     assert stub.tool_output().count(REMINDER) == 1
-    # Not trusted: Copilot CLI loads nothing from the project, and says nothing of it.
+    # Not trusted: Copilot CLI loads nothing from the project.
     for log in (tmp_path / "home").glob(".copilot/logs/*.log"):
         log.unlink()
     stub = run_view(copilot_cli, env, project, path=path)
