@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mdsel_claude.setup.clients import codex, cursor, gemini, opencode, vscode
+from mdsel_claude.setup.clients import cline, codex, cursor, gemini, opencode, vscode
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request
 
 CLIENTS: Mapping[str, Client] = {
     client.name: client
-    for client in (cursor.CLIENT, vscode.CLIENT, gemini.CLIENT, opencode.CLIENT, codex.CLIENT)
+    for client in (
+        cursor.CLIENT,
+        vscode.CLIENT,
+        gemini.CLIENT,
+        opencode.CLIENT,
+        codex.CLIENT,
+        cline.CLIENT,
+    )
 }
 """Every client `--client` accepts besides `claude`, by name."""
 
