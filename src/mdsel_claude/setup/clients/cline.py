@@ -31,6 +31,11 @@ from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, WriteText
 
+TIMEOUT_SECONDS = 60
+"""Our server's `timeout`: without one, Cline gives a stdio server 3 s to answer `initialize`
+and skips it after (a Python start on a busy machine takes longer); 60 s is what it gives every
+other request anyway."""
+
 HOOK_NAME = "PostToolUse"
 """The event, and the file name Cline runs for it."""
 
@@ -230,5 +235,5 @@ CLIENT = Cline(
     "mcpServers",
     settings_file,
     None,
-    lambda exe: {"command": exe, "args": ["serve"]},
+    lambda exe: {"command": exe, "args": ["serve"], "timeout": TIMEOUT_SECONDS},
 )
