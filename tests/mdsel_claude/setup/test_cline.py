@@ -116,9 +116,7 @@ def test_a_changed_script_stays_on_uninstall(
     assert not (home / SETTINGS).exists()  # install made it: gone with our server
 
 
-def test_the_script_runs_our_hook_and_is_silent_once_it_is_gone(
-    tmp_path: Path, home: Path
-) -> None:
+def test_the_script_runs_our_hook_and_is_silent_once_it_is_gone(tmp_path: Path, home: Path) -> None:
     (tmp_path / "guide.md").write_text("word " * 300)
     assert cli.main(["install", "--client", "cline"]) == 0
     script = home / SCRIPT
