@@ -117,24 +117,19 @@ def hook_context(stub: Stub) -> list[str]:
     ]
 
 
-def test_cline_lists_our_server_and_hook(cline_cli: str, project: Path) -> None:
+def test_cline_lists_them_and_a_large_read_carries_the_reminder(
+    cline_cli: str, project: Path
+) -> None:
     env = environment(project)
     home = project.parent / "home"
-    mdsel_claude(env, "install", "--client", "cline")
+    mdsel_claude(env, "install", "--client", "cline", "--min-words", "200")
     servers = listed(cline_cli, env, project, "mcp")
     assert {"name": "mdsel", "transportType": "stdio", "disabled": False,
             "path": str(home / SETTINGS)} in servers  # fmt: skip
     hooks = listed(cline_cli, env, project, "hooks")
     assert {"fileName": "PostToolUse", "hookEventName": "tool_result",
             "path": str(home / SCRIPT)} in hooks  # fmt: skip
-    mdsel_claude(env, "uninstall", "--client", "cline")
-    assert listed(cline_cli, env, project, "mcp") == []
-    assert listed(cline_cli, env, project, "hooks") == []
 
-
-def test_a_large_markdown_read_carries_the_reminder(cline_cli: str, project: Path) -> None:
-    env = environment(project)
-    mdsel_claude(env, "install", "--client", "cline", "--min-words", "200")
     stub = session(cline_cli, env, project, "docs/guide.md")
     # The read reaches the model as it was; the reminder comes after it, once.
     shown = stub.tool_result()
@@ -145,6 +140,10 @@ def test_a_large_markdown_read_carries_the_reminder(cline_cli: str, project: Pat
     # Our server started in time and its tools are offered beside the read.
     offered = {tool["function"]["name"] for tool in stub.requests[-1]["tools"]}
     assert {"mdsel__mdsel_index", "mdsel__mdsel_select"} <= offered
+
+    mdsel_claude(env, "uninstall", "--client", "cline")
+    assert listed(cline_cli, env, project, "mcp") == []
+    assert listed(cline_cli, env, project, "hooks") == []
 
 
 def test_outline_mode_adds_the_index(cline_cli: str, project: Path) -> None:
