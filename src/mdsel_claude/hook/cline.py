@@ -119,9 +119,11 @@ def _with_index(path: str) -> str:
     from mdsel_claude.hook.outline import index_text
 
     index = index_text(path)
-    if index is None or len(index) + len(REMINDER) > MAX_CONTEXT:
+    text = f"{index}{REMINDER}"
+    # Cline counts JavaScript string length: UTF-16 code units.
+    if index is None or len(text.encode("utf-16-le")) // 2 > MAX_CONTEXT:
         return _context(REMINDER)
-    return _context(f"{index}{REMINDER}")
+    return _context(text)
 
 
 def answer(payload: object, threshold: int, mode: str) -> str | None:

@@ -159,3 +159,10 @@ def test_no_project_scope(home: Path, capsys: pytest.CaptureFixture[str]) -> Non
     status, out = run(capsys, "install", "--client", "cline", "--scope", "project")
     assert status == 1 and "Cline has no project scope: use --scope user" in out
     assert os.listdir(home) == [] and os.listdir(".") == []
+
+
+def test_uninstall_all_takes_both(home: Path) -> None:
+    assert cli.main(["install", "--client", "cline"]) == 0
+    assert cli.main(["uninstall", "--all"]) == 0
+    assert not (home / SETTINGS).exists() and not (home / SCRIPT).exists()
+    assert sorted(os.listdir(home)) in ([], [".local"])

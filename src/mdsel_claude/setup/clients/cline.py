@@ -119,11 +119,16 @@ def parse(text: str) -> tuple[str, int, str] | None:
     return parsed if render(hook_argv(*parsed)) == text else None
 
 
-def _is_ours(data: bytes) -> bool:
+def _parsed(data: bytes | None) -> tuple[str, int, str] | None:
+    """`parse` of a file's bytes (None: no file, or not UTF-8)."""
     try:
-        return parse(data.decode("utf-8")) is not None
+        return None if data is None else parse(data.decode("utf-8"))
     except UnicodeDecodeError:
-        return False
+        return None
+
+
+def _is_ours(data: bytes) -> bool:
+    return _parsed(data) is not None
 
 
 class Cline(Client):
@@ -172,7 +177,7 @@ class Cline(Client):
         report = found.report
         path = script_file(found.environ)
         data = jsonfile.read_bytes(path)
-        parsed = None if data is None or not _is_ours(data) else parse(data.decode("utf-8"))
+        parsed = _parsed(data)
         if data is None:
             report.say(f"  {HOOK_NAME} hook ({path}): none")
         elif parsed is None:
