@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mdsel_claude.setup.clients import codex, copilot, cursor, gemini, opencode, vscode
+from mdsel_claude.setup.clients import cline, codex, copilot, cursor, gemini, opencode, vscode
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request
 
 CLIENTS: Mapping[str, Client] = {
@@ -21,6 +21,7 @@ CLIENTS: Mapping[str, Client] = {
         opencode.CLIENT,
         codex.CLIENT,
         copilot.CLIENT,
+        cline.CLIENT,
     )
 }
 """Every client `--client` accepts besides `claude`, by name."""
