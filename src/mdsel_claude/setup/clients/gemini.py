@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created
 from mdsel_claude.setup.steps import Plan
@@ -43,6 +44,14 @@ class Gemini(Client):
         if found.mine:
             gemini_blocks.report_blocks(found.places, found.report)
         gemini_hook.report_hooks(found.places, found.me, found.environ, found.report)
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        # Gemini CLI 0.61 reads `GEMINI.md` in its home folder, and in the folder it starts in
+        # and each one above it up to the git root (in trusted folders): the project's goes
+        # beside its `.gemini/` folder. `context.fileName` in its settings renames the file.
+        user = gemini_home(environ) / ".gemini"
+        folder = user if scope == "user" else self.project_folder(cwd)
+        return Target(folder / "GEMINI.md", f"{self.name}:{scope}")
 
     def next_steps(self) -> str:
         from mdsel_claude.setup import gemini_hook
