@@ -69,7 +69,10 @@ def append(text: str) -> Inserted:
 
 
 def _at_line_start(text: str, at: int) -> bool:
-    return at == 0 or text[at - 1] == "\n" or (at == 1 and text[0] == "\ufeff")
+    """Whether `at` starts a line (after a byte order mark, where one is)."""
+    if at > 0 and text[at - 1] == "\ufeff":
+        at -= 1
+    return at == 0 or text[at - 1] == "\n"
 
 
 def _find(text: str, run: str) -> int:
@@ -81,19 +84,37 @@ def _find(text: str, run: str) -> int:
 
 
 def take_out(text: str, piece: str, ours: str) -> str | None:
-    """`text` without the run `append` added (`piece`, whose block is `ours`); where the text
-    around it was changed since, without the block alone. None when the block is not there as
-    it was written (edited, or gone)."""
+    """`text` without the run `append` added (`piece`, whose block is `ours`); None when the
+    block is not there as it was written (edited, or gone).
+
+    The block is found first (its last whole-line occurrence; or, its final line ending taken
+    away since, at the end of the file), then the blank line before it goes too where the text
+    before still ends as it did when the run was appended: a blank line taken out by hand
+    leaves the user's own line ending, not a line without one."""
     ending = ending_of(ours)
-    for run in (piece, ours):
-        at = _find(text, run)
-        if at >= 0:
-            return text[:at] + text[at + len(run) :]
-        # The file's final line ending taken away since: the run ends the file without it.
-        short = run[: -len(ending)]
-        if text.endswith(short) and _find(text, short) == len(text) - len(short):
-            return text[: len(text) - len(short)]
-    return None
+    joint = piece[: len(piece) - len(ours)] if piece.endswith(ours) else ""
+    at, end = _find(text, ours), 0
+    if at >= 0:
+        end = at + len(ours)
+    elif text.endswith(ours[: -len(ending)]):
+        at = _find(text, ours[: -len(ending)])
+        end = len(text)
+        if at != len(text) - len(ours) + len(ending):
+            at = -1
+    if at < 0:
+        return None
+    before = text[:at]
+    if joint and before.endswith(joint) and _fits(before[: len(before) - len(joint)], joint):
+        before = before[: len(before) - len(joint)]
+    return before + text[end:]
+
+
+def _fits(before: str, joint: str) -> bool:
+    """Whether the text before a blank line ends as `append` found it: with a line ending
+    (one was added: `joint` is one ending), or without one (two were: `joint` is two)."""
+    if joint.count("\n") == 1:
+        return before.endswith("\n")
+    return before.removeprefix("\ufeff") != "" and not before.endswith("\n")
 
 
 def replace(text: str, old: str) -> str | None:
