@@ -10,6 +10,7 @@ import pytest
 import mdsel
 from mdsel_claude.server.tools import INDEX_TOOL, SELECT_TOOL
 from mdsel_claude.setup import instructions_block as ib
+from tests.conftest import ROOT
 from tests.mdsel_claude.server.test_tools import readme
 
 LAYOUTS = [
@@ -120,3 +121,8 @@ def test_round_trips_over_many_small_layouts() -> None:
             text = "".join(parts)
             done = ib.append(text)
             assert ib.take_out(done.text, done.piece, done.block) == text, repr(text)
+
+
+def test_the_clients_page_shows_the_block_as_written() -> None:
+    page = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
+    assert f"```markdown\n{ib.block()}```\n" in page
