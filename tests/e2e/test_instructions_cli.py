@@ -3,8 +3,9 @@
 Each agent (the versions pinned in tools/clients) runs one turn in a temporary HOME against its
 model stand-in on loopback, after the real `mdsel-claude install --instructions` put the block
 in the file that agent reads: Claude Code's `CLAUDE.local.md` (local scope), Codex CLI's
-`~/.codex/AGENTS.md`, Gemini CLI's `~/.gemini/GEMINI.md`. The first request each sends holds
-the block's text.
+`~/.codex/AGENTS.md`, Gemini CLI's `~/.gemini/GEMINI.md`, OpenCode's AGENTS.md (or the
+`~/.claude/CLAUDE.md` it reads when it has none). The first request each sends holds the
+block's text.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from tests.e2e.anthropic_stub import messages_api, run_claude
 from tests.e2e.test_claude_cli import client
 from tests.e2e.test_codex_reminder import installed, run_codex
 from tests.e2e.test_gemini_reminder import project, run_gemini  # noqa: F401 (a fixture)
+from tests.e2e.test_opencode_reminder import install as opencode_install
+from tests.e2e.test_opencode_reminder import run_opencode
 
 LINES = instructions_block.BODY
 
@@ -72,3 +75,24 @@ def test_gemini_reads_the_block_from_its_gemini_md(project: Path) -> None:  # no
     stub = run_gemini(gemini_cli, project, "--instructions", file_path="small.md")
     assert (project.parent / "home" / ".gemini" / "GEMINI.md").exists()
     assert carried(stub.requests[0].body)
+
+
+@pytest.mark.parametrize("claude_md", [False, True])
+def test_opencode_reads_the_block_where_install_put_it(tmp_path: Path, claude_md: bool) -> None:
+    opencode_cli = client("opencode")
+    if not (Path(sys.executable).parent / "mdsel-claude").exists():
+        pytest.skip("the mdsel-claude script is not installed (pip install -e .)")
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "small.md").write_text("# Notes\n\nA few words only.\n", encoding="utf-8")
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    if claude_md:  # OpenCode's fallback, which a new AGENTS.md would hide
+        (home / ".claude" / "CLAUDE.md").write_text("Keep answers short.\n", "utf-8")
+    opencode_install(folder, "--instructions")
+    agents_md = home / ".config" / "opencode" / "AGENTS.md"
+    assert agents_md.exists() is not claude_md
+    stub = run_opencode(opencode_cli, folder, "read", filePath=str(folder / "small.md"))
+    # Its first request asks for a title; the conversation's own carries the instructions.
+    assert any(carried(body) for body in stub.requests)
+    assert ("Keep answers short." in json.dumps(stub.requests)) is claude_md

@@ -188,6 +188,9 @@ def remove(paths: Sequence[Path], owner: str | None, state: State) -> tuple[list
             state = without_dirs(path, steps, state)
             continue
         after = instructions_block.take_out(text, old.piece, old.block)
+        if after is None:  # the file's line endings converted since, the block's with them
+            swap = instructions_block.respelled
+            after = instructions_block.take_out(text, swap(old.piece), swap(old.block))
         if after is None:
             changed = state_of(text, old) == "edited"
             steps.append(

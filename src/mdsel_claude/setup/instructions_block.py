@@ -117,6 +117,14 @@ def _fits(before: str, joint: str) -> bool:
     return before.removeprefix("\ufeff") != "" and not before.endswith("\n")
 
 
+def respelled(run: str) -> str:
+    """`run` in the other line ending (LF for CRLF, CRLF for LF): as an editor or git that
+    converts a file's line endings leaves it."""
+    if "\r\n" in run:
+        return run.replace("\r\n", "\n")
+    return run.replace("\n", "\r\n")
+
+
 def replace(text: str, old: str) -> str | None:
     """`text` with its block `old` (as an earlier install wrote it, the last whole-line
     occurrence) replaced by today's, in the same line ending; None when `old` is not there."""

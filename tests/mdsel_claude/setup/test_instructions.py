@@ -293,3 +293,14 @@ def test_every_client_keeps_the_block_s_promises_or_refuses_it(
         assert f"instructions {scope} ({target.path}): present, as install writes it" in out
         assert run(capsys, "uninstall", *args)[0] == 0
         assert snapshot(tmp_path) == before
+
+
+def test_uninstall_after_the_line_endings_were_converted(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = Path("CLAUDE.local.md")
+    path.write_bytes(MINE)
+    assert run(capsys, "install", "--instructions")[0] == 0
+    path.write_bytes(path.read_bytes().replace(b"\r\n", b"\n"))  # an editor's doing
+    assert run(capsys, "uninstall")[0] == 0
+    assert path.read_bytes() == MINE.replace(b"\r\n", b"\n")

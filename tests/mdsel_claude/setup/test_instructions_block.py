@@ -126,3 +126,11 @@ def test_round_trips_over_many_small_layouts() -> None:
 def test_the_clients_page_shows_the_block_as_written() -> None:
     page = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
     assert f"```markdown\n{ib.block()}```\n" in page
+
+
+def test_a_file_whose_line_endings_were_converted_still_gives_the_block_back() -> None:
+    done = ib.append("mine\n")
+    converted = done.text.replace("\n", "\r\n")
+    assert ib.take_out(converted, done.piece, done.block) is None
+    swapped = ib.take_out(converted, ib.respelled(done.piece), ib.respelled(done.block))
+    assert swapped == "mine\r\n"
