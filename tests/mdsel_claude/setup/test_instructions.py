@@ -304,3 +304,14 @@ def test_uninstall_after_the_line_endings_were_converted(
     path.write_bytes(path.read_bytes().replace(b"\r\n", b"\n"))  # an editor's doing
     assert run(capsys, "uninstall")[0] == 0
     assert path.read_bytes() == MINE.replace(b"\r\n", b"\n")
+
+
+def test_gemini_s_renamed_context_file_is_named(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = home / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"context": {"fileName": ["AGENTS.md", "CONTEXT.md"]}}')
+    status, out = run(capsys, "install", "--client", "gemini", "--instructions")
+    assert status == 0 and "Gemini CLI reads AGENTS.md, CONTEXT.md instead of GEMINI.md" in out
+    assert (home / ".gemini" / "GEMINI.md").read_text(encoding="utf-8") == BLOCK

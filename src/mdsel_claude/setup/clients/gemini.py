@@ -51,7 +51,16 @@ class Gemini(Client):
         # beside its `.gemini/` folder. `context.fileName` in its settings renames the file.
         user = gemini_home(environ) / ".gemini"
         folder = user if scope == "user" else self.project_folder(cwd)
-        return Target(folder / "GEMINI.md", f"{self.name}:{scope}")
+        path = folder / "GEMINI.md"
+        names = _context_names(self.project_folder(cwd) / ".gemini" / "settings.json")
+        names = names or _context_names(user / "settings.json")
+        notes: tuple[str, ...] = ()
+        if names and path.name not in names:
+            notes = (
+                f"Gemini CLI reads {', '.join(names)} instead of GEMINI.md (context.fileName in "
+                "its settings): the block in GEMINI.md is not read; copy it into that file",
+            )
+        return Target(path, f"{self.name}:{scope}", (), notes)
 
     def next_steps(self) -> str:
         from mdsel_claude.setup import gemini_hook
@@ -67,3 +76,19 @@ CLIENT = Gemini(
     ".gemini/settings.json",
     lambda exe: {"command": exe, "args": ["serve"]},
 )
+
+
+def _context_names(settings: Path) -> tuple[str, ...]:
+    """The file names `context.fileName` sets in a settings file (the project's wins over the
+    user's, as Gemini CLI merges them); none where it is unset or the file cannot be read."""
+    from mdsel_claude.setup import jsonfile
+
+    try:
+        value = jsonfile.load(settings) or {}
+    except jsonfile.JsonFileError:
+        return ()
+    context = value.get("context")
+    names = context.get("fileName") if isinstance(context, dict) else None
+    if isinstance(names, str):
+        names = [names]
+    return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
