@@ -93,7 +93,14 @@ def read(path: Path) -> str | None:
             f"is a symlink (to {os.readlink(path)}); install edits an instructions file only "
             f"where it lies: add the block by hand where the link leads ({BY_HAND})",
         )
-    data = jsonfile.read_bytes(path, MAX_BYTES)
+    try:
+        data = jsonfile.read_bytes(path, MAX_BYTES)
+    except JsonFileError as error:
+        raise JsonFileError(
+            path,
+            f"{error.problem}; install edits only a regular UTF-8 file of at most "
+            f"{MAX_BYTES} bytes: add the block by hand ({BY_HAND})",
+        ) from None
     if data is None:
         return None
     try:
