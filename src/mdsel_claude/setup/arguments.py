@@ -102,6 +102,14 @@ def parser() -> argparse.ArgumentParser:
         "(default: reminder)",
     )
     install.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also add a short block to the instructions file the agent reads in that scope "
+        "(Claude Code: CLAUDE.local.md, CLAUDE.md, ~/.claude/CLAUDE.md; AGENTS.md, GEMINI.md "
+        "for others; see docs/clients.md) saying when to use mdsel_index and mdsel_select; "
+        "uninstall takes it out again",
+    )
+    install.add_argument(
         "--allow-duplicate",
         action="store_true",
         help="install even though another scope (or the plugin) already registers mdsel here "

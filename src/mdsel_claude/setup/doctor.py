@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import ours, policy, survey
+from mdsel_claude.setup import instructions, ledger, ours, paths, policy, survey
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
 from mdsel_claude.setup.ours import Installation, Verdict
 from mdsel_claude.setup.probes import Report, check_hook, check_server, fires_on_read
@@ -38,6 +38,7 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     hooks = [(h, _judge_hook(h, me, environ)) for h in found.hooks]
     report.say("found")
     _list(servers, hooks, found, report)
+    _instructions(project_dir, environ, report)
     _gone(servers, hooks, report)
     report.say("checks")
     _probe(me, servers, hooks, report)
@@ -46,6 +47,17 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     report.say("all good" if not report.failed else "problems found (see above)")
     print("\n".join(report.lines))
     return 1 if report.failed else 0
+
+
+def _instructions(project_dir: Path, environ: Mapping[str, str], report: Report) -> None:
+    """The instructions block of each scope (optional, so never a failure)."""
+    state = ledger.load(ledger.state_path(environ))
+    for scope in SCOPE_ORDER:
+        where = paths.locations(scope, project_dir, environ)
+        if where.instructions is not None:
+            target = instructions.Target(where.instructions, f"claude:{scope}")
+            flag = "" if scope == SCOPE_ORDER[0] else f" --scope {scope}"
+            instructions.report(scope, target, state, flag, report)
 
 
 def _judge_hook(hook: Hook, me: Installation, environ: Mapping[str, str]) -> Verdict:

@@ -21,6 +21,7 @@ from mdsel.settings import ConfigError, read_min_words
 from mdsel_claude.setup import entry_edits, jsonfile, ledger
 from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath, Ours
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.ours import Installation
@@ -202,6 +203,11 @@ class Client:
         found.report.say(
             f"  ({self.title} runs no hook that could remind the agent: the tools only)"
         )
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        """The instructions file the client's agent reads in `scope` (`install
+        --instructions`), or None where none could be verified: the option is refused."""
+        return None
 
     def next_steps(self) -> str:
         """What to do after an install."""
