@@ -35,6 +35,7 @@ from mdsel_claude.setup.planner import (
     server_at,
 )
 from mdsel_claude.setup.probes import Report
+from mdsel_claude.setup.settings_hook import JsonHook
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
 
 
@@ -129,9 +130,9 @@ class Client:
         """Our server in the client's file, replacing an earlier one of ours."""
         return self.plan_server(request, None)
 
-    def plan_server(self, request: Request, hook: JSONObject | None) -> Plan:
-        """Our server in the client's JSON file; with `hook` (Gemini CLI's, see
-        `gemini_hook`), that hook in the same file too."""
+    def plan_server(self, request: Request, hook: tuple[JsonHook, JSONObject] | None) -> Plan:
+        """Our server in the client's JSON file; with `hook` (an agent whose settings hold
+        its hooks beside its servers, see `settings_hook`), that hook in the same file too."""
         path, executable = request.path, request.executable
         state = ledger.load(request.state_file)
         steps, state = with_dirs(path, state)
@@ -149,18 +150,17 @@ class Client:
             added = entry_edits.add_server(before or {}, entry, path, mine, (), self.container)
             state = record_added(state, path, before, added, Written(at, entry))
         if hook is not None:
-            from mdsel_claude.setup import gemini_hook
-
+            spec, wanted = hook
             created = state.created(path)
             there = entry_edits.matched_hooks_in(added.value)
-            hook_what = gemini_hook.describe(hook)
+            hook_what = spec.describe(wanted)
             if any(
-                event == gemini_hook.EVENT and is_theirs(created, value, hook, True, None)
+                event == spec.event and is_theirs(created, value, wanted, True, None)
                 for event, _, value in there
             ):
                 kept.append(kept_as_theirs(path, hook_what))
             else:
-                added, wrote = gemini_hook.add_hook(added.value, hook, path, created, executable)
+                added, wrote = spec.add(added.value, wanted, path, created, executable)
                 state = record_added(state, path, before, added, wrote)
                 what = f"{what}; {hook_what}"
         steps.append(file_step(path, before, added.value, what))
