@@ -47,7 +47,7 @@ NEXT_STEPS = (
 )
 
 
-HOOK = JsonHook("gemini", "Gemini CLI", EVENT, MATCHER, "read_file", named=True)
+HOOK = JsonHook("gemini", EVENT, MATCHER, "read_file", named=True)
 """Our hook in Gemini CLI's settings (see `settings_hook`)."""
 
 

@@ -38,7 +38,6 @@ class JsonHook:
 
     client: str
     """The `--client` the hook runs with (its payloads' module in `mdsel_claude.hook`)."""
-    title: str
     event: str
     """The event whose answer reaches the model."""
     matcher: str

@@ -89,6 +89,9 @@ def test_factory_folder_made_for_both_files_goes_with_them(
 ) -> None:
     assert run(capsys, "install", "--client", "factory")[0] == 0
     assert sorted(os.listdir(home / ".factory")) == ["mcp.json", "settings.json"]
+    # Created as Droid creates them, for their owner only: its settings hold API keys.
+    for name in ("mcp.json", "settings.json"):
+        assert (home / ".factory" / name).stat().st_mode & 0o777 == 0o600
     status, out = run(capsys, "uninstall", "--client", "factory")
     assert status == 0 and "nothing of" not in out
     assert not (home / ".factory").exists()

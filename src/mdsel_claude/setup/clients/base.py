@@ -106,6 +106,9 @@ class Client:
     """Relative to the project root; None when the client has no project file."""
     entry: Callable[[str], JSONObject]
     """Our server in the client's format, for an executable."""
+    private: bool = False
+    """A file install creates is readable by its owner only (the client creates it so: it may
+    hold keys)."""
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -163,7 +166,7 @@ class Client:
                 added, wrote = spec.add(added.value, wanted, path, created, executable)
                 state = record_added(state, path, before, added, wrote)
                 what = f"{what}; {hook_what}"
-        steps.append(file_step(path, before, added.value, what))
+        steps.append(file_step(path, before, added.value, what, self.private))
         return Plan((*steps, *kept), state, request.state_file)
 
     def plan_uninstall(self, request: Request) -> Plan:

@@ -24,7 +24,7 @@ from mdsel_claude.setup.probes import Payload
 from mdsel_claude.setup.settings_hook import JsonHook
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
 
-HOOK = JsonHook("factory", "Factory Droid", factory.EVENT, "Read", "Read")
+HOOK = JsonHook("factory", factory.EVENT, "Read", "Read")
 
 NEXT_STEPS = (
     "Start (or restart) Droid to load it. Its MCP tools: mdsel_index, mdsel_select; its "
@@ -72,7 +72,7 @@ class Factory(Client):
             HOOK, path, entry, request.executable, plan.state
         )
         step = kept_as_theirs(path, what) if added is None else file_step(
-            path, before, added.value, what
+            path, before, added.value, what, self.private
         )  # fmt: skip
         return Plan((*plan.steps, step), state, plan.state_file, plan.leftovers)
 
@@ -114,4 +114,6 @@ CLIENT = Factory(
     lambda env: factory_home(env) / ".factory" / "mcp.json",
     ".factory/mcp.json",
     lambda exe: {"type": "stdio", "command": exe, "args": ["serve"], "disabled": False},
+    # Droid creates both files readable by their owner only: its settings hold API keys.
+    private=True,
 )

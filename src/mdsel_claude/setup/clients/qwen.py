@@ -24,7 +24,7 @@ from mdsel_claude.setup.probes import Payload
 from mdsel_claude.setup.settings_hook import JsonHook
 from mdsel_claude.setup.steps import Plan
 
-HOOK = JsonHook("qwen", "Qwen Code", qwen.EVENT, f"^{qwen.TOOL}$", qwen.TOOL, named=True)
+HOOK = JsonHook("qwen", qwen.EVENT, f"^{qwen.TOOL}$", qwen.TOOL, named=True)
 
 NEXT_STEPS = (
     "Start (or restart) Qwen Code to load it. Its MCP tools: mdsel_index, mdsel_select; its "
