@@ -144,8 +144,15 @@ def test_qwen_mcp_list_shows_the_server_and_then_not(project: Path, qwen_cli: st
         )  # fmt: skip
         return ANSI.sub("", done.stdout + done.stderr)
 
+    def ours(shown: str) -> str:
+        return next((x for x in shown.splitlines() if re.search(r"\bmdsel\b", x)), "")
+
     shown = listing()
-    line = next((x for x in shown.splitlines() if re.search(r"\bmdsel\b", x)), "")
+    if "timed out" in ours(shown):
+        # The listing waits 10 s for each server; on a loaded machine the first start of ours
+        # (its imports read from disk) can take longer: asked again once warm.
+        shown = listing()
+    line = ours(shown)
     assert "mdsel-claude serve" in line and "Connected" in line, shown
     done = subprocess.run(
         ["mdsel-claude", "uninstall", "--client", "qwen"], env=env, cwd=project,
