@@ -90,13 +90,18 @@ def custom_model(project: Path, url: str) -> None:
     (folder / "settings.json").write_text(json.dumps({"customModels": [model]}, indent=2))
 
 
-def run_droid(droid_cli: str, project: Path, *args: str, **read: Any) -> Stub:
+def run_droid(
+    droid_cli: str, project: Path, *args: str, teammate: bool = False, **read: Any
+) -> Stub:
     """The custom model, `mdsel-claude install --client factory *args`, then one `droid exec`
-    turn whose model calls Read with `read`; the recorded API traffic."""
+    turn whose model calls Read with `read`; the recorded API traffic. With `teammate`, the CLI runs
+    with a PATH that has no mdsel-claude on it (a teammate who has not installed it)."""
     env = environment(project)
     with chat_api("Read", read) as (url, stub):
         custom_model(project, url)
         mdsel_claude(project, "install", "--client", "factory", "--min-words", "200", *args)
+        if teammate:
+            env["PATH"] = os.pathsep.join(["/usr/bin", "/bin"])
         done = subprocess.run(
             [droid_cli, "exec", "-m", MODEL, "Read the document."],
             cwd=project,
@@ -107,6 +112,8 @@ def run_droid(droid_cli: str, project: Path, *args: str, **read: Any) -> Stub:
             check=False,
         )
     assert done.returncode == 0, done.stdout + done.stderr
+    if teammate:  # the hook's guard keeps it silent: no hook error, shown or logged
+        assert "hook" not in (done.stdout + done.stderr).lower(), done.stdout + done.stderr
     assert stub.after_tool(), f"the session never ran Read: {(done.stdout + done.stderr)[-2000:]}"
     return stub
 
@@ -164,3 +171,11 @@ def test_droid_mcp_list_shows_the_server_and_then_not(project: Path, droid_cli: 
     assert re.search(r"\bmdsel +stdio +(connected|connecting) +\[user\]", line), shown
     mdsel_claude(project, "uninstall", "--client", "factory")
     assert not re.search(r"\bmdsel\b", listing())
+
+
+def test_a_teammate_without_mdsel_claude_sees_no_error(droid_cli: str, project: Path) -> None:
+    stub = run_droid(
+        droid_cli, project, "--scope", "project", teammate=True, file_path=str(project / "guide.md")
+    )
+    assert all(line in stub.tool_output() for line in body_lines(project / "guide.md"))
+    assert REMINDER.splitlines()[0] not in stub.after_call()

@@ -78,13 +78,16 @@ def install(project: Path, *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def run_qwen(qwen_cli: str, project: Path, *args: str, **read: Any) -> Stub:
+def run_qwen(qwen_cli: str, project: Path, *args: str, teammate: bool = False, **read: Any) -> Stub:
     """`mdsel-claude install --client qwen *args`, then one `qwen -p` turn whose model calls
-    read_file with `read`; the recorded API traffic."""
+    read_file with `read`; the recorded API traffic. With `teammate`, the CLI runs
+    with a PATH that has no mdsel-claude on it (a teammate who has not installed it)."""
     install(project, *args)
     env = environment(project)
     with chat_api("read_file", read) as (url, stub):
         env.update(OPENAI_BASE_URL=f"{url}/v1", OPENAI_API_KEY="test-not-a-key")
+        if teammate:
+            env["PATH"] = os.pathsep.join(["/usr/bin", "/bin"])
         done = subprocess.run(
             [qwen_cli, "-p", "Read the document.", "--yolo", "--auth-type", "openai", "-m", "stub"],
             cwd=project,
@@ -95,6 +98,8 @@ def run_qwen(qwen_cli: str, project: Path, *args: str, **read: Any) -> Stub:
             check=False,
         )
     assert done.returncode == 0, done.stdout + done.stderr
+    if teammate:  # the hook's guard keeps it silent: no hook error, shown or logged
+        assert "hook" not in (done.stdout + done.stderr).lower(), done.stdout + done.stderr
     assert stub.after_tool(), f"the session never ran read_file: {done.stderr[-2000:]}"
     return stub
 
@@ -160,3 +165,11 @@ def test_qwen_mcp_list_shows_the_server_and_then_not(project: Path, qwen_cli: st
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert not re.search(r"\bmdsel\b", listing())
+
+
+def test_a_teammate_without_mdsel_claude_sees_no_error(qwen_cli: str, project: Path) -> None:
+    stub = run_qwen(
+        qwen_cli, project, "--scope", "project", teammate=True, file_path=str(project / "guide.md")
+    )
+    assert all(line in stub.tool_output() for line in body_lines(project / "guide.md"))
+    assert REMINDER.splitlines()[0] not in stub.after_call()
