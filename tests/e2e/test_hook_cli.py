@@ -127,6 +127,8 @@ def shell_payload(command: str, cwd: Path) -> dict[str, object]:
         ("codex", "shell"),
         ("gemini", "gemini"),
         ("opencode", "opencode"),
+        ("qwen", "qwen"),
+        ("factory", "factory"),
     ],
 )
 def test_hook_imports_only_the_standard_library(tmp_path: Path, client: str, shape: str) -> None:
@@ -143,6 +145,8 @@ def test_hook_imports_only_the_standard_library(tmp_path: Path, client: str, sha
             "cwd": str(tmp_path),
         },
         "opencode": {"tool": "read", "args": {"filePath": str(big)}, "directory": str(tmp_path)},
+        "qwen": payload(big, event="PostToolUse", tool="read_file"),
+        "factory": payload(big, event="PostToolUse"),
     }
     stdin = json.dumps(shapes[shape]).encode()
     modules = imported_modules([script(), "hook", "--client", client], stdin)

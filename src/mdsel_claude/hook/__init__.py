@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 MODES = ("reminder", "outline")
 """`--mode` / `MDSEL_HOOK_MODE` values; the first is the default."""
 
-CLIENTS = ("claude", "cline", "codex", "copilot", "gemini", "opencode")
+CLIENTS = ("claude", "cline", "codex", "copilot", "factory", "gemini", "opencode", "qwen")
 """`--client` values, the first the default: each is a module of this package whose
 `answer(payload, threshold, mode)` gives the hook's stdout for that client's payloads."""
 

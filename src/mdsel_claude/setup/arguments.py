@@ -62,7 +62,8 @@ def parser() -> argparse.ArgumentParser:
             choices=CLIENT_CHOICES,
             help="another agent instead of Claude Code (claude, the default, is Claude Code "
             "itself): the server, and the hook in Gemini CLI (read_file), Codex CLI (shell "
-            "reads) and OpenCode (a plugin); see docs/clients.md",
+            "reads), OpenCode (a plugin), Qwen Code (read_file) and Factory Droid (Read); see "
+            "docs/clients.md",
         )
         sub.add_argument(
             "--dry-run", action="store_true", help="print what would change, change nothing"

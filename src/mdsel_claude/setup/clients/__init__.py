@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mdsel_claude.setup.clients import cline, codex, copilot, cursor, gemini, opencode, vscode
+from mdsel_claude.setup.clients import (
+    cline,
+    codex,
+    copilot,
+    cursor,
+    factory,
+    gemini,
+    opencode,
+    qwen,
+    vscode,
+)
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request
 
 CLIENTS: Mapping[str, Client] = {
@@ -22,6 +32,8 @@ CLIENTS: Mapping[str, Client] = {
         codex.CLIENT,
         copilot.CLIENT,
         cline.CLIENT,
+        qwen.CLIENT,
+        factory.CLIENT,
     )
 }
 """Every client `--client` accepts besides `claude`, by name."""

@@ -31,7 +31,7 @@ class Gemini(Client):
         from mdsel_claude.setup import gemini_hook
 
         hook = gemini_hook.hook_entry(request.executable, request.words(), request.mode)
-        return self.plan_server(request, hook)
+        return self.plan_server(request, (gemini_hook.HOOK, hook))
 
     def without_hooks(self, value: JSONObject, path: Path, created: Created) -> JSONObject:
         from mdsel_claude.setup import gemini_hook
