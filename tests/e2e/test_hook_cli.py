@@ -124,6 +124,8 @@ def shell_payload(command: str, cwd: Path) -> dict[str, object]:
     [
         ("claude", "read"),
         ("claude", "shell"),
+        ("claude", "vscode"),
+        ("claude", "failure"),
         ("codex", "shell"),
         ("gemini", "gemini"),
         ("opencode", "opencode"),
@@ -143,6 +145,17 @@ def test_hook_imports_only_the_standard_library(tmp_path: Path, client: str, sha
             "cwd": str(tmp_path),
         },
         "opencode": {"tool": "read", "args": {"filePath": str(big)}, "directory": str(tmp_path)},
+        "vscode": {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "read_file",
+            "tool_input": {"filePath": str(big)},
+            "tool_use_id": "t",
+            "cwd": str(tmp_path),
+        },
+        "failure": {
+            **payload(big, event="PostToolUseFailure"),
+            "error": "File content (300KB) exceeds maximum allowed size (256KB).",
+        },
     }
     stdin = json.dumps(shapes[shape]).encode()
     modules = imported_modules([script(), "hook", "--client", client], stdin)
