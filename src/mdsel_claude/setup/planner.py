@@ -101,8 +101,8 @@ def plan_install(
         # known by their value, so one written beside a twin would go with it at uninstall:
         # none is written.
         if len(placements) > 1:
-            found = ", ".join(f"{name} hook (matcher {matcher!r})" for name, matcher in twins)
-            what = f"{found} → {hook['command']}"
+            named = ", ".join(f"{name} hook (matcher {matcher!r})" for name, matcher in twins)
+            what = f"{named} → {hook['command']}"
         mine = ours_in(old, True, None, None)
         cleared, kept = entry_edits.prune(
             entry_edits.remove_hooks(before or {}, where.settings, mine), old.keys
