@@ -101,6 +101,25 @@ def parse_hook(text: str) -> dict[str, Any]:
         "baseline_ms": number(r"^baseline: .*?\s([\d.]+) ms", text),
         "rows": rows,
     }
+    # VS Code's other tool calls, also over Claude Code's silent Read of the same run.
+    result["silent"] = [
+        {"case": case, "ratio": float(ratio), "silent_ms": float(silent_ms)}
+        for case, ratio, silent_ms in re.findall(
+            r"^(VS Code .+?): ratio ([\d.]+) over Claude Code's silent Read \(10 words\): "
+            r"([\d.]+) ms",
+            text,
+            re.MULTILINE,
+        )
+    ]
+    result["in_process"] = [
+        {"case": case, "us": float(us), "ratio": float(ratio), "silent_us": float(silent_us)}
+        for case, us, ratio, silent_us in re.findall(
+            r"^in process, (VS Code .+?): ([\d.]+) µs\s+ratio ([\d.]+) over Claude Code's "
+            r"silent Read \(10 words\): ([\d.]+) µs",
+            text,
+            re.MULTILINE,
+        )
+    ]
     outline = re.search(
         r"^outline mode, (\d+) KB Markdown:\s+([\d.]+) ms\s+ratio ([\d.]+) over "
         r"`mdsel index` of it: ([\d.]+) ms",
@@ -552,6 +571,21 @@ def performance_section(results: dict[str, Any]) -> list[str]:
                 ms(row["ms"]),
                 f"`python -c \"import json\"`: {ms(hook['baseline_ms'])}",
                 f"{row['ratio']:.2f}",
+            ])  # fmt: skip
+        by_case = {row["case"]: row for row in hook["rows"]}
+        for silent in hook.get("silent", []):
+            rows.append([
+                f"`mdsel-claude hook`, {silent['case']}, over Claude Code's silent Read",
+                ms(by_case[silent["case"]]["ms"]) if silent["case"] in by_case else "—",
+                f"`mdsel-claude hook`, Read of 10 words: {ms(silent['silent_ms'])}",
+                f"{silent['ratio']:.2f}",
+            ])  # fmt: skip
+        for done in hook.get("in_process", []):
+            rows.append([
+                f"Claude Code's hook adapter in process, {done['case']}",
+                f"{done['us']:.1f} µs",
+                f"the same for Claude Code's silent Read of 10 words: {done['silent_us']:.1f} µs",
+                f"{done['ratio']:.2f}",
             ])  # fmt: skip
         if "outline" in hook:
             outline = hook["outline"]

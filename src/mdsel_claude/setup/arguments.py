@@ -92,7 +92,8 @@ def parser() -> argparse.ArgumentParser:
         "--event",
         choices=HOOK_EVENTS,
         help="hook event: before the Read, or after it "
-        "(default: PreToolUse; PostToolUse with --mode outline)",
+        "(default: PreToolUse; PostToolUse with --mode outline); PostToolUse also puts the "
+        "hook on PostToolUseFailure, for a Read too large to return",
     )
     install.add_argument(
         "--mode",

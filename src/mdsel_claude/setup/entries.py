@@ -28,6 +28,19 @@ HOOK_MATCHER = "Read|Bash"
 HOOK_EVENTS = ("PreToolUse", "PostToolUse")
 """Events install may register the hook for; PreToolUse is the default."""
 
+FAILURE_EVENT = "PostToolUseFailure"
+FAILURE_MATCHER = "Read"
+"""Where install puts the same hook a second time when it runs at PostToolUse: a Read too large
+to return fails, and PostToolUse never runs for it. At PreToolUse it needs no second entry:
+that reminder reaches the model whether the Read then fails or not."""
+
+
+def hook_placements(event: str) -> tuple[tuple[str, str], ...]:
+    """The (event, matcher) pairs install writes our hook under, for the hook's `event`."""
+    main = (event, HOOK_MATCHER)
+    return (main, (FAILURE_EVENT, FAILURE_MATCHER)) if event == "PostToolUse" else (main,)
+
+
 KeyPath = tuple[str, ...]
 """Keys leading from a file's top-level object to a nested container."""
 
