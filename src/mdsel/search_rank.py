@@ -49,6 +49,10 @@ MIN_LEADING_PARTS = 2
 """The fewest leading parts of an identifier that still stand for it (`server.watch` for
 `server.watch.usePolling`): one alone (`server`) names too much."""
 
+MAX_LEADING = 4
+"""Shorter forms tried per identifier, the longest first: each is an FTS5 phrase looked up
+three times, and a word of thousands of parts must stay one bounded search."""
+
 
 def fts(unit: str) -> str:
     """A word or phrase as the index holds it (CJK spaced apart), as an FTS5 string."""
@@ -58,14 +62,15 @@ def fts(unit: str) -> str:
 def alternatives(unit: str, phrase: bool) -> list[tuple[str, float]]:
     """What stands for a unit, with its share of the unit: the unit itself (1), and for a
     word of several parts (`server.watch.usePolling`) its leading parts down to
-    MIN_LEADING_PARTS (`server.watch`, 2/3): an option's own section is often titled by its
-    parent's name, and holds the child's name only in its text or code."""
+    MIN_LEADING_PARTS (`server.watch`, 2/3; at most MAX_LEADING of them): an option's own
+    section is often titled by its parent's name, and holds the child's name only in its text
+    or code."""
     found = [(unit, 1.0)]
     if phrase:
         return found
     parts = PART.findall(spaced(unit))
     count = len(parts)
-    for size in range(count - 1, MIN_LEADING_PARTS - 1, -1):
+    for size in range(count - 1, max(MIN_LEADING_PARTS, count - MAX_LEADING) - 1, -1):
         found.append((" ".join(parts[:size]), size / count))
     return found
 
