@@ -19,6 +19,7 @@ from mdsel_claude.server.reader import CheckedReader, stop_if_set
 if TYPE_CHECKING:
     from mdsel import Document, Options, Problem
     from mdsel.search_index import SearchCache
+    from mdsel_claude.server.read_budget import ReadProgress
 
 
 def engine_options(settings: Settings) -> Options:
@@ -70,8 +71,11 @@ class CachedReader(CheckedReader):
         cwd: str | None = None,
         cancelled: Callable[[], bool] | None = None,
         names: Names | None = None,
+        waiting: Callable[[bool], object] | None = None,
     ) -> None:
         super().__init__(policy, budget, cwd, cancelled)
+        self._waiting = waiting
+        """Told when a parse waits for another thread's parse of the same bytes, and after."""
         self._documents = documents
         self._freshness = freshness
         self._names = names
@@ -125,7 +129,7 @@ class CachedReader(CheckedReader):
         if recalled is not None and recalled[0] is data:
             return recalled[1]
         read = self._read.pop(id(data), None)
-        document, key = self._documents.digest_and_parse(data, self._parse)
+        document, key = self._documents.digest_and_parse(data, self._parse, self._waiting)
         if read is not None and read[0] is data:
             self._freshness.record(read[1], key, read[2])
             if self._names is not None:
@@ -190,6 +194,7 @@ class EmbeddedBackend:
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
         left_out: Sequence[str] = (),
+        progress: ReadProgress | None = None,
     ) -> Outcome:
         import mdsel
 
@@ -216,6 +221,7 @@ class EmbeddedBackend:
             cwd,
             cancelled,
             self.names,
+            None if progress is None else progress.waiting,
         )
         read: Callable[[str], bytes | Problem] = reader
         if refused:
@@ -223,6 +229,12 @@ class EmbeddedBackend:
             # the numbering of namespaces, and its problem its place among the files'.
             def read(path: str) -> bytes | Problem:
                 return refused[path] if path in refused else reader(path)
+
+        loaded = None
+        if progress is not None:
+            progress.start(len(paths))
+            read = functools.partial(_reported, read, progress)
+            loaded = progress.loaded
 
         return mdsel.run_command(
             command,
@@ -236,7 +248,20 @@ class EmbeddedBackend:
             read=read,
             left_out=left_out,
             search_cache=self._searches,
+            loaded=loaded,
         )
+
+
+def _reported(
+    read: Callable[[str], bytes | Problem], progress: ReadProgress, path: str
+) -> bytes | Problem:
+    """`read(path)`, with the file and its size reported to `progress` (the engine parses it
+    next)."""
+    progress.reading(path)
+    data = read(path)
+    if isinstance(data, bytes):
+        progress.read(len(data))
+    return data
 
 
 def _resident_bytes(document: Document, _data: bytes) -> int:

@@ -1,0 +1,230 @@
+"""A call's time for reading (MDSEL_MAX_READ_MS): past it, the call answers that it is still
+reading, and the reading goes on, so that the same call asked again is answered from the parse
+cache.
+
+Parsing is most of a call's work: 8 MiB of one-line headings takes 3 to 5 s of CPU before any
+selector is looked at, and a call may read 32 MiB. A client stops waiting for a tool (Claude Code
+at its own timeout), and an agent waits for every second of it, so a call that is not done
+reading when its time is up answers at once with what it is reading and how far it got. The
+worker thread is left to finish reading and parsing (every parsed document lands in the parse
+cache, and `cache.DigestCache` lets a second call wait for a parse in progress instead of
+starting it again), then stops before building an answer nobody waits for.
+
+Only reading is bounded: a call whose files are all read goes on to its answer (selecting in
+parsed documents is bounded by the engine's own budgets). At most `MAX_READING_ON` calls read on
+after answering; a further one past its time is stopped and says so, which bounds the memory that
+reading nobody waits for can hold.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import threading
+import time
+from collections.abc import Callable
+
+from mdsel_claude.server.calls import ToolResult
+from mdsel_claude.server.reader import Cancelled
+
+MAX_READING_ON = 2
+"""Calls that may go on reading after their answer: each holds at most MDSEL_MAX_TOTAL_BYTES of
+source and its parse in progress."""
+
+
+class Verdict(enum.Enum):
+    """What becomes of a call's reading once it has answered that it is still reading."""
+
+    READS_ON = "reads on"
+    """Its thread goes on reading and parsing, taking one of MAX_READING_ON places."""
+    OTHERS_READ_ON = "others read on"
+    """It was waiting for another call's parse of its file, which goes on: it stops."""
+    NO_ROOM = "no room"
+    """As many calls as may are reading on already: it stops."""
+
+
+class Answered(Cancelled):
+    """Raised in a call's thread once its files are read, when the call has already answered
+    that it was still reading: what follows (the answer) is not built."""
+
+
+class ReadingOn:
+    """The calls whose reading goes on after they answered: at most `limit` at once."""
+
+    def __init__(self, limit: int = MAX_READING_ON) -> None:
+        self._limit = limit
+        self._count = 0
+        self._lock = threading.Lock()
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def claim(self) -> bool:
+        """Room for one more call to read on; False when `limit` already do."""
+        with self._lock:
+            if self._count >= self._limit:
+                return False
+            self._count += 1
+            return True
+
+    def release(self) -> None:
+        """A call that read on has ended."""
+        with self._lock:
+            self._count -= 1
+
+
+class ReadProgress:
+    """How far one call's reading has got, shared between its worker thread (which reports each
+    file) and the server's event loop (which answers when the time is up). Thread-safe."""
+
+    def __init__(self, reading_on: ReadingOn) -> None:
+        self._lock = threading.Lock()
+        self._reading_on = reading_on
+        self.files = 0
+        """Files handed to the engine (refused ones included, as they are numbered)."""
+        self.opened = 0
+        """Files the engine asked for so far."""
+        self.path: str | None = None
+        """The file asked for last: the one being read or parsed while reading is not done."""
+        self.size = 0
+        """Its bytes, once read."""
+        self.read_bytes = 0
+        """Bytes read by this call so far, that file's included."""
+        self._loaded = False
+        self._ended = False
+        self._answered = False
+        self._claimed = False
+        self._waiting = False
+
+    def start(self, files: int) -> None:
+        """The backend got `files` files to read."""
+        self.files = files
+
+    def reading(self, path: str) -> None:
+        """The engine asks for `path`."""
+        with self._lock:
+            self.opened += 1
+            self.path = path
+            self.size = 0
+
+    def read(self, size: int) -> None:
+        """The file asked for last was read: `size` bytes, now to be parsed."""
+        with self._lock:
+            self.size = size
+            self.read_bytes += size
+
+    def waiting(self, waits: bool) -> None:
+        """The call's parse waits for another thread parsing the same bytes (True), or no
+        longer (False)."""
+        self._waiting = waits
+
+    def loaded(self) -> None:
+        """Every file is read and parsed (the engine's `loaded` hook). Raises Answered when the
+        call has already answered without them."""
+        with self._lock:
+            if self._answered:
+                raise Answered
+            self._loaded = True
+
+    def ended(self) -> None:
+        """The call's thread is done (its result, if any, is there): its place among the calls
+        reading on is free."""
+        with self._lock:
+            self._ended = True
+            if self._claimed:
+                self._claimed = False
+                self._reading_on.release()
+
+    def answer_now(self) -> Verdict | None:
+        """The time is up: None when the call has read everything (its answer is being built or
+        is there; wait for it); else the call is marked answered, and what becomes of its
+        reading."""
+        with self._lock:
+            if self._loaded or self._ended:
+                return None
+            self._answered = True
+            if self._waiting:
+                return Verdict.OTHERS_READ_ON
+            self._claimed = self._reading_on.claim()
+            return Verdict.READS_ON if self._claimed else Verdict.NO_ROOM
+
+    def still_reading(self, seconds: float, verdict: Verdict) -> str:
+        """The answer of a call whose time for reading ran out after `seconds`."""
+        with self._lock:
+            if self.path is None:
+                where = "still listing the files it names"
+            elif self.files == 1:
+                size = f" ({_mb(self.size)})" if self.size else ""
+                where = f"still reading and parsing {self.path}{size}"
+            else:
+                where = (
+                    f"still reading and parsing {self.path} (file {self.opened:,} of "
+                    f"{self.files:,}; {_mb(self.read_bytes)} read so far)"
+                )
+        head = f"after {seconds:.1f} s this call is {where}, so nothing of it is shown yet."
+        if verdict is not Verdict.NO_ROOM:
+            advice = (
+                "Call again with the same arguments: the server goes on reading and keeps what "
+                "it parsed, so a later call answers from it (MDSEL_MAX_READ_MS)."
+            )
+        else:
+            advice = (
+                f"The server is already reading on for {MAX_READING_ON} earlier calls, so this "
+                "one stopped; call again in a few seconds, or with fewer or smaller files "
+                "(MDSEL_MAX_READ_MS)."
+            )
+        return f"{head} {advice}"
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def still_reading_answer(message: str, json_mode: bool, command: str) -> ToolResult:
+    """The tool error saying `message`: a line of text, or (MDSEL_FORMAT=json) the envelope."""
+    if not json_mode:
+        return ToolResult(f"mdsel-claude: {message}\n", True)
+    error = {"type": "PROCESSING_ERROR", "code": "STILL_READING", "message": message}
+    body = {"success": False, "command": command, "errors": [error]}
+    return ToolResult(json.dumps(body, ensure_ascii=False, indent=2) + "\n", True)
+
+
+async def answer_in_time(
+    run: Callable[[ReadProgress | None], ToolResult],
+    seconds: float | None,
+    reading_on: ReadingOn,
+    cancel: threading.Event,
+    answer: Callable[[str], ToolResult],
+) -> ToolResult:
+    """`run(progress)` in a worker thread, answered as soon as it is done, or once `seconds`
+    have passed while it is still reading (None: no time for reading, wait for it all), by
+    `answer(what it is reading)`."""
+    import anyio.to_thread
+
+    if seconds is None:
+        return await anyio.to_thread.run_sync(run, None, abandon_on_cancel=True)
+    started = time.monotonic()
+    progress = ReadProgress(reading_on)
+    results: list[ToolResult] = []
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            results.append(run(progress))
+        finally:
+            done.set()
+            progress.ended()
+
+    with anyio.move_on_after(seconds):
+        await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+    if not done.is_set():
+        verdict = progress.answer_now()
+        if verdict is not None:
+            if verdict is not Verdict.READS_ON:
+                cancel.set()
+            return answer(progress.still_reading(time.monotonic() - started, verdict))
+        await anyio.to_thread.run_sync(done.wait, abandon_on_cancel=True)
+    if not results:  # run never raises; this guards the thread hop itself
+        raise RuntimeError("the call's thread ended without a result")
+    return results[0]
