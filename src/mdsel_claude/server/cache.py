@@ -19,6 +19,9 @@ from typing import Generic, TypeVar
 
 DocumentT = TypeVar("DocumentT")
 
+WAIT_CHECK_SECONDS = 0.05
+"""How often a thread waiting for another's parse asks whether it should go on waiting."""
+
 
 class _Parsing(Generic[DocumentT]):
     """One parse in progress: set once it has ended, with its document when it succeeded."""
@@ -88,8 +91,9 @@ class DigestCache(Generic[DocumentT]):
         waiting: Callable[[bool], object] | None = None,
     ) -> tuple[DocumentT, bytes]:
         """The document for `data` (as `__call__`) and the digest it is kept under.
-        `waiting(True)` is called before waiting for another thread's parse of the same bytes,
-        `waiting(False)` once that has ended."""
+        While another thread parses the same bytes, `waiting(True)` is called before the wait
+        and every WAIT_CHECK_SECONDS of it, and `waiting(False)` after; what it raises ends
+        the wait (a waiter whose call was cancelled stops holding its bytes)."""
         key = digest(data)
         while True:
             with self._lock:
@@ -106,11 +110,15 @@ class DigestCache(Generic[DocumentT]):
                     break
             # Another thread parses these bytes: its result, once it ends (the same bytes give
             # the same tree). One that failed (cancelled, refused) leaves the parse to us.
-            if waiting is not None:
-                waiting(True)
-            other.ended.wait()
-            if waiting is not None:
-                waiting(False)
+            if waiting is None:
+                other.ended.wait()
+            else:
+                try:
+                    waiting(True)
+                    while not other.ended.wait(WAIT_CHECK_SECONDS):
+                        waiting(True)
+                finally:
+                    waiting(False)
             if other.document is not None:
                 with self._lock:
                     self.hits += 1

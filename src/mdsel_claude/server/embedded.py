@@ -210,6 +210,12 @@ class EmbeddedBackend:
             parse_now = functools.partial(
                 mdsel.parse_document, max_nodes=engine.max_blocks, checkpoint=checkpoint
             )
+        if progress is not None:
+            parse_now = functools.partial(
+                _parse_reported,
+                parse_now or functools.partial(mdsel.parse_document, max_nodes=engine.max_blocks),
+                progress,
+            )
         # The engine reads nothing by name here: every file comes through a descriptor the read
         # policy has judged, under what is left of this call's byte budget.
         reader = CachedReader(
@@ -221,7 +227,7 @@ class EmbeddedBackend:
             cwd,
             cancelled,
             self.names,
-            None if progress is None else progress.waiting,
+            None if progress is None else functools.partial(_waiting, cancel, progress),
         )
         read: Callable[[str], bytes | Problem] = reader
         if refused:
@@ -250,6 +256,25 @@ class EmbeddedBackend:
             search_cache=self._searches,
             loaded=loaded,
         )
+
+
+def _waiting(cancel: threading.Event | None, progress: ReadProgress, waits: bool) -> None:
+    """Told while a parse waits for another thread's: reported, and stopped once cancelled."""
+    progress.waiting(waits)
+    if waits and cancel is not None:
+        stop_if_set(cancel)
+
+
+def _parse_reported(
+    parse: Callable[[bytes], Document], progress: ReadProgress, data: bytes
+) -> Document:
+    """`parse(data)`, reported to `progress` while it runs (a cache miss: work worth going on
+    with once the call has answered)."""
+    progress.parsing(True)
+    try:
+        return parse(data)
+    finally:
+        progress.parsing(False)
 
 
 def _reported(

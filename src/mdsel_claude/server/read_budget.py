@@ -10,10 +10,13 @@ worker thread is left to finish reading and parsing (every parsed document lands
 cache, and `cache.DigestCache` lets a second call wait for a parse in progress instead of
 starting it again), then stops before building an answer nobody waits for.
 
-Only reading is bounded: a call whose files are all read goes on to its answer (selecting in
-parsed documents is bounded by the engine's own budgets). At most `MAX_READING_ON` calls read on
-after answering; a further one past its time is stopped and says so, which bounds the memory that
-reading nobody waits for can hold.
+Only parsing is cut short: it is the work a call asked again finds done. A call past its time
+while it lists files or selects in parsed documents goes on (those are bounded by their own
+caps, and would start again from nothing), and answers as soon as it is found parsing.
+
+At most `MAX_READING_ON` calls read on after answering; a further one past its time is stopped
+and says so, which bounds the memory that reading nobody waits for can hold. A call that was
+waiting for another's parse of its file stops too: that parse goes on anyway.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from collections.abc import Callable
 
 from mdsel_claude.server.calls import ToolResult
 from mdsel_claude.server.reader import Cancelled
+
+POLL_SECONDS = 0.02
+"""How often a call past its time is looked at until it is found parsing."""
 
 MAX_READING_ON = 2
 """Calls that may go on reading after their answer: each holds at most MDSEL_MAX_TOTAL_BYTES of
@@ -58,7 +64,13 @@ class ReadingOn:
 
     @property
     def count(self) -> int:
+        """Calls reading on now."""
         return self._count
+
+    @property
+    def limit(self) -> int:
+        """Calls that may read on at once."""
+        return self._limit
 
     def claim(self) -> bool:
         """Room for one more call to read on; False when `limit` already do."""
@@ -96,6 +108,7 @@ class ReadProgress:
         self._answered = False
         self._claimed = False
         self._waiting = False
+        self._parsing = False
 
     def start(self, files: int) -> None:
         """The backend got `files` files to read."""
@@ -119,6 +132,15 @@ class ReadProgress:
         longer (False)."""
         self._waiting = waits
 
+    def parsing(self, parses: bool) -> None:
+        """The call parses bytes the parse cache does not hold (True), or no longer (False)."""
+        self._parsing = parses
+
+    @property
+    def is_loaded(self) -> bool:
+        """Whether every file is read and parsed."""
+        return self._loaded
+
     def loaded(self) -> None:
         """Every file is read and parsed (the engine's `loaded` hook). Raises Answered when the
         call has already answered without them."""
@@ -137,11 +159,12 @@ class ReadProgress:
                 self._reading_on.release()
 
     def answer_now(self) -> Verdict | None:
-        """The time is up: None when the call has read everything (its answer is being built or
-        is there; wait for it); else the call is marked answered, and what becomes of its
-        reading."""
+        """The time is up: None unless the call is parsing (or waiting for another's parse of
+        the same bytes), the one work that a call asked again finds done in the parse cache;
+        listing files and selecting in parsed documents are not (they are bounded by their own
+        caps). Else the call is marked answered, and what becomes of its reading."""
         with self._lock:
-            if self._loaded or self._ended:
+            if self._loaded or self._ended or not (self._parsing or self._waiting):
                 return None
             self._answered = True
             if self._waiting:
@@ -155,12 +178,12 @@ class ReadProgress:
             if self.path is None:
                 where = "still listing the files it names"
             elif self.files == 1:
-                size = f" ({_mb(self.size)})" if self.size else ""
+                size = f" ({_size(self.size)})" if self.size else ""
                 where = f"still reading and parsing {self.path}{size}"
             else:
                 where = (
                     f"still reading and parsing {self.path} (file {self.opened:,} of "
-                    f"{self.files:,}; {_mb(self.read_bytes)} read so far)"
+                    f"{self.files:,}; {_size(self.read_bytes)} read so far)"
                 )
         head = f"after {seconds:.1f} s this call is {where}, so nothing of it is shown yet."
         if verdict is not Verdict.NO_ROOM:
@@ -169,16 +192,20 @@ class ReadProgress:
                 "it parsed, so a later call answers from it (MDSEL_MAX_READ_MS)."
             )
         else:
+            limit = self._reading_on.limit
+            calls = "call" if limit == 1 else "calls"
             advice = (
-                f"The server is already reading on for {MAX_READING_ON} earlier calls, so this "
-                "one stopped; call again in a few seconds, or with fewer or smaller files "
+                f"The server is already reading on for {limit} earlier {calls}, so this one "
+                "stopped; call again in a few seconds, or with fewer or smaller files "
                 "(MDSEL_MAX_READ_MS)."
             )
         return f"{head} {advice}"
 
 
-def _mb(size: int) -> str:
-    return f"{size / 1e6:.1f} MB"
+def _size(size: int) -> str:
+    if size < 1000:
+        return f"{size} bytes"
+    return f"{size / 1e3:.1f} KB" if size < 1_000_000 else f"{size / 1e6:.1f} MB"
 
 
 def still_reading_answer(message: str, json_mode: bool, command: str) -> ToolResult:
@@ -196,35 +223,47 @@ async def answer_in_time(
     reading_on: ReadingOn,
     cancel: threading.Event,
     answer: Callable[[str], ToolResult],
+    progress: ReadProgress | None = None,
 ) -> ToolResult:
     """`run(progress)` in a worker thread, answered as soon as it is done, or once `seconds`
     have passed while it is still reading (None: no time for reading, wait for it all), by
-    `answer(what it is reading)`."""
+    `answer(what it is reading)`. `progress`: the call's (a new one by default)."""
     import anyio.to_thread
 
     if seconds is None:
         return await anyio.to_thread.run_sync(run, None, abandon_on_cancel=True)
     started = time.monotonic()
-    progress = ReadProgress(reading_on)
+    progress = ReadProgress(reading_on) if progress is None else progress
     results: list[ToolResult] = []
-    done = threading.Event()
+    finished = anyio.Event()
 
-    def work() -> None:
+    def work() -> ToolResult:
         try:
-            results.append(run(progress))
+            return run(progress)
         finally:
-            done.set()
             progress.ended()
 
-    with anyio.move_on_after(seconds):
-        await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
-    if not done.is_set():
-        verdict = progress.answer_now()
-        if verdict is not None:
-            if verdict is not Verdict.READS_ON:
-                cancel.set()
-            return answer(progress.still_reading(time.monotonic() - started, verdict))
-        await anyio.to_thread.run_sync(done.wait, abandon_on_cancel=True)
-    if not results:  # run never raises; this guards the thread hop itself
-        raise RuntimeError("the call's thread ended without a result")
+    async def in_thread() -> None:
+        results.append(await anyio.to_thread.run_sync(work, abandon_on_cancel=True))
+        finished.set()
+
+    # The thread is started in a task of its own, never under the deadline: a worker that had
+    # not yet picked the call up when a deadline cancelled it would never run it.
+    async with anyio.create_task_group() as group:
+        group.start_soon(in_thread)
+        with anyio.move_on_after(seconds):
+            await finished.wait()
+        # Past the time, the call answers the moment it is found parsing; until then (listing
+        # files, reading one) it is looked at again every POLL_SECONDS, and once every file is
+        # parsed its answer is waited for.
+        while not finished.is_set():
+            verdict = progress.answer_now()
+            if verdict is not None:
+                if verdict is not Verdict.READS_ON:
+                    cancel.set()
+                # The thread, found parsing, goes on: only the wait for it is abandoned.
+                group.cancel_scope.cancel()
+                return answer(progress.still_reading(time.monotonic() - started, verdict))
+            with anyio.move_on_after(None if progress.is_loaded else POLL_SECONDS):
+                await finished.wait()
     return results[0]
