@@ -126,7 +126,7 @@ def run_command(
     read: Callable[[str], bytes | Problem] | None = None,
     left_out: Sequence[str] = (),
     search_cache: SearchCache | None = None,
-    loaded: Callable[[], object] | None = None,
+    loaded: Callable[[Sequence[Source]], object] | None = None,
 ) -> Outcome:
     """Exactly what `mdsel index|select` prints for these (already expanded) paths.
 
@@ -134,15 +134,16 @@ def run_command(
     reported in their usual places; relative paths are read against `cwd` (default: the
     process's) and shown as given; `read` is as for `load`; `left_out` as for `select` (the
     files path expansion's limits left out, files.Expansion.left_out); `search_cache` as for
-    `select`. `loaded`, when given, is called once every file is read and parsed, before the
-    answer is built; what it raises passes through (a caller that answered already stops here).
+    `select`. `loaded`, when given, is called with the documents once every file is read and
+    parsed, before the answer is built; what it raises passes through (a caller that answered
+    already stops here).
     """
     from mdsel import render_text
 
     options = options or DEFAULT_OPTIONS
     sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd, read=read)
     if loaded is not None:
-        loaded()
+        loaded(sources)
     all_file_problems = [*problems, *file_problems]
     named = len(paths)
     if command == "index":

@@ -17,9 +17,11 @@ from mdsel.settings import Settings as EngineSettings
 
 __all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "EngineSettings", "Settings", "load_settings"]
 
-DEFAULT_CACHE_BYTES = 480 * 1024 * 1024
+DEFAULT_CACHE_BYTES = 600 * 1024 * 1024
 """Parsed documents kept by the server, counted as the memory their trees take (their bytes,
-word mask, columns and line table): under 512 MB resident in all."""
+word mask, columns and line table). It holds what one call reads at the default caps of one-line
+headings (32 MiB: 541 MiB of trees), so such a call, answered while still reading, is answered
+whole when asked again (see read_budget)."""
 DEFAULT_MAX_ENTRIES = 100
 DEFAULT_MAX_ENTRY_CHARS = 1024
 DEFAULT_MAX_GLOB_SEGMENTS = 32

@@ -17,9 +17,13 @@ from mdsel_claude.server.freshness import Freshness, Names, signature
 from mdsel_claude.server.reader import CheckedReader, stop_if_set
 
 if TYPE_CHECKING:
-    from mdsel import Document, Options, Problem
+    from mdsel import Document, Options, Problem, Source
     from mdsel.search_index import SearchCache
     from mdsel_claude.server.read_budget import ReadProgress
+
+
+TOO_LARGE_KEPT = 64
+"""File lists remembered as too large for the parse cache."""
 
 
 def engine_options(settings: Settings) -> Options:
@@ -150,6 +154,22 @@ class EmbeddedBackend:
         """Which files are unchanged since their bytes were hashed."""
         self.names = Names()
         """Which file each name led to when it was judged and read."""
+        self._too_large: dict[tuple[str, ...], int] = {}
+        """The file lists of calls whose documents weighed more than the parse cache keeps →
+        that weight: asked again, they cannot be answered from it (the last TOO_LARGE_KEPT)."""
+
+    def _loaded(
+        self, key: tuple[str, ...], progress: ReadProgress, sources: Sequence[Source]
+    ) -> None:
+        """Every file of a call is parsed: note whether they fit the parse cache together."""
+        weight = sum(source.document.resident_bytes() for source in sources)
+        with self._lock:
+            self._too_large.pop(key, None)
+            if weight > self._settings.cache_bytes:
+                self._too_large[key] = weight
+                while len(self._too_large) > TOO_LARGE_KEPT:
+                    del self._too_large[next(iter(self._too_large))]
+        progress.loaded()
 
     @property
     def cache(self) -> DigestCache[Document]:
@@ -238,9 +258,10 @@ class EmbeddedBackend:
 
         loaded = None
         if progress is not None:
-            progress.start(len(paths))
+            key = tuple(paths)
+            progress.start(len(paths), self._too_large.get(key))
             read = functools.partial(_reported, read, progress)
-            loaded = progress.loaded
+            loaded = functools.partial(self._loaded, key, progress)
 
         return mdsel.run_command(
             command,

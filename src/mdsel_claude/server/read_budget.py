@@ -47,6 +47,9 @@ class Verdict(enum.Enum):
     """It was waiting for another call's parse of its file, which goes on: it stops."""
     NO_ROOM = "no room"
     """As many calls as may are reading on already: it stops."""
+    TOO_LARGE = "too large"
+    """Its documents, read before, weighed more than the parse cache keeps: reading on could
+    never make the call answerable from it, so it stops."""
 
 
 class Answered(Cancelled):
@@ -109,10 +112,13 @@ class ReadProgress:
         self._claimed = False
         self._waiting = False
         self._parsing = False
+        self._too_large: int | None = None
 
-    def start(self, files: int) -> None:
-        """The backend got `files` files to read."""
+    def start(self, files: int, too_large: int | None = None) -> None:
+        """The backend got `files` files to read; `too_large`: what they weighed parsed when
+        that was more than the parse cache keeps (the same call, read before)."""
         self.files = files
+        self._too_large = too_large
 
     def reading(self, path: str) -> None:
         """The engine asks for `path`."""
@@ -167,6 +173,8 @@ class ReadProgress:
             if self._loaded or self._ended or not (self._parsing or self._waiting):
                 return None
             self._answered = True
+            if self._too_large is not None:
+                return Verdict.TOO_LARGE
             if self._waiting:
                 return Verdict.OTHERS_READ_ON
             self._claimed = self._reading_on.claim()
@@ -186,7 +194,14 @@ class ReadProgress:
                     f"{self.files:,}; {_size(self.read_bytes)} read so far)"
                 )
         head = f"after {seconds:.1f} s this call is {where}, so nothing of it is shown yet."
-        if verdict is not Verdict.NO_ROOM:
+        if verdict is Verdict.TOO_LARGE:
+            weight = self._too_large or 0
+            advice = (
+                f"Its documents take {_size(weight)} parsed, more than the server keeps "
+                "between calls, so calling again cannot help: ask for fewer files, or smaller "
+                "ones (MDSEL_MAX_READ_MS)."
+            )
+        elif verdict is not Verdict.NO_ROOM:
             advice = (
                 "Call again with the same arguments: the server goes on reading and keeps what "
                 "it parsed, so a later call answers from it (MDSEL_MAX_READ_MS)."

@@ -180,6 +180,32 @@ def test_past_the_calls_that_may_read_on_a_call_stops_and_says_so(
     wait_until_idle(reading_on)
 
 
+def test_a_call_whose_documents_the_cache_cannot_keep_says_asking_again_cannot_help(
+    tmp_path: Path, gate: Gate
+) -> None:
+    (tmp_path / "guide.md").write_text("# Guide\n\nIntro.\n")
+    settings = Settings(max_read_ms=1, cache_bytes=1000)  # less than any parsed document
+    backend = EmbeddedBackend(settings)
+    reading_on = ReadingOn()
+    first = ask(backend, settings, reading_on, "h1", ["guide.md"], tmp_path)
+    assert STILL_READING.fullmatch(first.text), first.text
+    gate.release.set()
+    wait_until_idle(reading_on)
+    assert backend.cache.count == 0
+    gate.release.clear()  # the next parse is held again
+    flag = threading.Event()
+    again = ask(backend, settings, reading_on, "h1", ["guide.md"], tmp_path, flag)
+    assert again.is_error
+    assert re.fullmatch(
+        r"mdsel-claude: after [0-9.]+ s this call is still reading and parsing guide.md "
+        r"\(16 bytes\), so nothing of it is shown yet\. Its documents take [0-9.]+ KB parsed, "
+        r"more than the server keeps between calls, so calling again cannot help: ask for "
+        r"fewer files, or smaller ones \(MDSEL_MAX_READ_MS\)\.\n",
+        again.text,
+    ), again.text
+    assert flag.is_set() and reading_on.count == 0  # it stops: reading on cannot help
+
+
 def test_a_call_whose_reading_is_done_waits_for_its_answer() -> None:
     """Only reading is bounded: the answer of documents already parsed comes whole."""
     reading_on = ReadingOn()
