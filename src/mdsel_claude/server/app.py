@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from mdsel_claude.server.backend import Backend, make_backend
-from mdsel_claude.server.calls import internal_error, run_tool
+from mdsel_claude.server.calls import internal_error, run_tool, still_reading_answer
 from mdsel_claude.server.config import ConfigError, Settings, load_settings
 from mdsel_claude.server.session import InFlight, exit_now, not_initialized
 from mdsel_claude.server.tools import ANNOTATIONS, INSTRUCTIONS, TOOLS
@@ -57,7 +57,7 @@ def build_server(
     from mcp import types
     from mcp.server import Server
 
-    from mdsel_claude.server.read_budget import ReadingOn, answer_in_time, still_reading_answer
+    from mdsel_claude.server.read_budget import ReadingOn, answer_in_time
 
     config = Settings() if settings is None else settings
     engine = make_backend(config) if backend is None else backend

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import threading
@@ -193,6 +194,15 @@ def run_request(
     limit = settings.max_answer_chars
     text, cut = cap_answer(result.text, limit, settings.json, request.command, why)
     return ToolResult(text, result.is_error or (cut and settings.json))
+
+
+def still_reading_answer(message: str, json_mode: bool, command: str) -> ToolResult:
+    """The tool error saying `message`: a line of text, or (MDSEL_FORMAT=json) the envelope."""
+    if not json_mode:
+        return ToolResult(f"mdsel-claude: {message}\n", True)
+    error = {"type": "PROCESSING_ERROR", "code": "STILL_READING", "message": message}
+    body = {"success": False, "command": command, "errors": [error]}
+    return ToolResult(json.dumps(body, ensure_ascii=False, indent=2) + "\n", True)
 
 
 def internal_error(name: str, error: BaseException) -> ToolResult:

@@ -15,13 +15,24 @@ from dataclasses import dataclass, field
 from mdsel.settings import ConfigError, raw_value, read_positive, read_settings
 from mdsel.settings import Settings as EngineSettings
 
-__all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "EngineSettings", "Settings", "load_settings"]
+__all__ = [
+    "DEFAULT_CACHE_BYTES",
+    "DEFAULT_SEARCH_CACHE_BYTES",
+    "ConfigError",
+    "EngineSettings",
+    "Settings",
+    "load_settings",
+]
 
-DEFAULT_CACHE_BYTES = 600 * 1024 * 1024
+DEFAULT_CACHE_BYTES = 576 * 1024 * 1024
 """Parsed documents kept by the server, counted as the memory their trees take (their bytes,
 word mask, columns and line table). It holds what one call reads at the default caps of one-line
 headings (32 MiB: 541 MiB of trees), so such a call, answered while still reading, is answered
-whole when asked again (see read_budget)."""
+whole when asked again (see read_budget). With the search indexes (at most
+DEFAULT_SEARCH_CACHE_BYTES) the server stays under 1 GB resident."""
+DEFAULT_SEARCH_CACHE_BYTES = 240 * 1024 * 1024
+"""Search indexes kept: their tables take about half what their documents do (docs/server.md),
+so this holds those of 480 MiB of documents."""
 DEFAULT_MAX_ENTRIES = 100
 DEFAULT_MAX_ENTRY_CHARS = 1024
 DEFAULT_MAX_GLOB_SEGMENTS = 32

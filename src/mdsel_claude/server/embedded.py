@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from mdsel.results import Outcome
 from mdsel_claude.server import access
 from mdsel_claude.server.cache import DigestCache
-from mdsel_claude.server.config import Settings
+from mdsel_claude.server.config import DEFAULT_SEARCH_CACHE_BYTES, Settings
 from mdsel_claude.server.freshness import Freshness, Names, signature
 from mdsel_claude.server.reader import CheckedReader, stop_if_set
 
@@ -194,8 +194,10 @@ class EmbeddedBackend:
 
                 # Search indexes of the documents the parse cache keeps, reused while those are
                 # unchanged; their tables take about half what the documents do (see
-                # docs/server.md), so half the parse cache's budget holds them.
-                self._searches = SearchCache(self._settings.cache_bytes // 2)
+                # docs/server.md), so half the parse cache's budget holds them, up to a fixed
+                # share that keeps the two within the server's memory bound.
+                budget = min(self._settings.cache_bytes // 2, DEFAULT_SEARCH_CACHE_BYTES)
+                self._searches = SearchCache(budget)
             return self._cache, self._options
 
     @property

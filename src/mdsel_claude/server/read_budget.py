@@ -22,13 +22,14 @@ waiting for another's parse of its file stops too: that parse goes on anyway.
 from __future__ import annotations
 
 import enum
-import json
 import threading
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
-from mdsel_claude.server.calls import ToolResult
 from mdsel_claude.server.reader import Cancelled
+
+ResultT = TypeVar("ResultT")
 
 POLL_SECONDS = 0.02
 """How often a call past its time is looked at until it is found parsing."""
@@ -223,23 +224,14 @@ def _size(size: int) -> str:
     return f"{size / 1e3:.1f} KB" if size < 1_000_000 else f"{size / 1e6:.1f} MB"
 
 
-def still_reading_answer(message: str, json_mode: bool, command: str) -> ToolResult:
-    """The tool error saying `message`: a line of text, or (MDSEL_FORMAT=json) the envelope."""
-    if not json_mode:
-        return ToolResult(f"mdsel-claude: {message}\n", True)
-    error = {"type": "PROCESSING_ERROR", "code": "STILL_READING", "message": message}
-    body = {"success": False, "command": command, "errors": [error]}
-    return ToolResult(json.dumps(body, ensure_ascii=False, indent=2) + "\n", True)
-
-
 async def answer_in_time(
-    run: Callable[[ReadProgress | None], ToolResult],
+    run: Callable[[ReadProgress | None], ResultT],
     seconds: float | None,
     reading_on: ReadingOn,
     cancel: threading.Event,
-    answer: Callable[[str], ToolResult],
+    answer: Callable[[str], ResultT],
     progress: ReadProgress | None = None,
-) -> ToolResult:
+) -> ResultT:
     """`run(progress)` in a worker thread, answered as soon as it is done, or once `seconds`
     have passed while it is still reading (None: no time for reading, wait for it all), by
     `answer(what it is reading)`. `progress`: the call's (a new one by default)."""
@@ -249,10 +241,10 @@ async def answer_in_time(
         return await anyio.to_thread.run_sync(run, None, abandon_on_cancel=True)
     started = time.monotonic()
     progress = ReadProgress(reading_on) if progress is None else progress
-    results: list[ToolResult] = []
+    results: list[ResultT] = []
     finished = anyio.Event()
 
-    def work() -> ToolResult:
+    def work() -> ResultT:
         try:
             return run(progress)
         finally:

@@ -22,7 +22,7 @@ def test_defaults_match_the_spec(tmp_path: Path) -> None:
     assert engine.max_answer_tokens == 10000
     assert engine.max_total_bytes == 33554432
     assert settings.roots is None and settings.bin is None
-    assert settings.cache_bytes == 600 * 1024 * 1024
+    assert settings.cache_bytes == 576 * 1024 * 1024
     assert engine.max_blocks == 4_000_000
     assert settings.max_read_ms == 2000 and settings.read_seconds == 2.0
 

@@ -24,7 +24,7 @@ import pytest
 import mdsel
 from mdsel.cli import run as cli_run
 from mdsel.tree import parse_document
-from mdsel_claude.server.calls import ToolResult, run_tool
+from mdsel_claude.server.calls import ToolResult, run_tool, still_reading_answer
 from mdsel_claude.server.config import Settings
 from mdsel_claude.server.embedded import EmbeddedBackend
 from mdsel_claude.server.read_budget import (
@@ -34,7 +34,6 @@ from mdsel_claude.server.read_budget import (
     ReadProgress,
     Verdict,
     answer_in_time,
-    still_reading_answer,
 )
 
 STILL_READING = re.compile(
