@@ -109,11 +109,12 @@ def test_a_call_still_reading_says_so_and_the_same_call_asked_again_answers_in_f
     reading_on = ReadingOn()
     selected: list[str] = []
     real_select = mdsel.api.select
-    monkeypatch.setattr(
-        mdsel.api,
-        "select",
-        lambda request, *a, **k: selected.append(request) or real_select(request, *a, **k),
-    )
+
+    def counted(request: str, *args: Any, **kwargs: Any) -> mdsel.SelectResult:
+        selected.append(request)
+        return real_select(request, *args, **kwargs)
+
+    monkeypatch.setattr(mdsel.api, "select", counted)
 
     first = ask(backend, settings, reading_on, "h2", ["guide.md"], tmp_path)
     assert first.is_error
