@@ -15,6 +15,11 @@ past a page of matches must be counting, not building: the select's own time is 
 load, and the peak its ratio to the index's. Targets for one call: 5 s and 1 GB; for three calls at
 once in one `mdsel-claude` over stdio (three different documents, so the parse cache cannot share
 them): 2 GB, the server's VmHWM once the three answers are in.
+
+The server answers a call still parsing after MDSEL_MAX_READ_MS (2 s) that it is still reading,
+and the same call asked again selects in the parsed document: a row's server time is the longer
+of the two (load and select when the load is shorter), its CLI time load and select (the CLI takes
+its time). The three calls at once are asked again until each is answered whole.
 """
 
 from __future__ import annotations
@@ -35,9 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from bench_caps import Server, call  # noqa: E402
+from bench_caps import MAX_CALLS, STILL_READING, Server, call  # noqa: E402
 from bench_engine import machine  # noqa: E402
 from mdsel.settings import DEFAULT_MAX_BYTES  # noqa: E402
+from mdsel_claude.server.config import DEFAULT_MAX_READ_MS  # noqa: E402
 from tests.peak_memory import PEAK_BYTES_FUNCTION  # noqa: E402
 
 MIB = 1 << 20
@@ -136,27 +142,58 @@ def median_run(command: str, request: str, path: Path, repeat: int) -> dict[str,
     return row
 
 
+def _answer_text(answer: dict[str, Any]) -> str:
+    content = (answer.get("result") or {}).get("content") or [{}]
+    return str(content[0].get("text", ""))
+
+
 def concurrent(paths: list[Path], requests: list[str], cwd: Path) -> dict[str, Any]:
-    """Three tools/call at once in one fresh server: wall time until the last answer, the
-    server's CPU meanwhile, and its VmHWM then."""
+    """Three tools/call at once in one fresh server, each asked again while its answer says
+    the server is still reading (MDSEL_MAX_READ_MS): the slowest single call, wall time until
+    the last whole answer, the server's CPU meanwhile, and its VmHWM then."""
     server = Server(cwd)
+    slowest = 0.0
+    calls = 0
     try:
         cpu = server.cpu_seconds()
         started = time.perf_counter()
-        for number, (path, request) in enumerate(zip(paths, requests, strict=True), start=2):
-            arguments = {"selector": request, "files": [str(path)]}
+        sent: dict[int, tuple[int, float]] = {}  # request id → (which call, when sent)
+        final: dict[int, dict[str, Any]] = {}
+        number = 1
+
+        def ask(which: int) -> None:
+            nonlocal number, calls
+            number += 1
+            calls += 1
+            arguments = {"selector": requests[which], "files": [str(paths[which])]}
+            sent[number] = (which, time.perf_counter())
             server.send(call("mdsel_select", arguments, number))
-        answers = [server.answer() for _ in paths]
+
+        for which in range(len(paths)):
+            ask(which)
+        while len(final) < len(paths) and calls < MAX_CALLS:
+            answer = server.answer()
+            which, when = sent.pop(int(answer.get("id", 0)))
+            slowest = max(slowest, time.perf_counter() - when)
+            if STILL_READING in _answer_text(answer):
+                ask(which)
+            else:
+                final[which] = answer
         seconds = time.perf_counter() - started
         cpu = server.cpu_seconds() - cpu
         peak = server.status("VmHWM")
     finally:
         server.close()
-    lasts = []
-    for answer in sorted(answers, key=lambda body: int(body.get("id", 0))):
-        content = (answer.get("result") or {}).get("content") or [{}]
-        lasts.append(str(content[0].get("text", "")).splitlines()[-1:])
-    return {"seconds": seconds, "cpu_seconds": cpu, "peak_bytes": peak, "last": lasts}
+    lasts = [_answer_text(final[which]).splitlines()[-1:] for which in sorted(final)]
+    return {
+        "seconds": seconds,
+        "slowest_call_seconds": slowest,
+        "calls": calls,
+        "answered": len(final) == len(paths),
+        "cpu_seconds": cpu,
+        "peak_bytes": peak,
+        "last": lasts,
+    }
 
 
 def run(only: str | None, repeat: int, server: bool) -> dict[str, Any]:
@@ -177,6 +214,11 @@ def run(only: str | None, repeat: int, server: bool) -> dict[str, Any]:
             base = baselines[document]
             row = median_run("select", request, paths[document], repeat)
             total = row["load_s"] + row["select_s"]
+            # In the server a call still parsing after MDSEL_MAX_READ_MS answers then, and the
+            # same call asked again selects in the parsed document: its slowest call is the
+            # longer of the two. The CLI takes its time (load and select).
+            read_s = DEFAULT_MAX_READ_MS / 1000
+            server_s = total if row["load_s"] < read_s else max(read_s, row["select_s"])
             row.update(
                 document=document,
                 request=request,
@@ -185,7 +227,9 @@ def run(only: str | None, repeat: int, server: bool) -> dict[str, Any]:
                 index_peak_bytes=base["peak_bytes"],
                 select_over_load=row["select_s"] / max(row["load_s"], 1e-9),
                 peak_over_index=row["peak_bytes"] / base["peak_bytes"],
-                within=total < LIMIT_SECONDS and row["peak_bytes"] < LIMIT_BYTES,
+                cli_s=total,
+                server_s=server_s,
+                within=server_s < LIMIT_SECONDS and row["peak_bytes"] < LIMIT_BYTES,
             )
             rows.append(row)
             print(f"{document} {request}: {row['wall_s']:.1f} s", file=sys.stderr, flush=True)
@@ -200,7 +244,11 @@ def run(only: str | None, repeat: int, server: bool) -> dict[str, Any]:
                 ["para", "para?full=true", "h1"],
                 work,
             )
-            together["within"] = together["peak_bytes"] < LIMIT_CONCURRENT_BYTES
+            together["within"] = (
+                together["peak_bytes"] < LIMIT_CONCURRENT_BYTES
+                and together["slowest_call_seconds"] < LIMIT_SECONDS
+                and together["answered"]
+            )
     return {
         "machine": machine(),
         "load_average": load,
@@ -236,9 +284,11 @@ def main() -> int:
         together = results["concurrent"]
         if together:
             print(
-                f"three calls at once in one server: {together['seconds']:.1f} s "
-                f"(CPU {together['cpu_seconds']:.1f} s), peak "
-                f"{together['peak_bytes'] / 2**20:.0f} MB"
+                f"three calls at once in one server: slowest call "
+                f"{together['slowest_call_seconds']:.1f} s, {together['calls']} calls, all "
+                f"answered after {together['seconds']:.1f} s "
+                f"(CPU {together['cpu_seconds']:.1f} s), "
+                f"peak {together['peak_bytes'] / 2**20:.0f} MB"
             )
     rows_ok = all(row["within"] for row in results["rows"])
     together = results["concurrent"]

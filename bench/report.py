@@ -101,6 +101,25 @@ def parse_hook(text: str) -> dict[str, Any]:
         "baseline_ms": number(r"^baseline: .*?\s([\d.]+) ms", text),
         "rows": rows,
     }
+    # VS Code's other tool calls, also over Claude Code's silent Read of the same run.
+    result["silent"] = [
+        {"case": case, "ratio": float(ratio), "silent_ms": float(silent_ms)}
+        for case, ratio, silent_ms in re.findall(
+            r"^(VS Code .+?): ratio ([\d.]+) over Claude Code's silent Read \(10 words\): "
+            r"([\d.]+) ms",
+            text,
+            re.MULTILINE,
+        )
+    ]
+    result["in_process"] = [
+        {"case": case, "us": float(us), "ratio": float(ratio), "silent_us": float(silent_us)}
+        for case, us, ratio, silent_us in re.findall(
+            r"^in process, (VS Code .+?): ([\d.]+) µs\s+ratio ([\d.]+) over Claude Code's "
+            r"silent Read \(10 words\): ([\d.]+) µs",
+            text,
+            re.MULTILINE,
+        )
+    ]
     outline = re.search(
         r"^outline mode, (\d+) KB Markdown:\s+([\d.]+) ms\s+ratio ([\d.]+) over "
         r"`mdsel index` of it: ([\d.]+) ms",
@@ -553,6 +572,21 @@ def performance_section(results: dict[str, Any]) -> list[str]:
                 f"`python -c \"import json\"`: {ms(hook['baseline_ms'])}",
                 f"{row['ratio']:.2f}",
             ])  # fmt: skip
+        by_case = {row["case"]: row for row in hook["rows"]}
+        for silent in hook.get("silent", []):
+            rows.append([
+                f"`mdsel-claude hook`, {silent['case']}, over Claude Code's silent Read",
+                ms(by_case[silent["case"]]["ms"]) if silent["case"] in by_case else "—",
+                f"`mdsel-claude hook`, Read of 10 words: {ms(silent['silent_ms'])}",
+                f"{silent['ratio']:.2f}",
+            ])  # fmt: skip
+        for done in hook.get("in_process", []):
+            rows.append([
+                f"Claude Code's hook adapter in process, {done['case']}",
+                f"{done['us']:.1f} µs",
+                f"the same for Claude Code's silent Read of 10 words: {done['silent_us']:.1f} µs",
+                f"{done['ratio']:.2f}",
+            ])  # fmt: skip
         if "outline" in hook:
             outline = hook["outline"]
             rows.append([
@@ -709,32 +743,47 @@ def caps_section(c: dict[str, Any]) -> list[str]:
     if "error" in c:
         return ["## Request caps", "", f"Not measured: {c['error']}", ""]
     seconds, memory = c["limits"]
-    rows = [
-        [
-            f"`{row['cap']}`" if row["cap"] != "baseline" else "baseline",
-            row["case"],
+
+    def cells(row: dict[str, Any], within: bool) -> list[str]:
+        return [
             f"{row['seconds']:.2f} s",
+            str(row.get("calls", 1)),
+            f"{row.get('until_answer_seconds', row['seconds']):.2f} s",
             f"{row['cpu_seconds']:.2f} s",
             f"{row['peak_bytes'] / 2**20:.0f} MB",
-            "yes" if row["within"] else "**no**",
+            "yes" if within else "**no**",
         ]
-        for row in c["cases"]
-    ]
+
+    rows = []
+    for row in c["cases"]:
+        cap = f"`{row['cap']}`" if row["cap"] != "baseline" else "baseline"
+        rows.append([cap, row["case"], *cells(row, row["within"])])
+        other = row.get("unbounded")
+        if other:
+            within = other["seconds"] < seconds and other["peak_bytes"] < memory
+            rows.append(["", "the same without `MDSEL_MAX_READ_MS`", *cells(other, within)])
     shutdown = c["shutdown"]
     return [
         "## Request caps",
         "",
         "The most one call can cost at each cap of the server, with the default configuration: "
-        "one fresh server per case, the request sent over stdio, time until its answer (wall "
-        "and the server's CPU), and the server's peak resident memory. "
-        f"Bound for every case: {seconds:g} s and {memory / 2**30:g} GB. Load average when the "
+        "one fresh server per case, the request sent over stdio and asked again while the "
+        "answer says the server is still reading (`MDSEL_MAX_READ_MS`), as that answer tells an "
+        "agent to. Time: the slowest of those calls (wall); then the calls, the time until the "
+        "whole answer, the server's CPU, and its peak resident memory. "
+        f"Bound for every call: {seconds:g} s and {memory / 2**30:g} GB. Load average when the "
         f"run started: {c.get('load_average', 0):.1f} (other work shared the cores).",
         "",
-        *table(["Cap", "Worst case", "Time", "CPU", "Peak RSS", "Within"], rows),
+        *table(
+            ["Cap", "Worst case", "Time", "Calls", "Answered", "CPU", "Peak RSS", "Within"], rows
+        ),
         "",
-        "`MDSEL_MAX_TOTAL_BYTES` is the one cap whose worst case is the engine's own work: "
-        "reading and parsing that many bytes of dense Markdown. Its time and memory grow in "
-        "proportion to the cap, so a smaller value bounds them in proportion.",
+        "`MDSEL_MAX_TOTAL_BYTES` and `MDSEL_MAX_BYTES` are the caps whose worst case is the "
+        "engine's own work: parsing that many bytes of dense Markdown, seconds past the 5 s "
+        "bound for one-line headings. With `MDSEL_MAX_READ_MS` a call still parsing after 2 s "
+        "says so at once; the parse goes on into the parse cache, and the same call asked again "
+        'is answered from it. The rows "without" are the same request in one call that reads '
+        "everything first (`MDSEL_MAX_READ_MS` of a day), in the same run.",
         "",
         "After `notifications/cancelled` for a call with seconds of parsing ahead, the server "
         f"spent {shutdown['cpu_in_1s_after_cancel']:.2f} s of CPU in the following second; with "
@@ -755,6 +804,7 @@ def select_work_section(w: dict[str, Any]) -> list[str]:
             row["case"],
             f"{row['load_s']:.2f} s",
             f"{row['select_s']:.2f} s",
+            f"{row.get('server_s', row['load_s'] + row['select_s']):.2f} s",
             f"{row['peak_bytes'] / 2**20:.0f} MB",
             f"{row['peak_over_index']:.2f}",
             "yes" if row["within"] else "**no**",
@@ -770,14 +820,31 @@ def select_work_section(w: dict[str, Any]) -> list[str]:
         "the answer; CPU seconds of each part, and the peak resident memory over that of "
         "`mdsel index` on the same document. Past the first page, matches are counted, not "
         f"built. Bound for one call: {seconds:g} s and {memory / 2**30:g} GB; parsing alone "
-        "takes most of the time at this size. Load average when the run started: "
+        "takes most of the time at this size, so the server answers a call still parsing after "
+        "`MDSEL_MAX_READ_MS` (2 s) that it is still reading, and the same call asked again "
+        "selects in the parsed document: the slowest server call is the longer of the two "
+        "(Server; parse and select where the parse is shorter). The CLI takes its time: parse "
+        "and select. Load average when the run started: "
         f"{w.get('load_average', 0):.1f}.",
         "",
-        *table(["Request", "Case", "Parse", "Select", "Peak RSS", "/ index", "Within"], rows),
+        *table(
+            ["Request", "Case", "Parse", "Select", "Server", "Peak RSS", "/ index", "Within"],
+            rows,
+        ),
         "",
     ]
     together = w.get("concurrent")
-    if together:
+    if together and "slowest_call_seconds" in together:
+        lines += [
+            f"Three such calls at once in one server (`para`, `para?full=true`, `h1` on three "
+            f"documents), each asked again while it is still reading: slowest call "
+            f"{together['slowest_call_seconds']:.2f} s, {together['calls']} calls, every answer "
+            f"whole after {together['seconds']:.1f} s, {together['peak_bytes'] / 2**20:.0f} MB "
+            f"peak (bounds {seconds:g} s a call and {together_memory / 2**30:g} GB: "
+            f"{'within' if together['within'] else 'over'}).",
+            "",
+        ]
+    elif together:
         lines += [
             f"Three such calls at once in one server (`para`, `para?full=true`, `h1` on three "
             f"documents): {together['seconds']:.1f} s until the last answer, "

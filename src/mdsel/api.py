@@ -126,6 +126,7 @@ def run_command(
     read: Callable[[str], bytes | Problem] | None = None,
     left_out: Sequence[str] = (),
     search_cache: SearchCache | None = None,
+    loaded: Callable[[Sequence[Source]], object] | None = None,
 ) -> Outcome:
     """Exactly what `mdsel index|select` prints for these (already expanded) paths.
 
@@ -133,12 +134,16 @@ def run_command(
     reported in their usual places; relative paths are read against `cwd` (default: the
     process's) and shown as given; `read` is as for `load`; `left_out` as for `select` (the
     files path expansion's limits left out, files.Expansion.left_out); `search_cache` as for
-    `select`.
+    `select`. `loaded`, when given, is called with the documents once every file is read and
+    parsed, before the answer is built; what it raises passes through (a caller that answered
+    already stops here).
     """
     from mdsel import render_text
 
     options = options or DEFAULT_OPTIONS
     sources, file_problems = load(paths, parse=parse, max_bytes=max_bytes, cwd=cwd, read=read)
+    if loaded is not None:
+        loaded(sources)
     all_file_problems = [*problems, *file_problems]
     named = len(paths)
     if command == "index":
@@ -152,8 +157,8 @@ def run_command(
     alone = named == 1 and not problems and not warnings
     # A file that failed to load is, to a link, like one a limit left out: never read, and
     # never replaced by another document of the call.
-    loaded = {source.path for source in sources}
-    unread = [*left_out, *(path for path in paths if path not in loaded)]
+    read_paths = {source.path for source in sources}
+    unread = [*left_out, *(path for path in paths if path not in read_paths)]
     result = select(
         selector or "", sources, options, named, alone=alone, left_out=unread,
         search_cache=search_cache,

@@ -17,7 +17,7 @@ from mdsel.names import heading_selector
 from mdsel.results import Hit, Options, Search
 from mdsel.search_index import SearchCache, SearchIndex, Section, spaced
 from mdsel.search_query import MAX_UNITS, STOP_WORDS, Query, parse_query
-from mdsel.search_rank import fts, rerank
+from mdsel.search_rank import PART, fts, rerank, unit_expression
 from mdsel.selector_values import Params, Segment, Selector, format_segments
 from mdsel.titles import short_title
 from mdsel.tree import Document, Source
@@ -36,8 +36,6 @@ PREVIEW_CHARS = 160
 """A matching line is cut to this many characters."""
 
 _TOKEN = re.compile(r"\w+")
-_PART = re.compile(r"[^\W_]+")
-"""A part of a word as the index splits it: letters and digits (`_` and `.` separate)."""
 
 
 def search(
@@ -113,7 +111,10 @@ def _answer(
 
 def _expression(query: Query) -> str:
     """The FTS5 expression of the query: any of its words; every phrase, when it has some."""
-    expression = " OR ".join(fts(unit) for unit in query.units)
+    expression = " OR ".join(
+        unit_expression(unit, phrase)
+        for unit, phrase in zip(query.units, query.phrases, strict=True)
+    )
     if query.phrases and all(query.phrases):
         return " AND ".join(fts(unit) for unit in query.units)
     if any(query.phrases):  # a phrase must occur; the words may
@@ -131,7 +132,7 @@ def _loosened(query: Query) -> Query | None:
     units: list[str] = []
     phrases: list[bool] = []
     for unit, phrase in zip(query.units, query.phrases, strict=True):
-        parts = [unit] if phrase else _PART.findall(spaced(unit))
+        parts = [unit] if phrase else PART.findall(spaced(unit))
         for part in parts:
             if part not in units and (phrase or part not in STOP_WORDS):
                 units.append(part)

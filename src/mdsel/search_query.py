@@ -27,6 +27,11 @@ _WORD = re.compile(r"[^\W_]")
 punctuation does)."""
 
 
+_POSSESSIVE = re.compile(r"(?<=[\w)\]])['\u2019]s$")
+"""`Vite's`, `defineComponent()'s`: the name is the word; a possessive's `s` is no part of it
+(the index would need `vite s` in a row)."""
+
+
 class Query(NamedTuple):
     units: tuple[str, ...]
     """Each word or phrase, as written (lowercased), stop words left out."""
@@ -66,7 +71,7 @@ def parse_query(text: str) -> Query | str:
         end = position
         while end < len(text) and not text[end].isspace() and text[end] != '"':
             end += 1
-        word = text[position:end].lower()
+        word = _POSSESSIVE.sub("", text[position:end].lower())
         position = end
         if not _WORD.search(word):
             continue  # punctuation alone is not searched

@@ -42,9 +42,45 @@ _CHANGELOG = re.compile(
 _TOKEN = re.compile(r"\w+")
 
 
+PART = re.compile(r"[^\W_]+")
+"""A part of a word as the index splits it: letters and digits (`_` and `.` separate)."""
+
+MIN_LEADING_PARTS = 2
+"""The fewest leading parts of an identifier that still stand for it (`server.watch` for
+`server.watch.usePolling`): one alone (`server`) names too much."""
+
+MAX_LEADING = 4
+"""Shorter forms tried per identifier, the longest first: each is an FTS5 phrase looked up
+three times, and a word of thousands of parts must stay one bounded search."""
+
+
 def fts(unit: str) -> str:
     """A word or phrase as the index holds it (CJK spaced apart), as an FTS5 string."""
     return fts_string(spaced(unit))
+
+
+def alternatives(unit: str, phrase: bool) -> list[tuple[str, float]]:
+    """What stands for a unit, with its share of the unit: the unit itself (1), and for a
+    word of several parts (`server.watch.usePolling`) its leading parts down to
+    MIN_LEADING_PARTS (`server.watch`, 2/3; at most MAX_LEADING of them): an option's own
+    section is often titled by its parent's name, and holds the child's name only in its text
+    or code."""
+    found = [(unit, 1.0)]
+    if phrase:
+        return found
+    parts = PART.findall(spaced(unit))
+    count = len(parts)
+    for size in range(count - 1, max(MIN_LEADING_PARTS, count - MAX_LEADING) - 1, -1):
+        found.append((" ".join(parts[:size]), size / count))
+    return found
+
+
+def unit_expression(unit: str, phrase: bool) -> str:
+    """The FTS5 expression a unit matches: any of its alternatives."""
+    found = alternatives(unit, phrase)
+    if len(found) == 1:
+        return fts(unit)
+    return "(" + " OR ".join(fts(text) for text, _share in found) + ")"
 
 
 def rerank(
@@ -67,12 +103,15 @@ def features(
     rowids = [rowid for rowid, _score in candidates]
     units = query.units
     count = len(units)
+    each = [alternatives(u, p) for u, p in zip(units, query.phrases, strict=True)]
     # Every candidate holds one of the words at least: one word needs no look-up.
     anywhere = (
-        [set(rowids)] if count == 1 else [index.matching(fts(unit), rowids) for unit in units]
+        [dict.fromkeys(rowids, 1.0)]
+        if count == 1 and len(each[0]) == 1
+        else [_shares(index, "", found, rowids) for found in each]
     )
-    in_title = [index.matching("title : " + fts(unit), rowids) for unit in units]
-    in_context = [index.matching("context : " + fts(unit), rowids) for unit in units]
+    in_title = [_shares(index, "title : ", found, rowids) for found in each]
+    in_context = [_shares(index, "context : ", found, rowids) for found in each]
     wanted = {token for unit in units for token in _tokens(unit)}
     stems = {token[:5] for token in wanted}
     spoken = " ".join(_tokens(query.written))
@@ -83,10 +122,10 @@ def features(
         title_tokens = _tokens(section.titles[-1]) if section.heading >= 0 else []
         features: dict[str, float] = {
             "bm25": bm25 / best,
-            "words": sum(rowid in found for found in anywhere) / count,
-            "context_words": sum(rowid in found for found in in_context) / count,
+            "words": sum(found.get(rowid, 0.0) for found in anywhere) / count,
+            "context_words": sum(found.get(rowid, 0.0) for found in in_context) / count,
             "path_words": sum(
-                rowid in title or rowid in context
+                max(title.get(rowid, 0.0), context.get(rowid, 0.0))
                 for title, context in zip(in_title, in_context, strict=True)
             )
             / count,
@@ -102,6 +141,18 @@ def features(
         }
         found_features.append((rowid, features))
     return found_features
+
+
+def _shares(
+    index: SearchIndex, column: str, found: list[tuple[str, float]], rowids: list[int]
+) -> dict[int, float]:
+    """Each of `rowids` holding the unit (in `column`) → the largest share of it held: 1 for
+    the unit itself, less for an identifier's leading parts alone."""
+    shares: dict[int, float] = {}
+    for text, share in reversed(found):  # the larger shares last: they overwrite
+        for rowid in index.matching(column + fts(text), rowids):
+            shares[rowid] = share
+    return shares
 
 
 def _share(tokens: list[str], stems: set[str]) -> float:

@@ -43,6 +43,8 @@ from mdsel_claude.provision_state import (
     LOG,
     PARTIAL_PREFIX,
     READY,
+    RECONNECT,
+    RECORD,
     Attempt,
     data_dir,
     env_name,
@@ -84,8 +86,13 @@ PIP = "installing the locked packages with pip"
 CHECK = "checking that the server's packages import"
 CLIENT_WAIT = 30.0
 """Seconds Claude Code waits for a server's first answer unless MCP_TIMEOUT (ms) says otherwise."""
-RECONNECT = "then reconnect it in /mcp (Claude Code skips a failed server for 15 minutes)"
-"""How a failed start is retried: a restart of Claude Code alone does not, within 15 minutes."""
+FIRST_ANSWER = 5.0
+"""Seconds a first start waits at most for its install's outcome before answering `initialize`.
+A failure that comes sooner (the python3-venv package missing, say) is answered as an error; a
+later one is said by every tool call instead. Whatever MCP_TIMEOUT says, `claude -p` (2.1.330)
+begins its first turn about 12 s after it started the plugin's server, without the tools of a
+server that has not answered by then: 5 s, plus about 1 s for the launcher to start, leaves a
+loaded machine half of that margin."""
 
 
 class LaunchError(Exception):
@@ -191,6 +198,8 @@ def provision(environ: Mapping[str, str]) -> Path:
             shutil.rmtree(env_dir, ignore_errors=True)
             temp.rename(env_dir)
         except (LaunchError, OSError) as error:
+            # Cleaned before the outcome is on record: a reader of it finds the attempt over.
+            shutil.rmtree(temp, ignore_errors=True)
             step(step_name(base), "failed", str(error))
             raise
         finally:
@@ -207,10 +216,15 @@ def step_name(base: Path) -> str:
 
 def remove_partial(base: Path, keep: Path | None) -> None:
     """Environments of older pins or Pythons and ones a killed attempt left half made, all but
-    `keep`: nothing will run them again. Only our own names, never a link."""
+    `keep`: nothing will run them again; and the record's temporary files a killed attempt
+    left (records are written only under the lock this attempt holds). Only our own names,
+    never a link."""
     for old in [*base.glob(f"{ENV_PREFIX}*"), *base.glob(f"{PARTIAL_PREFIX}*")]:
         if old != keep and old.is_dir() and not old.is_symlink():
             shutil.rmtree(old, ignore_errors=True)
+    for temp in base.glob(f".{RECORD}.*"):
+        if temp.is_file() and not temp.is_symlink():
+            temp.unlink(missing_ok=True)
 
 
 def run_detached(environ: Mapping[str, str]) -> int:
@@ -245,6 +259,12 @@ def client_wait(environ: Mapping[str, str]) -> float:
         return CLIENT_WAIT
 
 
+def first_wait(environ: Mapping[str, str]) -> float:
+    """How long a start that finds no environment waits for its attempt's outcome before it
+    answers `initialize`: a third of the client's wait, and never more than `FIRST_ANSWER`."""
+    return min(client_wait(environ) / 3, FIRST_ANSWER)
+
+
 def serve(args: Sequence[str]) -> int:
     """Become the server (exec) when its environment is ready; else start (or find) the
     attempt that makes it and answer the client meanwhile; when it cannot be made, answer the
@@ -263,10 +283,12 @@ def serve(args: Sequence[str]) -> int:
     except OSError as error:
         return plugin_wait.refuse_with(f"its data folder cannot be made: {error}")
     begun = time.time()
-    child = None if running(base) else start_detached(environ)
-    # A third of the client's wait for an outcome: most failures (no network, a substituted
-    # package) come sooner and are answered as failures; a longer install is answered as such.
-    deadline = time.monotonic() + client_wait(environ) / 3
+    last = read_attempt(base)
+    # An attempt whose failure is on record is over, even while its process ends (holding the
+    # lock a little longer): a new one is started, which waits for the lock.
+    over = last is not None and last.outcome == "failed"
+    child = None if running(base) and not over else start_detached(environ)
+    deadline = time.monotonic() + first_wait(environ)
     while time.monotonic() < deadline:
         if usable(env_dir, lock_text):
             _reap(child)
@@ -283,6 +305,7 @@ def serve(args: Sequence[str]) -> int:
         lambda: start_detached(environ),
         server_argv(env_python(env_dir), args),
         child,
+        last,
     )
     return waiting.serve(sys.stdin.buffer, sys.stdout.buffer)
 

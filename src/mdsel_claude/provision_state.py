@@ -9,7 +9,8 @@ The data folder holds, besides Claude Code's own files:
 - `.venv-*`: an environment being made (or left by a killed attempt: removed by the next);
 - `provision.json`: the last attempt, as the provisioner records it (the step it is at, when it
   started, how it ended and why);
-- `provision.log`: pip's output in that attempt.
+- `provision.log`: pip's output in that attempt;
+- `server.log`: the real server's output when it was started by the waiting one.
 
 Standard library only: this runs before any dependency is installed.
 """
@@ -35,6 +36,10 @@ PARTIAL_PREFIX = ".venv-"
 READY = "ready"
 RECORD = "provision.json"
 LOG = "provision.log"
+SERVER_LOG = "server.log"
+"""What the real server wrote to stderr as it started under the waiting one (`plugin_wait`)."""
+RECONNECT = "then reconnect it in /mcp (Claude Code skips a failed server for 15 minutes)"
+"""How a failed start is retried: a restart of Claude Code alone does not, within 15 minutes."""
 REQUIRED = ("mcp",)
 """Packages the server cannot start without: a lock that pins none of them is not the plugin's."""
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==\S+", re.MULTILINE)

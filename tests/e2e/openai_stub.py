@@ -102,7 +102,8 @@ def _events(item: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         {"type": "response.created", "response": {**response, "status": "in_progress"}},
         {"type": "response.output_item.done", "output_index": 0, "item": item},
-        {"type": "response.completed", "response": {**response, "usage": USAGE}},
+        # The output again in the closing event, as the API sends it (Copilot CLI reads it there).
+        {"type": "response.completed", "response": {**response, "usage": USAGE, "output": [item]}},
     ]
 
 
@@ -134,9 +135,9 @@ def _handler(stub: Stub) -> type[Handler]:
 
 
 @contextmanager
-def responses_api(command: str) -> Iterator[tuple[str, Stub]]:
-    """A running stand-in on a free local port whose model runs `command` in the shell: its
-    base URL (without `/v1`) and the recorder."""
-    stub = Stub(command)
+def responses_api(command: str, stub: Stub | None = None) -> Iterator[tuple[str, Stub]]:
+    """A running stand-in on a free local port whose model runs `command` in the shell (or
+    whatever `stub` calls): its base URL (without `/v1`) and the recorder."""
+    stub = stub or Stub(command)
     with serving(_handler(stub)) as url:
         yield url, stub

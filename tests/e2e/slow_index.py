@@ -2,13 +2,16 @@
 plugin that takes longer than the client waits, on any machine, without network.
 
 It speaks the simple repository API (PEP 503) that pip reads: a page per project listing its
-wheels, each answered after `delay` seconds, and the wheels themselves.
+wheels, each answered after `delay` seconds, and the wheels themselves. `silent_index` is one
+that takes connections and never answers, as a black-holed network: pip gives up only after
+its read timeout, so the install fails, but never within seconds.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,3 +50,12 @@ def slow_index(wheels: Path, delay: float) -> Iterator[str]:
 
     with stub_http.serving(Index) as url:
         yield f"{url}/simple"
+
+
+@contextmanager
+def silent_index() -> Iterator[str]:
+    """The URL (for PIP_INDEX_URL) of an index that never answers, for the length of the block."""
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen(64)  # the system completes connections into the backlog; none is read
+        yield f"http://127.0.0.1:{listening.getsockname()[1]}/simple"

@@ -130,3 +130,87 @@ def test_default_mode_adds_the_reminder_and_keeps_the_file(
     turn = stub.after_read()
     assert json.dumps(REMINDER)[1:-1] in turn
     assert json.dumps(REMINDER)[1:-1] not in json.dumps(shown)
+
+
+def large_guide() -> str:
+    """Over 256 KB of Markdown: more than Claude Code's Read returns, so the Read fails."""
+    parts = ["# Handbook", ""]
+    for chapter in range(1, 51):
+        parts += [f"## Chapter {chapter}", ""]
+        for section in range(1, 4):
+            parts += [f"### Chapter {chapter} section {section}", ""]
+            parts += [
+                f"Line {line} of section {chapter}.{section} says what the option does, when "
+                "it applies, and what to check before moving on to the next one."
+                for line in range(1, 16)
+            ]
+            parts.append("")
+    return "\n".join(parts)
+
+
+def failed_read_turn(claude_cli: str, tmp_path: Path, groups: dict[str, str], read: Path) -> Stub:
+    """One `claude -p` turn whose Read of `read` fails for its size, with our hook under each
+    event of `groups` (event → matcher), as install writes it; the recorded API traffic."""
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    command = hook_command(*(["--mode", "outline"] if "outline" in groups else []))
+    hooks = {
+        event: [{"matcher": matcher, "hooks": [{"type": "command", "command": command}]}]
+        for event, matcher in groups.items()
+        if event != "outline"
+    }
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    project = tmp_path / "project"
+    project.mkdir()
+    env = environ_without("ANTHROPIC_", "CLAUDE_", "MDSEL_")
+    env["HOME"] = str(home)
+    with messages_api(str(read)) as (url, stub):
+        run_claude(claude_cli, url, env, project, "Read the document.", "--allowedTools", "Read")
+    assert "exceeds maximum allowed size" in stub.read_result(), "the Read did not fail"
+    return stub
+
+
+@pytest.fixture
+def large_document(tmp_path: Path) -> Path:
+    target = tmp_path / "handbook.md"
+    target.write_text(large_guide(), encoding="utf-8")
+    assert target.stat().st_size > 256 * 1024
+    return target
+
+
+def test_a_read_too_large_gets_the_index_in_outline_mode(
+    claude_cli: str, tmp_path: Path, large_document: Path
+) -> None:
+    # What install writes with --mode outline: PostToolUse, which a failed Read never reaches,
+    # and PostToolUseFailure on Read.
+    groups = {"PostToolUse": "Read|Bash", "PostToolUseFailure": "Read", "outline": ""}
+    stub = failed_read_turn(claude_cli, tmp_path, groups, large_document)
+    turn = json.loads(stub.after_read())
+    added = [
+        block["text"]
+        for message in turn
+        if message.get("role") != "assistant" and isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "text" and "PostToolUseFailure" in block.get("text", "")
+    ]
+    assert len(added) == 1, turn
+    index = mdsel.run_command("index", None, [str(large_document)]).stdout
+    for line in index.splitlines():
+        assert line in added[0], f"index line missing: {line!r}"
+    assert added[0].rstrip().endswith(REMINDER)
+    assert "Line 3 of section 2.1" not in stub.after_read()  # the index, not the file
+
+
+@pytest.mark.parametrize(
+    "groups",
+    [
+        {"PostToolUse": "Read|Bash", "PostToolUseFailure": "Read"},
+        {"PreToolUse": "Read|Bash"},  # the default: its reminder reaches a failed Read too
+    ],
+    ids=["post-tool-use", "pre-tool-use"],
+)
+def test_a_read_too_large_gets_the_reminder_once(
+    claude_cli: str, tmp_path: Path, large_document: Path, groups: dict[str, str]
+) -> None:
+    stub = failed_read_turn(claude_cli, tmp_path, groups, large_document)
+    assert stub.after_read().count(json.dumps(REMINDER)[1:-1]) == 1

@@ -124,9 +124,13 @@ def shell_payload(command: str, cwd: Path) -> dict[str, object]:
     [
         ("claude", "read"),
         ("claude", "shell"),
+        ("claude", "vscode"),
+        ("claude", "failure"),
         ("codex", "shell"),
         ("gemini", "gemini"),
         ("opencode", "opencode"),
+        ("qwen", "qwen"),
+        ("factory", "factory"),
     ],
 )
 def test_hook_imports_only_the_standard_library(tmp_path: Path, client: str, shape: str) -> None:
@@ -143,6 +147,19 @@ def test_hook_imports_only_the_standard_library(tmp_path: Path, client: str, sha
             "cwd": str(tmp_path),
         },
         "opencode": {"tool": "read", "args": {"filePath": str(big)}, "directory": str(tmp_path)},
+        "qwen": payload(big, event="PostToolUse", tool="read_file"),
+        "factory": payload(big, event="PostToolUse"),
+        "vscode": {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "read_file",
+            "tool_input": {"filePath": str(big)},
+            "tool_use_id": "t",
+            "cwd": str(tmp_path),
+        },
+        "failure": {
+            **payload(big, event="PostToolUseFailure"),
+            "error": "File content (300KB) exceeds maximum allowed size (256KB).",
+        },
     }
     stdin = json.dumps(shapes[shape]).encode()
     modules = imported_modules([script(), "hook", "--client", client], stdin)

@@ -169,6 +169,33 @@ def test_an_identifier_found_nowhere_as_written_finds_the_sections_holding_its_p
     assert missed.search is None and missed.problems[0].code == "NO_MATCH"  # quoted: as written
 
 
+def test_an_option_path_finds_the_section_of_its_leading_parts(tmp_path: Path) -> None:
+    """`server.watch.usePolling` is an option of `server.watch`: its section, which names the
+    child only in its code, answers before a page that mentions the whole path in passing."""
+    paths = write(tmp_path, {
+        "config/server.md": "# Server options\n\n## server.watch\n\nFile system watcher "
+        "options.\n\n```js\nexport default { server: { port: 80, watch: { usePolling: true } } "
+        "}\n```\n\n## server.port\n\nThe port.\n",
+        "guide/troubleshooting.md": "# Troubleshooting\n\n## The watcher misses changes\n\n"
+        "On a network drive set `server.watch.usePolling` to true.\n",
+    })  # fmt: skip
+    assert hits(paths, "server.watch.usePolling")[0] == ("server.md", "h2.0", 3)
+    # As a quoted phrase it must occur as written: only the page holding it so answers.
+    assert [h[0] for h in hits(paths, '"server.watch.usePolling"')] == ["troubleshooting.md"]
+
+
+def test_a_possessive_searches_the_name_alone(tmp_path: Path) -> None:
+    """`defineComponent()'s signature`: the name is `defineComponent()`, not a phrase
+    `definecomponent s` that no section holds."""
+    paths = write(tmp_path, {
+        "api.md": "# API\n\n## defineComponent()\n\nDefines a component.\n\n### Signature\n\n"
+        "```ts\nfunction defineComponent(options: object): Component\n```\n",
+        "hooks.md": "# Hooks\n\n## Signature\n\nA hook's signature is its arguments, what it "
+        "returns and its name, as for any function.\n",
+    })  # fmt: skip
+    assert hits(paths, "defineComponent()'s signature")[0] == ("api.md", "h3.0", 7)
+
+
 def test_no_match_says_so_with_the_nearest_words(tmp_path: Path) -> None:
     paths = write(tmp_path, GUIDE)
     outcome = run_command("select", "?q=midleware", paths)

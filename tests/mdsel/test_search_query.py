@@ -32,6 +32,14 @@ def test_identifiers_stay_whole_words() -> None:
     )
 
 
+def test_a_possessive_is_the_name_alone() -> None:
+    assert units("Vite's config defineComponent()\u2019s it's") == (
+        "vite",
+        "config",
+        "definecomponent()",
+    )
+
+
 def test_stop_words_are_dropped_but_not_from_phrases_and_repeats_once() -> None:
     assert units('how to use the "use strict" cache cache') == ("use strict", "cache")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mdsel.search_index import SearchIndex
 from mdsel.search_query import Query, parse_query
-from mdsel.search_rank import RANK_WEIGHTS, features, fts, rerank
+from mdsel.search_rank import MAX_LEADING, RANK_WEIGHTS, alternatives, features, fts, rerank
 from mdsel.tree import Source, parse_document
 
 DOCS = {
@@ -67,3 +67,16 @@ def test_the_section_titled_as_asked_comes_first_and_the_changelog_last() -> Non
     order = [titles(index, rowid)[-1] for rowid, _score in rerank(index, query, candidates)]
     assert order[0] == "Server proxy"
     assert order.index("1.0") > order.index("Options")
+
+
+def test_an_identifier_stands_for_itself_and_a_few_of_its_leading_parts() -> None:
+    assert alternatives("server.watch.usepolling", False) == [
+        ("server.watch.usepolling", 1.0),
+        ("server watch", 2 / 3),
+    ]
+    assert alternatives("dependency_overrides", False) == [("dependency_overrides", 1.0)]
+    assert alternatives("server.watch.usepolling", True) == [("server.watch.usepolling", 1.0)]
+    # Thousands of parts: a bounded number of forms, the longest first.
+    many = alternatives(".".join(["ab"] * 3000), False)
+    assert len(many) == 1 + MAX_LEADING
+    assert [share for _text, share in many] == sorted((s for _t, s in many), reverse=True)

@@ -405,7 +405,7 @@ def test_an_oversized_payload_is_silence(run_hook: RunHook, files: Path) -> None
     assert run_hook(" " * (16 * 1024 * 1024) + payload)[:2] == (0, "")  # past the cap: silence
 
 
-@pytest.mark.parametrize("client", ["gemini", "codex", "opencode"])
+@pytest.mark.parametrize("client", ["gemini", "codex", "opencode", "cline", "qwen", "factory"])
 def test_other_clients_get_no_notes_on_stderr(
     run_hook: RunHook, monkeypatch: pytest.MonkeyPatch, client: str
 ) -> None:

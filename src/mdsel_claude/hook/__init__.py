@@ -1,6 +1,7 @@
 """`mdsel-claude hook`: an agent's tool-hook JSON on stdin → the reminder, or nothing (stdlib only).
 
-Agents run this on every file read (and Claude Code on every shell command), so it imports
+Agents run this on every file read (Claude Code on every shell command too, and VS Code, which
+ignores the matchers of Claude Code's settings, on every tool call), so it imports
 nothing beyond `json`, `os`, `stat`, `sys`, the one client module `--client` names (`claude` by
 default; see `CLIENTS`) and two leaves of the engine that use only the standard library,
 `mdsel.names` and `mdsel.settings` (`import mdsel` itself loads nothing; a test checks all of
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 MODES = ("reminder", "outline")
 """`--mode` / `MDSEL_HOOK_MODE` values; the first is the default."""
 
-CLIENTS = ("claude", "codex", "gemini", "opencode")
+CLIENTS = ("claude", "cline", "codex", "copilot", "factory", "gemini", "opencode", "qwen")
 """`--client` values, the first the default: each is a module of this package whose
 `answer(payload, threshold, mode)` gives the hook's stdout for that client's payloads."""
 
@@ -38,7 +39,8 @@ USAGE = f"""\
 usage: mdsel-claude hook [--client NAME] [--min-words N] [--mode reminder|outline]
 
 Reads an agent's tool-hook payload on stdin (--client: {", ".join(CLIENTS)}; default
-{CLIENTS[0]}, Claude Code's PreToolUse/PostToolUse). When the tool reads a Markdown file with
+{CLIENTS[0]}, Claude Code's PreToolUse/PostToolUse/PostToolUseFailure, which VS Code
+sends too). When the tool reads a Markdown file with
 more than N words (default: MDSEL_MIN_WORDS, else {DEFAULT_MIN_WORDS}), or a shell command prints
 more than N words of one, it prints the reminder to use mdsel_index and mdsel_select;
 otherwise it prints nothing.

@@ -6,6 +6,13 @@ its file in `tool_input.file_path` (a slice with `offset`/`limit`); a `Bash` com
 is `hookSpecificOutput.additionalContext` (the reminder) or, in outline mode at PostToolUse,
 `hookSpecificOutput.updatedToolOutput` (the tool's own result shape, with the index in place of
 the file: Claude Code rejects a replacement of any other shape and keeps the original output).
+
+A `Read` too large to return fails instead (over 256 KB, or 25,000 tokens): no result exists to
+replace, and PostToolUse does not run. PostToolUseFailure does, with the failure's text in
+`error`; its `additionalContext` reaches the model beside the error, so a size failure on a
+large Markdown file gets the reminder there, and in outline mode the index with it.
+
+VS Code runs this hook too, on every tool call (see `vscode`): its `read_file` is handed there.
 """
 
 from __future__ import annotations
@@ -15,11 +22,28 @@ import os
 
 from mdsel_claude.hook.files import MAX_BYTES, REMINDER, absolute_path, large_markdown, open_regular
 
-EVENTS = frozenset({"PreToolUse", "PostToolUse"})
+EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 """Hook events the reminder is given for; any other event is answered with silence."""
 
 REPLACING_EVENT = "PostToolUse"
 """The only event at which a tool's result exists and can be replaced (outline mode)."""
+
+FAILURE_EVENT = "PostToolUseFailure"
+"""The event of a tool call that failed: only a Read that was too large is answered there."""
+
+SIZE_FAILURES = (
+    "exceeds maximum allowed size",
+    "exceeds maximum allowed tokens",
+    "The requested line range contains over",
+)
+"""How Claude Code's Read says a file (or the lines asked for) is too large to return: `File
+content (295.9KB) exceeds maximum allowed size (256KB). …`, the same for tokens, and a slice's
+`The requested line range contains over …`. Any other failure (a missing file, a read the user
+refused) is answered with silence: it showed the model nothing of the file, and was not meant to."""
+
+VSCODE_TOOLS = frozenset({"read_file", "readFile"})
+"""VS Code's read tool, as it names it in a payload (`read_file`, the model's name for it) and
+in chat (`readFile`): handed to `vscode`, which is imported for such a read only."""
 
 
 def read_path(payload: dict[str, object]) -> str | None:
@@ -38,8 +62,8 @@ def is_partial_read(payload: dict[str, object]) -> bool:
     return tool_input.get("offset") is not None or tool_input.get("limit") is not None
 
 
-def _reminder(event: str) -> str:
-    output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": REMINDER}}
+def _reminder(event: str, text: str = REMINDER) -> str:
+    output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
     return json.dumps(output) + "\n"
 
 
@@ -55,14 +79,22 @@ def answer(payload: object, threshold: int, mode: str) -> str | None:
     """The hook's stdout for one payload: the reminder, the replaced Read result, or None.
 
     Outline mode changes only a whole-file Read at PostToolUse, where a result exists to
-    replace; elsewhere, and whenever the outline cannot be made, the answer is the reminder.
+    replace, and one that failed for its size (the index beside the error); elsewhere, and
+    whenever the outline cannot be made, the answer is the reminder.
     """
     if not isinstance(payload, dict):
         return None
+    tool = payload.get("tool_name")
+    if isinstance(tool, str) and tool in VSCODE_TOOLS:
+        from mdsel_claude.hook import vscode
+
+        return vscode.answer(payload, threshold, mode)
     event = payload.get("hook_event_name")
     if not isinstance(event, str) or event not in EVENTS:
         return None
-    if payload.get("tool_name") == "Bash":
+    if event == FAILURE_EVENT:
+        return _failed_read(payload, threshold, mode)
+    if tool == "Bash":
         return _reminder(event) if _bash_prints_large_markdown(payload, threshold) else None
     path = read_path(payload)
     replacing = mode == "outline" and event == REPLACING_EVENT
@@ -76,6 +108,25 @@ def answer(payload: object, threshold: int, mode: str) -> str | None:
             output = {"hookSpecificOutput": {"hookEventName": event, "updatedToolOutput": replaced}}
             return json.dumps(output) + "\n"
     return _reminder(event)
+
+
+def _failed_read(payload: dict[str, object], threshold: int, mode: str) -> str | None:
+    """The answer to a Read that failed: for a size failure on a large Markdown file the
+    reminder, with the index before it in outline mode for a whole-file read (the model has
+    no file to replace and nothing of it yet); None for anything else."""
+    error = payload.get("error")
+    if not isinstance(error, str) or not any(text in error for text in SIZE_FAILURES):
+        return None
+    path = read_path(payload)
+    if path is None or not large_markdown(path, threshold):
+        return None
+    if mode == "outline" and not is_partial_read(payload):
+        from mdsel_claude.hook.outline import index_text
+
+        index = index_text(path)
+        if index is not None:
+            return _reminder(FAILURE_EVENT, f"{index}{REMINDER}")
+    return _reminder(FAILURE_EVENT)
 
 
 def _replaced_read(payload: dict[str, object], path: str) -> dict[str, object] | None:

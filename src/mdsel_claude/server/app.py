@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from mdsel_claude.server.backend import Backend, make_backend
-from mdsel_claude.server.calls import internal_error, run_tool
+from mdsel_claude.server.calls import internal_error, run_tool, still_reading_answer
 from mdsel_claude.server.config import ConfigError, Settings, load_settings
 from mdsel_claude.server.session import InFlight, exit_now, not_initialized
 from mdsel_claude.server.tools import ANNOTATIONS, INSTRUCTIONS, TOOLS
@@ -53,13 +53,16 @@ def build_server(
     in_flight: InFlight | None = None,
 ) -> Server[Any]:
     """The SDK server with its two tools; the SDK is imported here, not when this module is."""
-    import anyio.to_thread
+    import anyio
     from mcp import types
     from mcp.server import Server
+
+    from mdsel_claude.server.read_budget import ReadingOn, answer_in_time
 
     config = Settings() if settings is None else settings
     engine = make_backend(config) if backend is None else backend
     calls = InFlight() if in_flight is None else in_flight
+    reading_on = ReadingOn()
     listing = types.ListToolsResult(
         tools=[
             types.Tool(
@@ -83,13 +86,19 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        # In a worker thread: reading and parsing must not stall the other requests.
+        # In a worker thread: reading and parsing must not stall the other requests. A call
+        # still reading when its time is up answers so, and its reading goes on (read_budget).
         cancel = calls.start()
         work = functools.partial(
             run_tool, params.name, params.arguments, config, engine, cwd, cancel
         )
         try:
-            result = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+            answer = functools.partial(
+                still_reading_answer,
+                json_mode=config.json,
+                command=params.name.removeprefix("mdsel_"),
+            )
+            result = await answer_in_time(work, config.read_seconds, reading_on, cancel, answer)
         except anyio.get_cancelled_exc_class():
             # notifications/cancelled, or the session ending: the thread is abandoned, and the
             # flag makes the work in it stop at its next checkpoint instead of running on.

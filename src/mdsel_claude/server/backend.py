@@ -13,6 +13,7 @@ from mdsel_claude.server.external import ExternalBackend
 
 if TYPE_CHECKING:
     from mdsel import Problem
+    from mdsel_claude.server.read_budget import ReadProgress
 
 
 class Backend(Protocol):
@@ -34,10 +35,13 @@ class Backend(Protocol):
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
         left_out: Sequence[str] = (),
+        progress: ReadProgress | None = None,
     ) -> Outcome:
         """`cancel`, once set, stops the run as soon as it can (raising reader.Cancelled).
         `refused`: files of `paths` the read policy refused → why; never read. `left_out`:
-        files the per-call caps left out, never read, which a link may name too."""
+        files the per-call caps left out, never read, which a link may name too. `progress`:
+        where a backend that reads through the parse cache reports its reading (see
+        read_budget); one that keeps nothing between calls ignores it."""
         ...
 
 

@@ -3,6 +3,10 @@
 The budget counts what the kept documents cost in memory (their tree, as the `size` function
 given measures it), not their source bytes: a tree of many small blocks can weigh several times
 its source, so counting source bytes would let the cache hold far more than its budget.
+
+Bytes already being parsed by another thread are waited for, not parsed again: a call answered
+before its parse ended (see `read_budget`) leaves that parse running, and the call that asks
+again meets it here.
 """
 
 from __future__ import annotations
@@ -14,6 +18,19 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 DocumentT = TypeVar("DocumentT")
+
+WAIT_CHECK_SECONDS = 0.05
+"""How often a thread waiting for another's parse asks whether it should go on waiting."""
+
+
+class _Parsing(Generic[DocumentT]):
+    """One parse in progress: set once it has ended, with its document when it succeeded."""
+
+    __slots__ = ("document", "ended")
+
+    def __init__(self) -> None:
+        self.ended = threading.Event()
+        self.document: DocumentT | None = None
 
 
 class DigestCache(Generic[DocumentT]):
@@ -35,6 +52,7 @@ class DigestCache(Generic[DocumentT]):
         self._budget = budget_bytes
         self._cost = size if size is not None else _source_bytes
         self._entries: OrderedDict[bytes, tuple[DocumentT, int]] = OrderedDict()
+        self._parsing: dict[bytes, _Parsing[DocumentT]] = {}
         self._size = 0
         self._lock = threading.Lock()
         self.hits = 0
@@ -67,30 +85,60 @@ class DigestCache(Generic[DocumentT]):
             return entry[0]
 
     def digest_and_parse(
-        self, data: bytes, parse: Callable[[bytes], DocumentT] | None = None
+        self,
+        data: bytes,
+        parse: Callable[[bytes], DocumentT] | None = None,
+        waiting: Callable[[bool], object] | None = None,
     ) -> tuple[DocumentT, bytes]:
-        """The document for `data` (as `__call__`) and the digest it is kept under."""
+        """The document for `data` (as `__call__`) and the digest it is kept under.
+        While another thread parses the same bytes, `waiting(True)` is called before the wait
+        and every WAIT_CHECK_SECONDS of it, and `waiting(False)` after; what it raises ends
+        the wait (a waiter whose call was cancelled stops holding its bytes)."""
         key = digest(data)
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return entry[0], key
-            self.misses += 1
-        # Parse outside the lock: a large document must not hold up hits on other ones. Two
-        # threads may parse the same new bytes at once; both results are equal, one is kept.
-        document = (self._parse if parse is None else parse)(data)
-        cost = self._cost(document, data)
-        if cost > self._budget:
-            return document, key
-        with self._lock:
-            if key not in self._entries:
-                self._entries[key] = (document, cost)
-                self._size += cost
-            while self._size > self._budget:
-                _, (_, evicted) = self._entries.popitem(last=False)
-                self._size -= evicted
+        while True:
+            with self._lock:
+                entry = self._entries.get(key)
+                if entry is not None:
+                    self._entries.move_to_end(key)
+                    self.hits += 1
+                    return entry[0], key
+                other = self._parsing.get(key)
+                if other is None:
+                    mine: _Parsing[DocumentT] = _Parsing()
+                    self._parsing[key] = mine
+                    self.misses += 1
+                    break
+            # Another thread parses these bytes: its result, once it ends (the same bytes give
+            # the same tree). One that failed (cancelled, refused) leaves the parse to us.
+            if waiting is None:
+                other.ended.wait()
+            else:
+                try:
+                    waiting(True)
+                    while not other.ended.wait(WAIT_CHECK_SECONDS):
+                        waiting(True)
+                finally:
+                    waiting(False)
+            if other.document is not None:
+                with self._lock:
+                    self.hits += 1
+                return other.document, key
+        # Parse outside the lock: a large document must not hold up hits on other ones.
+        try:
+            document = (self._parse if parse is None else parse)(data)
+            mine.document = document
+            cost = self._cost(document, data)
+            with self._lock:
+                if cost <= self._budget and key not in self._entries:
+                    self._entries[key] = (document, cost)
+                    self._size += cost
+                while self._size > self._budget:
+                    _, (_, evicted) = self._entries.popitem(last=False)
+                    self._size -= evicted
+        finally:
+            with self._lock:
+                del self._parsing[key]
+            mine.ended.set()
         return document, key
 
     def clear(self) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mdsel.errors import PROCESSING_ERROR, Problem
 from mdsel.results import Outcome
@@ -19,6 +20,9 @@ from mdsel_claude.server.config import Settings
 from mdsel_claude.server.embedded import report_only
 from mdsel_claude.server.reader import Cancelled, stop_if_set
 from mdsel_claude.server.tools import ArgumentError, ArgumentLimits, ToolRequest, parse_arguments
+
+if TYPE_CHECKING:
+    from mdsel_claude.server.read_budget import ReadProgress
 
 logger = logging.getLogger("mdsel_claude.server")
 
@@ -148,11 +152,13 @@ def run_request(
     backend: Backend,
     cwd: str | None = None,
     cancel: threading.Event | None = None,
+    progress: ReadProgress | None = None,
 ) -> ToolResult:
     """Expand and check the files, run the backend on those accepted, relay what it printed.
 
     The server's own findings travel with the call, so each backend prints them where mdsel
     prints file problems; both backends therefore give the same text for the same call.
+    `progress`: where the backend reports its reading (see read_budget).
     """
     cwd, cwd_gone = working_directory(cwd)
     check = check_files(request.files, settings, cwd, cancel, cwd_gone)
@@ -171,6 +177,7 @@ def run_request(
             cancel=cancel,
             refused=check.refused,
             left_out=check.left_out,
+            progress=progress,
         )
     if settings.json:
         outcome = outcome._replace(stdout=cap_json_errors(outcome.stdout, settings.max_problems))
@@ -189,6 +196,15 @@ def run_request(
     return ToolResult(text, result.is_error or (cut and settings.json))
 
 
+def still_reading_answer(message: str, json_mode: bool, command: str) -> ToolResult:
+    """The tool error saying `message`: a line of text, or (MDSEL_FORMAT=json) the envelope."""
+    if not json_mode:
+        return ToolResult(f"mdsel-claude: {message}\n", True)
+    error = {"type": "PROCESSING_ERROR", "code": "STILL_READING", "message": message}
+    body = {"success": False, "command": command, "errors": [error]}
+    return ToolResult(json.dumps(body, ensure_ascii=False, indent=2) + "\n", True)
+
+
 def internal_error(name: str, error: BaseException) -> ToolResult:
     """The answer when a call failed in a way nothing above foresaw; details go to the log."""
     detail = f"{type(error).__name__}: {error}"
@@ -202,6 +218,7 @@ def run_tool(
     backend: Backend,
     cwd: str | None = None,
     cancel: threading.Event | None = None,
+    progress: ReadProgress | None = None,
 ) -> ToolResult:
     """One tools/call from start to finish. Never raises: every failure is a tool error.
 
@@ -215,7 +232,7 @@ def run_tool(
     except ArgumentError as error:
         return ToolResult(f"{error}\n", True)
     try:
-        return run_request(request, settings, backend, cwd, cancel)
+        return run_request(request, settings, backend, cwd, cancel, progress)
     except Cancelled:
         return ToolResult(f"mdsel-claude: {name} was cancelled\n", True)
     except Exception as error:

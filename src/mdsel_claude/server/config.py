@@ -15,11 +15,24 @@ from dataclasses import dataclass, field
 from mdsel.settings import ConfigError, raw_value, read_positive, read_settings
 from mdsel.settings import Settings as EngineSettings
 
-__all__ = ["DEFAULT_CACHE_BYTES", "ConfigError", "EngineSettings", "Settings", "load_settings"]
+__all__ = [
+    "DEFAULT_CACHE_BYTES",
+    "DEFAULT_SEARCH_CACHE_BYTES",
+    "ConfigError",
+    "EngineSettings",
+    "Settings",
+    "load_settings",
+]
 
-DEFAULT_CACHE_BYTES = 480 * 1024 * 1024
+DEFAULT_CACHE_BYTES = 576 * 1024 * 1024
 """Parsed documents kept by the server, counted as the memory their trees take (their bytes,
-word mask, columns and line table): under 512 MB resident in all."""
+word mask, columns and line table). It holds what one call reads at the default caps of one-line
+headings (32 MiB: 541 MiB of trees), so such a call, answered while still reading, is answered
+whole when asked again (see read_budget). With the search indexes (at most
+DEFAULT_SEARCH_CACHE_BYTES) the server stays under 1 GB resident."""
+DEFAULT_SEARCH_CACHE_BYTES = 240 * 1024 * 1024
+"""Search indexes kept: their tables take about half what their documents do (docs/server.md),
+so this holds those of 480 MiB of documents."""
 DEFAULT_MAX_ENTRIES = 100
 DEFAULT_MAX_ENTRY_CHARS = 1024
 DEFAULT_MAX_GLOB_SEGMENTS = 32
@@ -28,6 +41,9 @@ DEFAULT_MAX_ANSWER_CHARS = 100_000
 """Where Claude Code stops showing a tool result (25,000 tokens) and saves it to a file instead:
 answers within MDSEL_MAX_ANSWER_TOKENS never come near it; only `full=true` ones can."""
 DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
+DEFAULT_MAX_READ_MS = 2000
+"""Time a call may spend before its files are read and parsed (see read_budget): with the
+slowest selection measured in parsed documents (about 2 s), a call answers within 5 s."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +74,17 @@ class Settings:
     """Characters in one answer's text (MDSEL_MAX_ANSWER_CHARS)."""
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     """Bytes in one JSON-RPC message read from stdin (MDSEL_MAX_REQUEST_BYTES)."""
+    max_read_ms: int = DEFAULT_MAX_READ_MS
+    """Milliseconds a call may take before its files are read and parsed; then it answers that
+    it is still reading, and the reading goes on (MDSEL_MAX_READ_MS)."""
+
+    @property
+    def read_seconds(self) -> float | None:
+        """The time for reading in seconds; None where nothing read on would be kept (MDSEL_BIN,
+        or no parse cache), so a call asked again could never be answered sooner."""
+        if self.bin is not None or self.cache_bytes == 0:
+            return None
+        return self.max_read_ms / 1000
 
 
 def _format(environ: Mapping[str, str]) -> bool:
@@ -121,4 +148,5 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: str | None = No
         max_problems=read_positive(env, "MDSEL_MAX_PROBLEMS", DEFAULT_MAX_PROBLEMS),
         max_answer_chars=read_positive(env, "MDSEL_MAX_ANSWER_CHARS", DEFAULT_MAX_ANSWER_CHARS),
         max_request_bytes=read_positive(env, "MDSEL_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES),
+        max_read_ms=read_positive(env, "MDSEL_MAX_READ_MS", DEFAULT_MAX_READ_MS),
     )

@@ -12,13 +12,18 @@ from typing import TYPE_CHECKING
 from mdsel.results import Outcome
 from mdsel_claude.server import access
 from mdsel_claude.server.cache import DigestCache
-from mdsel_claude.server.config import Settings
+from mdsel_claude.server.config import DEFAULT_SEARCH_CACHE_BYTES, Settings
 from mdsel_claude.server.freshness import Freshness, Names, signature
 from mdsel_claude.server.reader import CheckedReader, stop_if_set
 
 if TYPE_CHECKING:
-    from mdsel import Document, Options, Problem
+    from mdsel import Document, Options, Problem, Source
     from mdsel.search_index import SearchCache
+    from mdsel_claude.server.read_budget import ReadProgress
+
+
+TOO_LARGE_KEPT = 64
+"""File lists remembered as too large for the parse cache."""
 
 
 def engine_options(settings: Settings) -> Options:
@@ -70,8 +75,11 @@ class CachedReader(CheckedReader):
         cwd: str | None = None,
         cancelled: Callable[[], bool] | None = None,
         names: Names | None = None,
+        waiting: Callable[[bool], object] | None = None,
     ) -> None:
         super().__init__(policy, budget, cwd, cancelled)
+        self._waiting = waiting
+        """Told when a parse waits for another thread's parse of the same bytes, and after."""
         self._documents = documents
         self._freshness = freshness
         self._names = names
@@ -125,7 +133,7 @@ class CachedReader(CheckedReader):
         if recalled is not None and recalled[0] is data:
             return recalled[1]
         read = self._read.pop(id(data), None)
-        document, key = self._documents.digest_and_parse(data, self._parse)
+        document, key = self._documents.digest_and_parse(data, self._parse, self._waiting)
         if read is not None and read[0] is data:
             self._freshness.record(read[1], key, read[2])
             if self._names is not None:
@@ -146,6 +154,22 @@ class EmbeddedBackend:
         """Which files are unchanged since their bytes were hashed."""
         self.names = Names()
         """Which file each name led to when it was judged and read."""
+        self._too_large: dict[tuple[str, ...], int] = {}
+        """The file lists of calls whose documents weighed more than the parse cache keeps →
+        that weight: asked again, they cannot be answered from it (the last TOO_LARGE_KEPT)."""
+
+    def _loaded(
+        self, key: tuple[str, ...], progress: ReadProgress, sources: Sequence[Source]
+    ) -> None:
+        """Every file of a call is parsed: note whether they fit the parse cache together."""
+        weight = sum(source.document.resident_bytes() for source in sources)
+        with self._lock:
+            self._too_large.pop(key, None)
+            if weight > self._settings.cache_bytes:
+                self._too_large[key] = weight
+                while len(self._too_large) > TOO_LARGE_KEPT:
+                    del self._too_large[next(iter(self._too_large))]
+        progress.loaded()
 
     @property
     def cache(self) -> DigestCache[Document]:
@@ -170,8 +194,10 @@ class EmbeddedBackend:
 
                 # Search indexes of the documents the parse cache keeps, reused while those are
                 # unchanged; their tables take about half what the documents do (see
-                # docs/server.md), so half the parse cache's budget holds them.
-                self._searches = SearchCache(self._settings.cache_bytes // 2)
+                # docs/server.md), so half the parse cache's budget holds them, up to a fixed
+                # share that keeps the two within the server's memory bound.
+                budget = min(self._settings.cache_bytes // 2, DEFAULT_SEARCH_CACHE_BYTES)
+                self._searches = SearchCache(budget)
             return self._cache, self._options
 
     @property
@@ -190,6 +216,7 @@ class EmbeddedBackend:
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
         left_out: Sequence[str] = (),
+        progress: ReadProgress | None = None,
     ) -> Outcome:
         import mdsel
 
@@ -205,6 +232,12 @@ class EmbeddedBackend:
             parse_now = functools.partial(
                 mdsel.parse_document, max_nodes=engine.max_blocks, checkpoint=checkpoint
             )
+        if progress is not None:
+            parse_now = functools.partial(
+                _parse_reported,
+                parse_now or functools.partial(mdsel.parse_document, max_nodes=engine.max_blocks),
+                progress,
+            )
         # The engine reads nothing by name here: every file comes through a descriptor the read
         # policy has judged, under what is left of this call's byte budget.
         reader = CachedReader(
@@ -216,6 +249,7 @@ class EmbeddedBackend:
             cwd,
             cancelled,
             self.names,
+            None if progress is None else functools.partial(_waiting, cancel, progress),
         )
         read: Callable[[str], bytes | Problem] = reader
         if refused:
@@ -223,6 +257,13 @@ class EmbeddedBackend:
             # the numbering of namespaces, and its problem its place among the files'.
             def read(path: str) -> bytes | Problem:
                 return refused[path] if path in refused else reader(path)
+
+        loaded = None
+        if progress is not None:
+            key = tuple(paths)
+            progress.start(len(paths), self._too_large.get(key))
+            read = functools.partial(_reported, read, progress)
+            loaded = functools.partial(self._loaded, key, progress)
 
         return mdsel.run_command(
             command,
@@ -236,7 +277,39 @@ class EmbeddedBackend:
             read=read,
             left_out=left_out,
             search_cache=self._searches,
+            loaded=loaded,
         )
+
+
+def _waiting(cancel: threading.Event | None, progress: ReadProgress, waits: bool) -> None:
+    """Told while a parse waits for another thread's: reported, and stopped once cancelled."""
+    progress.waiting(waits)
+    if waits and cancel is not None:
+        stop_if_set(cancel)
+
+
+def _parse_reported(
+    parse: Callable[[bytes], Document], progress: ReadProgress, data: bytes
+) -> Document:
+    """`parse(data)`, reported to `progress` while it runs (a cache miss: work worth going on
+    with once the call has answered)."""
+    progress.parsing(True)
+    try:
+        return parse(data)
+    finally:
+        progress.parsing(False)
+
+
+def _reported(
+    read: Callable[[str], bytes | Problem], progress: ReadProgress, path: str
+) -> bytes | Problem:
+    """`read(path)`, with the file and its size reported to `progress` (the engine parses it
+    next)."""
+    progress.reading(path)
+    data = read(path)
+    if isinstance(data, bytes):
+        progress.read(len(data))
+    return data
 
 
 def _resident_bytes(document: Document, _data: bytes) -> int:

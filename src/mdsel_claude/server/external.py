@@ -16,6 +16,7 @@ from mdsel_claude.server.reader import Cancelled
 
 if TYPE_CHECKING:
     from mdsel import Problem
+    from mdsel_claude.server.read_budget import ReadProgress
 
 EXTERNAL_TIMEOUT_SECONDS = 300.0
 """How long one MDSEL_BIN run may take; a hung executable must not hold a tool call forever."""
@@ -182,7 +183,10 @@ class ExternalBackend:
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
         left_out: Sequence[str] = (),
+        progress: ReadProgress | None = None,
     ) -> Outcome:
+        # Reading it is not reported (`progress`): the executable keeps nothing between runs,
+        # so a call answered before its reading ended would start from nothing again.
         # The executable is never given a refused file (it would read it): those are reported
         # here, so the files after them are numbered without them (see docs/server.md). Nor
         # does it hear of files the caps left out: it has its own limits.

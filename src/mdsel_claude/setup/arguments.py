@@ -62,7 +62,8 @@ def parser() -> argparse.ArgumentParser:
             choices=CLIENT_CHOICES,
             help="another agent instead of Claude Code (claude, the default, is Claude Code "
             "itself): the server, and the hook in Gemini CLI (read_file), Codex CLI (shell "
-            "reads) and OpenCode (a plugin); see docs/clients.md",
+            "reads), OpenCode (a plugin), Qwen Code (read_file) and Factory Droid (Read); see "
+            "docs/clients.md",
         )
         sub.add_argument(
             "--dry-run", action="store_true", help="print what would change, change nothing"
@@ -91,7 +92,8 @@ def parser() -> argparse.ArgumentParser:
         "--event",
         choices=HOOK_EVENTS,
         help="hook event: before the Read, or after it "
-        "(default: PreToolUse; PostToolUse with --mode outline)",
+        "(default: PreToolUse; PostToolUse with --mode outline); PostToolUse also puts the "
+        "hook on PostToolUseFailure, for a Read too large to return",
     )
     install.add_argument(
         "--mode",
@@ -100,6 +102,14 @@ def parser() -> argparse.ArgumentParser:
         help="reminder: add the reminder to a large Markdown Read; outline: show the "
         "document's index in place of a whole-file Read's result (PostToolUse only) "
         "(default: reminder)",
+    )
+    install.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also add a short block to the instructions file the agent reads in that scope "
+        "(Claude Code: CLAUDE.local.md, CLAUDE.md, ~/.claude/CLAUDE.md; AGENTS.md, GEMINI.md "
+        "for others; see docs/clients.md) saying when to use mdsel_index and mdsel_select; "
+        "uninstall takes it out again",
     )
     install.add_argument(
         "--allow-duplicate",

@@ -33,6 +33,7 @@ from mdsel_claude.setup import (
 from mdsel_claude.setup.clients import CLIENTS, Request
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.instructions import Target, with_block, without_block
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.paths import (
     SCOPES,
@@ -76,6 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         return cross_client.uninstall_all(args.dry_run)
     if args.skill:
+        if getattr(args, "instructions", False):
+            parser.error("--instructions goes with the server, not with --skill")
         if args.client or args.scope not in (None, "user", "project"):
             parser.error(
                 "--skill goes where every agent looks: no --client; --scope user or project"
@@ -108,8 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if where.scope == "local":  # settings.local.json holds a path of this machine
                     ignore = tuple(git_ignore.plan_ignore(os.environ))
                     plan = dataclasses.replace(plan, steps=plan.steps + ignore)
+                if args.instructions:
+                    plan = with_block(plan, _claude_instructions(where))
             else:
                 plan = plan_uninstall(where, state_file, os.environ)
+                plan = without_block(plan, _claude_instructions(where))
                 leftovers = plan.leftovers
             carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
@@ -119,6 +125,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "install" and not args.dry_run:
         print(_next_steps(where))
     return 0
+
+
+def _claude_instructions(where: Locations) -> Target:
+    assert where.instructions is not None  # every Claude Code scope has one
+    return Target(where.instructions, f"{arguments.CLAUDE}:{where.scope}")
+
+
+def _client_instructions(args: argparse.Namespace, scope: str) -> Target | None:
+    """The client's instructions file for `scope`; for `install --instructions` where the
+    client has none, a SetupError saying so."""
+    client = CLIENTS[args.client]
+    target = client.instructions(scope, Path.cwd(), os.environ)
+    if target is None and getattr(args, "instructions", False):
+        raise SetupError(
+            f"--instructions: no instructions file that {client.title} reads could be "
+            "verified, so none is written for it (docs/clients.md#instructions-files); run "
+            "install without --instructions"
+        )
+    return target
 
 
 def _warn_if_passing(executable: str) -> None:
@@ -146,6 +171,7 @@ def _client_main(args: argparse.Namespace) -> int:
     scope = args.scope or client.scopes[0]
     try:
         path = client.config_file(scope, Path.cwd(), os.environ)
+        instructions = _client_instructions(args, scope)
         state_file = ledger.state_path(os.environ)
         with exclusive(lock_dir()):
             executable = ""
@@ -161,8 +187,12 @@ def _client_main(args: argparse.Namespace) -> int:
             )  # fmt: skip
             if args.command == "install":
                 plan = client.plan_install(request)
+                if args.instructions and instructions is not None:
+                    plan = with_block(plan, instructions)
             else:
                 plan = client.plan_uninstall(request)
+                if instructions is not None:
+                    plan = without_block(plan, instructions)
             carry_out(plan, args.dry_run)
     except (JsonFileError, SetupError, OSError) as error:
         return failure(error)

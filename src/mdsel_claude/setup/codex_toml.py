@@ -145,12 +145,17 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
     theirs = current is not None and not old.wrote(_unwrap(current), False, AT)
     wrote: tuple[Written, ...] = () if theirs else (Written(AT, entry),)
     what = f"Codex CLI MCP server {SERVER_KEY!r} → {entry['command']} serve"
+    kept: list[Step] = [kept_as_theirs(path, f"[{CONTAINER}.{SERVER_KEY}]")] if theirs else []
     if hook is not None:
+        command = hook.entry["command"]
         with _editing(path):
             placed = _with_hook(doc, expected, hook, old, path)
-        created += placed.created
-        wrote += placed.written
-        what += f"; {hook.event} hook on its shell tool, trusted → {hook.entry['command']}"
+        if placed is None:
+            kept.append(kept_as_theirs(path, f"the {hook.event} hook → {command}"))
+        else:
+            created += placed.created
+            wrote += placed.written
+            what += f"; {hook.event} hook on its shell tool, trusted → {command}"
     rendered = _checked(path, _line_ends(tomlkit.dumps(doc), source), expected)
     new, runs = _spliced(source or "", rendered, expected)
     keys = tuple(dict.fromkeys(old.keys + tuple(created)))
@@ -162,9 +167,7 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
         else WriteText(path, new, text is None, what)
     )
     steps, state = with_dirs(path, state)
-    if theirs:
-        steps.append(kept_as_theirs(path, f"[{CONTAINER}.{SERVER_KEY}]"))
-    return Plan((*steps, step), state, state_file)
+    return Plan((*steps, step, *kept), state, state_file)
 
 
 def _before_install(
@@ -204,9 +207,18 @@ def _spliced(source: str, rendered: str, expected: dict[str, Any]) -> tuple[str,
 
 def _with_hook(
     doc: tomlkit.TOMLDocument, expected: dict[str, Any], hook: Hook, old: Created, path: Path
-) -> codex_trust.Trusted:
+) -> codex_trust.Trusted | None:
     """`hook` into the document and into `expected` alike (the plain values the new text must
-    parse back to), in place of any of ours; trust noted for another place is taken away."""
+    parse back to), in place of any of ours; trust noted for another place is taken away.
+    None when the file already holds `hook` exactly but install did not write it: that one
+    stays the user's (and unrecorded, so uninstall leaves it, and its trust); only what the
+    record lists goes."""
+    if _theirs(expected, hook, old):
+        for target in (doc, expected):
+            codex_hooks.remove_hooks(target, lambda value: old.wrote(value, True), path)
+            codex_trust.remove_trust(target, old, path)
+            codex_hooks.prune(target, old)
+        return None
 
     def ours(value: object) -> bool:
         return old.wrote(value, True) or codex_hooks.is_install_form(value, _program(hook))
@@ -223,6 +235,21 @@ def _with_hook(
         codex_trust.remove_trust(target, old, path, keep=placed.key)
         codex_hooks.prune(target, old)
     return placed
+
+
+def _theirs(plain: dict[str, Any], hook: Hook, old: Created) -> bool:
+    """Whether a group of our matcher under `hook`'s event holds `hook` exactly and the record
+    does not list it (written by hand, or by an install whose record is kept elsewhere)."""
+    hooks = plain.get(codex_hooks.HOOKS)
+    groups = hooks.get(hook.event) if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else []:
+        if not isinstance(group, dict) or group.get("matcher") != codex_hooks.MATCHER:
+            continue
+        inner = group.get(codex_hooks.HOOKS)
+        for value in inner if isinstance(inner, list) else []:
+            if ledger.same_value(value, hook.entry) and not old.wrote(value, True):
+                return True
+    return False
 
 
 def _program(hook: Hook) -> str:

@@ -13,10 +13,16 @@ import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import ours, policy, survey
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
+from mdsel_claude.setup import instructions, ledger, ours, paths, policy, survey
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, FAILURE_EVENT, SERVER_KEY
 from mdsel_claude.setup.ours import Installation, Verdict
-from mdsel_claude.setup.probes import Report, check_hook, check_server, fires_on_read
+from mdsel_claude.setup.probes import (
+    Report,
+    check_hook,
+    check_server,
+    fires_on_failed_read,
+    fires_on_read,
+)
 from mdsel_claude.setup.survey import Hook, Server, Survey
 
 SCOPE_ORDER = ("local", "project", "user")
@@ -38,6 +44,7 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     hooks = [(h, _judge_hook(h, me, environ)) for h in found.hooks]
     report.say("found")
     _list(servers, hooks, found, report)
+    _instructions(project_dir, environ, report)
     _gone(servers, hooks, report)
     report.say("checks")
     _probe(me, servers, hooks, report)
@@ -46,6 +53,17 @@ def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     report.say("all good" if not report.failed else "problems found (see above)")
     print("\n".join(report.lines))
     return 1 if report.failed else 0
+
+
+def _instructions(project_dir: Path, environ: Mapping[str, str], report: Report) -> None:
+    """The instructions block of each scope (optional, so never a failure)."""
+    state = ledger.load(ledger.state_path(environ))
+    for scope in SCOPE_ORDER:
+        where = paths.locations(scope, project_dir, environ)
+        if where.instructions is not None:
+            target = instructions.Target(where.instructions, f"claude:{scope}")
+            flag = "" if scope == SCOPE_ORDER[0] else f" --scope {scope}"
+            instructions.report(scope, target, state, flag, report)
 
 
 def _judge_hook(hook: Hook, me: Installation, environ: Mapping[str, str]) -> Verdict:
@@ -115,7 +133,10 @@ def _probe(
 ) -> None:
     """Run our executable once per distinct set of arguments that our entries use."""
     runs = {v.args for _, v in servers if v.args} | {
-        v.args for h, v in hooks if v.args and fires_on_read(h.event, h.matcher)
+        v.args
+        for h, v in hooks
+        if v.args
+        and (fires_on_read(h.event, h.matcher) or fires_on_failed_read(h.event, h.matcher))
     }
     for args in sorted(runs):
         assert args is not None
@@ -200,8 +221,11 @@ def _judge_active(server: Server, verdict: Verdict, found: Survey, report: Repor
 def _judge_hooks(hooks: list[tuple[Hook, Verdict]], found: Survey, report: Report) -> None:
     if found.hooks_off is not None:
         report.fail(f"disableAllHooks is set in {found.hooks_off}, so no hook runs, ours included")
-    on_read = [(h, v) for h, v in hooks if fires_on_read(h.event, h.matcher)]
-    for hook, verdict in hooks:
+    # The PostToolUseFailure hook is judged on its own: it runs for a failed Read only.
+    failure = [(h, v) for h, v in hooks if h.event == FAILURE_EVENT]
+    tool_hooks = [(h, v) for h, v in hooks if h.event != FAILURE_EVENT]
+    on_read = [(h, v) for h, v in tool_hooks if fires_on_read(h.event, h.matcher)]
+    for hook, verdict in tool_hooks:
         if verdict.args and not fires_on_read(hook.event, hook.matcher):
             report.fail(
                 f"the hook in {hook.where} is registered for {hook.event} with matcher "
@@ -226,3 +250,34 @@ def _judge_hooks(hooks: list[tuple[Hook, Verdict]], found: Survey, report: Repor
         report.fail(f"duplicate: {len(running)} Read hooks are registered (in {places}); keep one")
     if not any(verdict.args for _, verdict in on_read):
         report.fail("no Read hook of this installation is registered: run `mdsel-claude install`")
+    after_read = any(v.args and h.event == "PostToolUse" for h, v in running)
+    _judge_failure_hooks(failure, after_read, found, report)
+
+
+def _judge_failure_hooks(
+    hooks: list[tuple[Hook, Verdict]], after_read: bool, found: Survey, report: Report
+) -> None:
+    """Our PostToolUseFailure hook on Read (a Read too large to return): it must match Read,
+    be there once, and be there at all when our Read hook runs at PostToolUse, which a failed
+    Read never reaches (at PreToolUse that hook reminds whether the Read then fails or not)."""
+    for hook, verdict in hooks:
+        if verdict.args and not fires_on_failed_read(hook.event, hook.matcher):
+            report.fail(
+                f"the hook in {hook.where} is registered for {hook.event} with matcher "
+                f"{hook.matcher!r}, so it never runs when a Read fails "
+                "(run `mdsel-claude install` again to put it back)"
+            )
+    on_failure = [(h, v) for h, v in hooks if fires_on_failed_read(h.event, h.matcher)]
+    running = [(h, v) for h, v in on_failure if policy.hook_refusal(h, found) is None]
+    if len(running) > 1:
+        places = "; ".join(dict.fromkeys(_where(h.scope, h.where) for h, _ in running))
+        report.fail(
+            f"duplicate: {len(running)} {FAILURE_EVENT} hooks on Read are registered (in "
+            f"{places}); keep one"
+        )
+    if after_read and not any(v.args for _, v in running):
+        report.say(
+            f"    note: no {FAILURE_EVENT} hook of this installation runs when a Read fails, so "
+            "a Markdown file too large to read (over 256 KB) gets no reminder; "
+            "`mdsel-claude install` again adds it"
+        )

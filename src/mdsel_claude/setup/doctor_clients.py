@@ -19,6 +19,7 @@ from pathlib import Path
 
 from mdsel_claude.setup import (
     doctor_plugin,
+    instructions,
     jsonfile,
     ledger,
     ours,
@@ -104,6 +105,12 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
             )
         if is_ours:
             mine.append(scope)
+    state = ledger.load(ledger.state_path(environ))
+    for scope in client.scopes:
+        target = client.instructions(scope, project_dir, environ)
+        if target is not None:
+            flag = "" if scope == client.scopes[0] else f" --scope {scope}"
+            instructions.report(scope, target, state, f" --client {client.name}{flag}", report)
     report.say("checks")
     if mine:
         argv = (*me.argv, "serve")

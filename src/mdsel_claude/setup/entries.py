@@ -28,6 +28,19 @@ HOOK_MATCHER = "Read|Bash"
 HOOK_EVENTS = ("PreToolUse", "PostToolUse")
 """Events install may register the hook for; PreToolUse is the default."""
 
+FAILURE_EVENT = "PostToolUseFailure"
+FAILURE_MATCHER = "Read"
+"""Where install puts the same hook a second time when it runs at PostToolUse: a Read too large
+to return fails, and PostToolUse never runs for it. At PreToolUse it needs no second entry:
+that reminder reaches the model whether the Read then fails or not."""
+
+
+def hook_placements(event: str) -> tuple[tuple[str, str], ...]:
+    """The (event, matcher) pairs install writes our hook under, for the hook's `event`."""
+    main = (event, HOOK_MATCHER)
+    return (main, (FAILURE_EVENT, FAILURE_MATCHER)) if event == "PostToolUse" else (main,)
+
+
 KeyPath = tuple[str, ...]
 """Keys leading from a file's top-level object to a nested container."""
 
@@ -43,11 +56,16 @@ installed mdsel-claude gets silence and exit 0 instead of a hook error on every 
 so that it means the same whatever shell Claude Code hands the command to."""
 
 
-def hook_command(executable: str, min_words: int, mode: str = "reminder") -> str:
-    """The shell command of our hook; the threshold travels with it as `--min-words N`, and a
-    mode other than the default as `--mode M` (so a default hook's command stays as it was).
-    The bare name (project scope) is wrapped in `PORTABLE_GUARD`."""
-    command = f"{shlex.quote(executable)} hook --min-words {min_words}"
+def hook_command(
+    executable: str, min_words: int, mode: str = "reminder", client: str | None = None
+) -> str:
+    """The shell command of our hook, for every agent that takes one in its JSON settings;
+    `--client NAME` for an agent other than Claude Code (whose payloads are the default), the
+    threshold as `--min-words N`, and a mode other than the default as `--mode M` (so a
+    default hook's command stays as it was). The bare name (project scope) is wrapped in
+    `PORTABLE_GUARD`."""
+    named = "" if client is None else f" --client {shlex.quote(client)}"
+    command = f"{shlex.quote(executable)} hook{named} --min-words {min_words}"
     if mode != "reminder":
         command = f"{command} --mode {shlex.quote(mode)}"
     return f"{PORTABLE_GUARD}{command}'" if executable == EXECUTABLE_NAME else command

@@ -209,8 +209,10 @@ def add_hook(
     path: Path,
     ours: Ours,
     allow_second: bool = False,
+    also: Sequence[tuple[str, str]] = (),
 ) -> Added:
-    """`settings` with our hook as its own `Read` matcher group at the end of `event`'s list.
+    """`settings` with our hook as its own `Read` matcher group at the end of `event`'s list
+    (and of each event in `also`, with that matcher: Claude Code's PostToolUseFailure).
 
     Any hook of ours already present (under any event) is removed first, so running install
     again replaces it instead of adding a second one; any other hook that runs ours is refused
@@ -225,11 +227,12 @@ def add_hook(
     if hooks is None:
         hooks = result["hooks"] = {}
         created.append(("hooks",))
-    groups = _event_groups(hooks, event, path)
-    if groups is None:
-        groups = hooks[event] = []
-        created.append(("hooks", event))
-    groups.append({"matcher": HOOK_MATCHER, "hooks": [copy.deepcopy(entry)]})
+    for name, matcher in ((event, HOOK_MATCHER), *also):
+        groups = _event_groups(hooks, name, path)
+        if groups is None:
+            groups = hooks[name] = []
+            created.append(("hooks", name))
+        groups.append({"matcher": matcher, "hooks": [copy.deepcopy(entry)]})
     return Added(result, tuple(created))
 
 

@@ -20,19 +20,19 @@ uninstall (and `uninstall --all`, through `sweep`) removes exactly them.
 
 from __future__ import annotations
 
-import copy
 import re
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel_claude.hook import gemini
-from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, KeyPath
+from mdsel_claude.setup import entries, entry_edits, jsonfile, ours
+from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.entry_edits import Added
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
+from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.probes import Report, run_on_threshold
+from mdsel_claude.setup.settings_hook import JsonHook
 
 EVENT = gemini.EVENT
 MATCHER = "^(read_file|read_many_files)$"
@@ -47,79 +47,40 @@ NEXT_STEPS = (
 )
 
 
+HOOK = JsonHook("gemini", EVENT, MATCHER, "read_file", named=True)
+"""Our hook in Gemini CLI's settings (see `settings_hook`)."""
+
+
 def hook_command(executable: str, min_words: int, mode: str = "reminder") -> str:
     """`EXE hook --client gemini --min-words N [--mode M]`; the bare name guarded."""
-    command = f"{shlex.quote(executable)} hook --client gemini --min-words {min_words}"
-    if mode != "reminder":
-        command = f"{command} --mode {shlex.quote(mode)}"
-    return f"{PORTABLE_GUARD}{command}'" if executable == EXECUTABLE_NAME else command
+    return HOOK.command(executable, min_words, mode)
 
 
 def hook_entry(executable: str, min_words: int, mode: str = "reminder") -> JSONObject:
     """Our hook object, as it sits in the matcher group's `hooks` list."""
-    return {"name": NAME, "type": "command", "command": hook_command(executable, min_words, mode)}
+    return HOOK.entry(executable, min_words, mode)
 
 
 def parse_entry(value: object) -> tuple[str, int, str] | None:
     """(executable, threshold, mode) of a hook object exactly as install writes it, else None."""
-    command = value.get("command") if isinstance(value, dict) else None
-    if not isinstance(command, str):
-        return None
-    try:
-        words = shlex.split(entries.unguarded(command))
-    except ValueError:
-        return None
-    if len(words) not in (6, 8) or words[1:5] != ["hook", "--client", "gemini", "--min-words"]:
-        return None
-    mode = words[7] if len(words) == 8 and words[6] == "--mode" else "reminder"
-    if not (words[5].isascii() and words[5].isdigit() and len(words[5]) <= 18):
-        return None
-    parsed = (words[0], int(words[5]), mode)
-    return parsed if ledger.same_value(value, hook_entry(*parsed)) else None
+    return HOOK.parse(value)
 
 
 def add_hook(
     settings: JSONObject, entry: JSONObject, path: Path, created: Created, executable: str
 ) -> tuple[Added, Written]:
     """`settings` with `entry` as its own matcher group at the end of `hooks.AfterTool`, and the
-    record of it. A hook of ours already there (recorded, or exactly as this install writes it
-    with any threshold or mode) is taken out first, so installing again replaces it."""
-
-    def mine(value: object) -> bool:
-        parsed = parse_entry(value)
-        return created.wrote(value, True) or (parsed is not None and parsed[0] == executable)
-
-    result = entry_edits.remove_hooks(settings, path, mine)
-    entry_edits.refuse_second_reminder(result, path, entry)
-    made: list[KeyPath] = []
-    hooks = result.get("hooks")
-    if hooks is None:
-        hooks = result["hooks"] = {}
-        made.append(("hooks",))
-    if not isinstance(hooks, dict):
-        raise JsonFileError(path, f'"hooks" should be an object, found {type_name(hooks)}')
-    groups = hooks.get(EVENT)
-    if groups is None:
-        groups = hooks[EVENT] = []
-        made.append(("hooks", EVENT))
-    if not isinstance(groups, list):
-        raise JsonFileError(
-            path, f'"hooks"."{EVENT}" should be an array, found {type_name(groups)}'
-        )
-    groups.append({"matcher": MATCHER, "hooks": [copy.deepcopy(entry)]})
-    return Added(result, tuple(made)), Written(("hooks", EVENT), entry, hook=True)
+    record of it (see `JsonHook.add`)."""
+    return HOOK.add(settings, entry, path, created, executable)
 
 
 def remove_hooks(settings: JSONObject, path: Path, created: Created) -> JSONObject:
-    """`settings` without the hooks the record says install wrote there (none recorded: as is,
-    whatever `hooks` holds)."""
-    if not any(w.hook for w in created.written):
-        return settings
-    return entry_edits.remove_hooks(settings, path, lambda value: created.wrote(value, True))
+    """`settings` without the hooks the record says install wrote there."""
+    return HOOK.remove(settings, path, created)
 
 
 def describe(entry: JSONObject) -> str:
-    return f"{EVENT} hook on read_file → {entry['command']}"
+    return HOOK.describe(entry)
 
 
 # -- doctor -----------------------------------------------------------------------------------

@@ -255,7 +255,7 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         info: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
         info = None
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, temp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as temp:
             temp.write(data)
@@ -277,15 +277,24 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     remove_stale_temporaries(target)
 
 
+TEMP_TAG = "mdsel-claude-"
+"""Marks a temporary file as setup's own: `.NAME.mdsel-claude-XXXXXXXX.tmp`."""
 STALE_SECONDS = 600
-"""A temporary file of ours this old was left by a run that was killed (a write takes
-milliseconds, and setup's commands run one at a time): the next write removes it."""
+"""An untagged temporary file (`.NAME.XXXXXXXX.tmp`, as versions before `TEMP_TAG` named them)
+this old was left by a run that was killed: a write takes milliseconds. Younger ones are left,
+since another program may name its own temporary files so, and be writing one right now."""
+
+
+def _temp_prefix(target: Path) -> str:
+    return f".{target.name}.{TEMP_TAG}"
 
 
 def remove_stale_temporaries(target: Path) -> None:
     """Remove what a killed write left beside `target`: regular files of ours named as
-    `write_bytes_atomic` names its temporary files (`.NAME.XXXXXXXX.tmp`, mkstemp's eight
-    characters), untouched for STALE_SECONDS. Anything else, a link included, is left alone."""
+    `write_bytes_atomic` names its temporary files (mkstemp's eight characters after the tag),
+    whatever their age, since setup's commands write only while they hold its lock (see `cli`):
+    none of them is being written now. Untagged ones of older versions go once STALE_SECONDS
+    old. Anything else, a link included, is left alone."""
     prefix = f".{target.name}."
     now = time.time()
     try:
@@ -294,6 +303,9 @@ def remove_stale_temporaries(target: Path) -> None:
         return
     for name in names:
         middle = name[len(prefix) : -len(".tmp")] if name.endswith(".tmp") else ""
+        tagged = middle.startswith(TEMP_TAG)
+        if tagged:
+            middle = middle[len(TEMP_TAG) :]
         if len(middle) != 8 or not all(c.isalnum() or c == "_" for c in middle):
             continue
         path = target.parent / name
@@ -304,12 +316,15 @@ def remove_stale_temporaries(target: Path) -> None:
         if (
             stat.S_ISREG(info.st_mode)
             and info.st_uid == os.getuid()
-            and now - info.st_mtime > STALE_SECONDS
+            and (tagged or now - info.st_mtime > STALE_SECONDS)
         ):
             with contextlib.suppress(OSError):
                 os.unlink(path)
 
 
 def delete(path: Path) -> None:
-    """Remove the file that `path` names (its symlink target; a symlink itself is kept)."""
-    write_target(path).unlink(missing_ok=True)
+    """Remove the file that `path` names (its symlink target; a symlink itself is kept), and
+    what a killed write left beside it (else its folder could not be removed after it)."""
+    target = write_target(path)
+    target.unlink(missing_ok=True)
+    remove_stale_temporaries(target)

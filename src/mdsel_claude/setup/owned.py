@@ -1,11 +1,13 @@
-"""Whole files install writes (the Agent Skill): written when absent or still ours, removed only
-when unchanged since.
+"""Whole files install writes (the Agent Skill, OpenCode's plugin): written when absent or still
+ours, removed only when unchanged since.
 
 A settings file holds our entry among the user's; these files are ours whole, so the install
 record notes the SHA-256 of the text written. Install replaces a file only when it is absent or
 holds exactly what the record says an install wrote (an older version of it); uninstall deletes
-it only then. A file of the same name that install did not write, or one changed by hand since,
-is named and left alone. The directories install had to make for it are noted and removed again
+it only then. A file already holding exactly the text install would write, but not on the
+record, stays the user's: install leaves it unrecorded, so uninstall leaves it too. A file of
+the same name that install did not write, or one changed by hand since, is named and left
+alone. The directories install had to make for it are noted and removed again
 once empty (see `dirs.with_dirs`).
 """
 
@@ -19,6 +21,7 @@ from mdsel_claude.setup import jsonfile
 from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import KeyPath
 from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.planner import kept_as_theirs
 from mdsel_claude.setup.steps import DeleteFile, Note, Step, WriteText
 
 WHOLE_FILE: KeyPath = ("(whole file)",)
@@ -52,15 +55,18 @@ def plan_write(
     """Steps that put `text` at `path`, the record after them, and whether it could be done
     (False: a file there that install did not write, left alone with a note). A file the record
     does not list but that `install_form` recognises as exactly what an install writes (the
-    record was lost, or kept elsewhere) is taken over."""
+    record was lost, or kept elsewhere) is taken over; one that already holds `text` exactly is
+    left as the user's and not recorded, as for entries (`planner.is_theirs`)."""
     data = text.encode("utf-8")
     current = jsonfile.read_bytes(path)
     created = state.created(path)
     record = Written(WHOLE_FILE, {"sha256": digest(data)})
     if current == data:
-        # Unchanged, and on record from now on (an install whose record was lost included).
-        state = state.with_file(path, Created(created.file, (), (record,)))
-        return [Note(f"unchanged {path}: {what}")], state, True
+        if digest(data) in _recorded(created):
+            return [Note(f"unchanged {path}: {what}")], state, True
+        # The same text, but install did not write it (by hand, or with a record kept
+        # elsewhere): it stays the user's, so that uninstall never deletes it.
+        return [kept_as_theirs(path, what)], state, True
     ours = current is None or digest(current) in _recorded(created) or install_form(current)
     if not ours:
         note = Note(

@@ -61,6 +61,10 @@ class Locations:
     """The directory of `settings`, created by install when missing."""
     project_root: Path | None
     """The project the scope belongs to; None for user scope."""
+    instructions: Path | None = None
+    """The instructions file Claude Code reads in this scope (`install --instructions`):
+    `CLAUDE.local.md` (local), `CLAUDE.md` (project) at the project root, where Claude Code
+    2.1 looks walking up from where it starts; `CLAUDE.md` in the user folder (user)."""
 
     @property
     def portable(self) -> bool:
@@ -185,14 +189,16 @@ def locations(scope: str, project_dir: Path, environ: Mapping[str, str]) -> Loca
     if scope == "user":
         config_dir = user_config_dir(environ)
         return Locations(
-            scope, user_state_file(environ), (), config_dir / "settings.json", config_dir, None
-        )
+            scope, user_state_file(environ), (), config_dir / "settings.json", config_dir, None,
+            config_dir / "CLAUDE.md",
+        )  # fmt: skip
     root = project_root(project_dir)
     claude_dir = root / ".claude"
     if scope == "project":
         return Locations(
-            scope, root / ".mcp.json", (), claude_dir / "settings.json", claude_dir, root
-        )
+            scope, root / ".mcp.json", (), claude_dir / "settings.json", claude_dir, root,
+            root / "CLAUDE.md",
+        )  # fmt: skip
     return Locations(
         scope,
         user_state_file(environ),
@@ -200,6 +206,7 @@ def locations(scope: str, project_dir: Path, environ: Mapping[str, str]) -> Loca
         claude_dir / "settings.local.json",
         claude_dir,
         root,
+        root / "CLAUDE.local.md",
     )
 
 

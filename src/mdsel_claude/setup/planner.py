@@ -86,15 +86,23 @@ def plan_install(
     before = jsonfile.load(where.settings)
     old = state.created(where.settings)
     hook = entries.hook_entry(executable, min_words, mode)
+    placements = entries.hook_placements(event)
     what = f"{event} hook on Read and Bash → {hook['command']}"
+    if len(placements) > 1:
+        what = f"{event} hook on Read and Bash, {entries.FAILURE_EVENT} on Read → {hook['command']}"
     there = entry_edits.matched_hooks_in(before or {})
-    if any(
-        name == event
-        and matcher == entries.HOOK_MATCHER
-        and is_theirs(old, value, hook, True, None)
+    twins = [
+        (name, matcher)
         for name, matcher, value in there
-    ):
-        # Only what the record lists goes; the hand-written twin keeps reminding.
+        if (name, matcher) in placements and is_theirs(old, value, hook, True, None)
+    ]
+    if twins:
+        # Only what the record lists goes; the hand-written twin keeps reminding. Ours are
+        # known by their value, so one written beside a twin would go with it at uninstall:
+        # none is written.
+        if len(placements) > 1:
+            named = ", ".join(f"{name} hook (matcher {matcher!r})" for name, matcher in twins)
+            what = f"{named} → {hook['command']}"
         mine = ours_in(old, True, None, None)
         cleared, kept = entry_edits.prune(
             entry_edits.remove_hooks(before or {}, where.settings, mine), old.keys
@@ -108,9 +116,11 @@ def plan_install(
     cleared, kept = entry_edits.prune(
         entry_edits.remove_hooks(before or {}, where.settings, mine), old.keys
     )
-    added = entry_edits.add_hook(cleared, event, hook, where.settings, mine, allow_duplicate)
+    added = entry_edits.add_hook(
+        cleared, event, hook, where.settings, mine, allow_duplicate, placements[1:]
+    )
     keys = tuple(dict.fromkeys(kept + added.created))
-    wrote = (Written(("hooks", event), hook, hook=True),)
+    wrote = tuple(Written(("hooks", name), hook, hook=True) for name, _ in placements)
     state = state.with_file(where.settings, Created(old.file or before is None, keys, wrote))
     steps.append(file_step(where.settings, before, added.value, what))
     steps += lookalike_notes(

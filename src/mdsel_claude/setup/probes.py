@@ -20,7 +20,7 @@ from pathlib import Path
 
 from mdsel_claude import hook
 from mdsel_claude.hook import claude, files
-from mdsel_claude.setup.entries import HOOK_EVENTS
+from mdsel_claude.setup.entries import FAILURE_EVENT, HOOK_EVENTS
 
 RUN_TIMEOUT_SECONDS = 30.0
 """How long a hook run may take, and a server's `initialize` answer by default, before it
@@ -59,8 +59,15 @@ class Report:
 def fires_on_read(event: str, matcher: object, tool: str = "Read") -> bool:
     """Whether Claude Code would run a hook for the Read tool (or `tool`): a tool-use event, and
     a matcher that is absent, empty, `*`, or a pattern matching the tool's name."""
-    if event not in HOOK_EVENTS:
-        return False
+    return event in HOOK_EVENTS and _matches(matcher, tool)
+
+
+def fires_on_failed_read(event: str, matcher: object) -> bool:
+    """Whether Claude Code would run a hook when a Read fails (PostToolUseFailure)."""
+    return event == FAILURE_EVENT and _matches(matcher, "Read")
+
+
+def _matches(matcher: object, tool: str) -> bool:
     if matcher is None or matcher in ("", "*"):
         return True
     if not isinstance(matcher, str):

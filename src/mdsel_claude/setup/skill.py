@@ -4,8 +4,9 @@ The skill (`mdsel_claude/skills/mdsel/SKILL.md`, also the Claude Code plugin's) 
 to reach Markdown with `mdsel index` / `mdsel select` from its shell, with no MCP server at all.
 Two folders cover the agents that read skills:
 
-- `.claude/skills/` — Claude Code (OpenCode reads it too);
-- `.agents/skills/` — the shared folder Gemini CLI, Codex CLI and OpenCode read.
+- `.claude/skills/` — Claude Code (OpenCode reads it too, and Copilot CLI in a project);
+- `.agents/skills/` — the shared folder Gemini CLI, Codex CLI, OpenCode and Copilot CLI read
+  (Copilot CLI not under the home folder while `COPILOT_HOME` is set).
 
 Under the home directory (user scope, the default) or at the project root (`--scope project`,
 shared with whoever clones the project). Each copy is a whole file of ours (see `owned`).

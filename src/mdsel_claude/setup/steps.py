@@ -42,6 +42,8 @@ class WriteText:
     text: str
     created: bool
     what: str
+    executable: bool = False
+    """Made runnable by whoever may read it (a hook script its agent runs as a program)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +203,10 @@ def _apply_steps(steps: Sequence[Step], out: list[str], undo: list[Callable[[], 
         elif isinstance(step, WriteText):
             undo.append(_restore(step.path, jsonfile.read_bytes(jsonfile.write_target(step.path))))
             jsonfile.write_bytes_atomic(step.path, step.text.encode("utf-8"))
+            if step.executable:
+                target = jsonfile.write_target(step.path)
+                mode = target.stat().st_mode & 0o7777
+                target.chmod(mode | (mode & 0o444) >> 2)
         elif isinstance(step, DeleteFile):
             undo.append(_restore(step.path, jsonfile.read_bytes(jsonfile.write_target(step.path))))
             jsonfile.delete(step.path)

@@ -17,7 +17,16 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import codex_toml, entries, entry_edits, jsonfile, ledger, ours, owned
+from mdsel_claude.setup import (
+    codex_toml,
+    entries,
+    entry_edits,
+    instructions,
+    jsonfile,
+    ledger,
+    ours,
+    owned,
+)
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
@@ -66,6 +75,8 @@ def plan_file(path: Path, state_file: Path) -> Plan:
     """Remove from one recorded file everything the record says install wrote there."""
     if path.suffix == ".toml":
         return codex_toml.plan_uninstall(path, state_file)
+    if instructions.is_block(ledger.load(state_file).created(path)):  # our block in prose
+        return instructions.plan_file(path, state_file, ledger.load(state_file))
     if owned.is_owned(ledger.load(state_file).created(path)):  # a file of ours whole (a skill)
         removed, kept = owned.plan_remove(path, ledger.load(state_file))
         return Plan(tuple(removed), kept, state_file)
@@ -143,6 +154,9 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
         report.say(f"  {path}")
         if owned.is_owned(created):
             report.say("    " + owned.describe(path, created))
+            continue
+        if instructions.is_block(created):
+            report.say("    " + instructions.describe(path, created))
             continue
         toml = path.suffix == ".toml"
         try:

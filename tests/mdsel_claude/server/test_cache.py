@@ -124,3 +124,92 @@ def test_budget_counts_what_the_size_function_measures() -> None:
     assert cache.count == 2 and cache.size_bytes == 80
     cache(b"b" * 11)  # 110 > 100: parsed, never kept
     assert cache.count == 2 and cache.size_bytes == 80
+
+
+class Blocking:
+    """A parse function that waits for `release` (and fails when told to), counting its calls."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.fail = fail
+        self.calls = 0
+
+    def __call__(self, data: bytes) -> tuple[bytes]:
+        self.calls += 1
+        self.started.set()
+        self.release.wait()
+        if self.fail:
+            raise RuntimeError("cancelled")
+        return (data,)
+
+
+def test_bytes_being_parsed_are_waited_for_not_parsed_again() -> None:
+    parse = Blocking()
+    cache = DigestCache(parse, budget_bytes=1000)
+    results: list[tuple[bytes]] = []
+    first = threading.Thread(target=lambda: results.append(cache(b"# A\n")))
+    first.start()
+    parse.started.wait()
+    waits: list[bool] = []
+    second = threading.Thread(
+        target=lambda: results.append(cache.digest_and_parse(b"# A\n", None, waits.append)[0])
+    )
+    second.start()
+    while not waits:  # the second thread is waiting for the first's parse
+        second.join(0.01)
+    parse.release.set()
+    first.join()
+    second.join()
+    assert parse.calls == 1
+    assert results[0] is results[1]
+    assert waits[0] is True and set(waits[:-1]) == {True} and waits[-1] is False
+    assert (cache.hits, cache.misses) == (1, 1)
+
+
+def test_a_parse_that_failed_is_done_again_by_the_thread_that_waited() -> None:
+    failing = Blocking(fail=True)
+    cache = DigestCache(Counter(), budget_bytes=1000)
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            cache(b"# A\n", failing)
+        except RuntimeError as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    failing.started.wait()
+    results: list[tuple[bytes]] = []
+    waits: list[bool] = []
+    second = threading.Thread(
+        target=lambda: results.append(cache.digest_and_parse(b"# A\n", None, waits.append)[0])
+    )
+    second.start()
+    while not waits:
+        second.join(0.01)
+    failing.release.set()
+    thread.join()
+    second.join()
+    assert len(errors) == 1
+    assert results == [(b"# A\n",)]
+    assert cache.count == 1
+
+
+def test_a_waiter_told_to_stop_stops_waiting_and_the_parse_goes_on() -> None:
+    parse = Blocking()
+    cache = DigestCache(parse, budget_bytes=1000)
+    owner = threading.Thread(target=lambda: cache(b"# A\n"))
+    owner.start()
+    parse.started.wait()
+
+    def stop(waits: bool) -> None:
+        if waits:
+            raise LookupError("stopped")
+
+    with pytest.raises(LookupError):
+        cache.digest_and_parse(b"# A\n", None, stop)
+    parse.release.set()
+    owner.join()
+    assert parse.calls == 1 and cache.count == 1

@@ -17,6 +17,7 @@ from mdsel.results import Outcome
 from mdsel_claude.server.calls import ToolResult, join_output, relay, run_tool
 from mdsel_claude.server.config import EngineSettings, Settings
 from mdsel_claude.server.embedded import EmbeddedBackend
+from mdsel_claude.server.read_budget import ReadProgress
 
 DOC = "# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n"
 
@@ -39,6 +40,7 @@ class Spy:
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
         left_out: Sequence[str] = (),
+        progress: ReadProgress | None = None,
     ) -> Outcome:
         self.calls.append((command, selector, tuple(paths), len(problems), len(warnings)))
         return self.outcome
@@ -262,12 +264,13 @@ class Growing:
         cancel: threading.Event | None = None,
         refused: Mapping[str, Problem] | None = None,
         left_out: Sequence[str] = (),
+        progress: ReadProgress | None = None,
     ) -> Outcome:
         for path, data in self.grow.items():
             with path.open("ab") as handle:
                 handle.write(data)
         return self.engine.run(
-            command, selector, paths, problems, warnings, cwd, cancel, refused, left_out
+            command, selector, paths, problems, warnings, cwd, cancel, refused, left_out, progress
         )
 
 

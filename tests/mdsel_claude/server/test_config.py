@@ -22,8 +22,15 @@ def test_defaults_match_the_spec(tmp_path: Path) -> None:
     assert engine.max_answer_tokens == 10000
     assert engine.max_total_bytes == 33554432
     assert settings.roots is None and settings.bin is None
-    assert settings.cache_bytes <= 512 * 1000 * 1000
+    assert settings.cache_bytes == 576 * 1024 * 1024
     assert engine.max_blocks == 4_000_000
+    assert settings.max_read_ms == 2000 and settings.read_seconds == 2.0
+
+
+def test_no_time_for_reading_where_nothing_read_on_is_kept(tmp_path: Path) -> None:
+    """With MDSEL_BIN or no parse cache, a call asked again would read from nothing again."""
+    assert Settings(cache_bytes=0).read_seconds is None
+    assert Settings(bin=str(tmp_path / "mdsel")).read_seconds is None
 
 
 def test_the_engine_variables_are_the_engines_own_settings() -> None:
@@ -72,6 +79,7 @@ def test_format(value: str, expected: bool) -> None:
         ("MDSEL_MAX_PROBLEMS", "max_problems"),
         ("MDSEL_MAX_ANSWER_CHARS", "max_answer_chars"),
         ("MDSEL_MAX_REQUEST_BYTES", "max_request_bytes"),
+        ("MDSEL_MAX_READ_MS", "max_read_ms"),
         ("MDSEL_MAX_BLOCKS", "max_blocks"),
         ("MDSEL_MAX_ANSWER_TOKENS", "max_answer_tokens"),
     ],

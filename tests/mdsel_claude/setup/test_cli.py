@@ -132,17 +132,16 @@ def test_outline_mode_installs_a_post_tool_use_hook(
     exe = paths.find_executable()
     assert cli.main(["install", "--mode", "outline"]) == 0
     hooks = json.loads(Path(".claude/settings.local.json").read_text())["hooks"]
-    assert list(hooks) == ["PostToolUse"]
-    assert hooks["PostToolUse"] == [
-        {
-            "matcher": "Read|Bash",
-            "hooks": [{"type": "command", "command": f"{exe} hook --min-words 200 --mode outline"}],
-        }
-    ]
-    # Installing again in the default mode replaces that hook: one of ours, before the Read.
+    assert list(hooks) == ["PostToolUse", "PostToolUseFailure"]
+    ours = [{"type": "command", "command": f"{exe} hook --min-words 200 --mode outline"}]
+    assert hooks["PostToolUse"] == [{"matcher": "Read|Bash", "hooks": ours}]
+    # A Read too large to return fails, and PostToolUse never sees it: the same hook there.
+    assert hooks["PostToolUseFailure"] == [{"matcher": "Read", "hooks": ours}]
+    # Installing again in the default mode replaces that hook: one of ours, before the Read
+    # (whose reminder reaches the model whether the Read then fails or not).
     assert cli.main(["install"]) == 0
     hooks = json.loads(Path(".claude/settings.local.json").read_text())["hooks"]
-    assert "PostToolUse" not in hooks  # install made that list, so it goes with our hook
+    assert list(hooks) == ["PreToolUse"]  # install made those lists, so they go with our hook
     assert hooks["PreToolUse"][0]["hooks"][0]["command"] == f"{exe} hook --min-words 200"
     assert cli.main(["install", "--mode", "outline", "--event", "PostToolUse"]) == 0
     assert "--mode outline" in Path(".claude/settings.local.json").read_text()

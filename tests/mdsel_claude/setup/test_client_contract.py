@@ -83,3 +83,31 @@ def test_every_client_refuses_a_config_it_cannot_read_and_leaves_it(
     assert config.read_bytes() == hostile
     assert run(capsys, "uninstall", "--client", name)[0] == 1
     assert config.read_bytes() == hostile
+
+
+@pytest.mark.parametrize("name", sorted(CLIENTS))
+def test_every_client_leaves_what_is_already_there_as_ours_to_the_user(
+    home: Path, tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Everything install would write is there already, but not on its record (written by
+    hand, or by an install whose record is kept elsewhere): servers, hooks and their trust,
+    plugin files. Install takes none of it over, so uninstall deletes none of it."""
+    config = CLIENTS[name].user_file({"HOME": str(home)})
+    config.parent.mkdir(parents=True)
+    config.write_bytes(theirs(name))
+    assert run(capsys, "install", "--client", name)[0] == 0
+    (home / ".local" / "state" / "mdsel-claude" / "installed.json").unlink()
+    written = users(home)
+
+    status, out = run(capsys, "install", "--client", name)
+    assert status == 0 and "it stays yours (uninstall leaves it)" in out
+    assert "would" not in out and "wrote " not in out and "created " not in out
+    assert users(home) == written  # nothing rewritten
+    assert not (home / ".local" / "state" / "mdsel-claude" / "installed.json").exists()
+    run(capsys, "uninstall", "--client", name)
+    assert users(home) == written  # and nothing of the user's deleted
+
+
+def users(home: Path) -> dict[str, bytes | None]:
+    """`snapshot` of the home but for the folder of the install record."""
+    return {k: v for k, v in snapshot(home).items() if not k.startswith(".local")}

@@ -185,3 +185,37 @@ def test_doctor_says_whether_codex_trusts_it(
     config.write_text(text.replace("trusted_hash =", "enabled = false\ntrusted_hash ="))
     assert cli.main(["doctor", "--client", "codex"]) == 1
     assert "disabled in Codex" in capsys.readouterr().out
+
+
+def test_a_hook_written_by_hand_exactly_as_ours_stays_the_users(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The user's own hook (and their trust in it) is exactly the one install would write:
+    install adds the server only, and uninstall gives the file back byte for byte."""
+    exe = paths.find_executable()
+    command = f"{exe} hook --client codex --min-words 150"
+    digest = codex_trust.trust_hash("PreToolUse", {"command": command, "timeout": 30})
+    config = config_of(home)
+    config.parent.mkdir()
+    before = (
+        '# mine\nmodel = "o3"\n\n'
+        '[[hooks.PreToolUse]]\nmatcher = "^Bash$"\n\n'
+        f'[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "{command}"  # by hand\n'
+        "timeout = 30\n\n"
+        f'[hooks.state."{key(home)}"]\ntrusted_hash = "{digest}"\n'
+    )
+    config.write_text(before)
+    capsys.readouterr()
+    assert cli.main(["install", "--client", "codex", "--min-words", "150"]) == 0
+    out = capsys.readouterr().out
+    assert f"the PreToolUse hook → {command} is there already" in out
+    assert "it stays yours (uninstall leaves it)" in out
+    after = load(config)
+    assert after["hooks"] == load_text(before)["hooks"]  # not doubled, its trust as it was
+    assert "mdsel" in after["mcp_servers"]  # type: ignore[operator]
+    assert cli.main(["uninstall", "--client", "codex"]) == 0
+    assert config.read_text() == before
+
+
+def load_text(text: str) -> dict[str, object]:
+    return tomllib.loads(text)

@@ -60,6 +60,46 @@ def test_a_hook_of_an_older_install_is_noted_for_bash(
     assert status == 0  # the Read reminder works: a note, not a failure
 
 
+def test_outline_mode_has_its_failure_hook_judged_on_its_own(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install", "--mode", "outline", "--min-words", "30"]) == 0
+    status, out = doctor(capsys)
+    assert "PostToolUseFailure hook (matcher 'Read') local scope" in out
+    assert out.rstrip().endswith("all good") and status == 0
+    assert "fails" not in out and "duplicate" not in out
+    settings = Path(".claude/settings.local.json")
+    written = json.loads(settings.read_text())
+    # Its matcher changed by hand: it never runs.
+    written["hooks"]["PostToolUseFailure"][0]["matcher"] = "Write"
+    settings.write_text(json.dumps(written))
+    status, out = doctor(capsys)
+    assert status == 1 and "so it never runs when a Read fails" in out
+    # Gone: the Read hook still works (a note), as it did before install wrote it.
+    del written["hooks"]["PostToolUseFailure"]
+    settings.write_text(json.dumps(written))
+    status, out = doctor(capsys)
+    assert status == 0
+    assert "no PostToolUseFailure hook of this installation runs when a Read fails" in out
+
+
+def test_the_default_install_needs_no_failure_hook(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["install"]) == 0
+    status, out = doctor(capsys)
+    assert status == 0 and "PostToolUseFailure" not in out
+
+
+def test_two_failure_hooks_are_a_duplicate(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["install", "--event", "PostToolUse"]) == 0
+    assert (
+        cli.main(["install", "--event", "PostToolUse", "--scope", "user", "--allow-duplicate"]) == 0
+    )
+    status, out = doctor(capsys)
+    assert status == 1 and "duplicate: 2 PostToolUseFailure hooks on Read" in out
+
+
 def write_project_entries(min_words: int) -> None:
     """Our server and hook in the project's shared files, as written for this installation."""
     Path(".mcp.json").write_text(

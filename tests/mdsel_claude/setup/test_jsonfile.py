@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -196,17 +199,47 @@ def test_the_next_write_removes_a_temporary_file_a_killed_write_left(tmp_path: P
     target = tmp_path / "settings.local.json"
     target.write_text("{}\n")
     old = jsonfile.STALE_SECONDS + 60
-    stale = tmp_path / ".settings.local.json.ab3d_f9z.tmp"
-    fresh = tmp_path / ".settings.local.json.q1w2e3r4.tmp"  # a write going on right now
+    killed = tmp_path / ".settings.local.json.mdsel-claude-k1ll3d_x.tmp"  # ours: any age goes
+    stale = tmp_path / ".settings.local.json.ab3d_f9z.tmp"  # an older version's, long left
+    fresh = tmp_path / ".settings.local.json.q1w2e3r4.tmp"  # maybe another program's, now
     other = tmp_path / ".settings.local.json.notours.tmp"
-    linked = tmp_path / ".settings.local.json.zzzzzzzz.tmp"
-    for path in (stale, fresh, other):
+    linked = tmp_path / ".settings.local.json.mdsel-claude-zzzzzzzz.tmp"
+    for path in (killed, stale, fresh, other):
         path.write_text("{")
     linked.symlink_to(target)
     for path in (stale, other):
         os.utime(path, (os.stat(path).st_atime - old, os.stat(path).st_mtime - old))
-    os.utime(linked, (0, 0), follow_symlinks=False)
     jsonfile.write_atomic(target, {"a": 1})
     assert json.loads(target.read_text()) == {"a": 1}
-    assert not stale.exists()
+    assert not killed.exists() and not stale.exists()
     assert fresh.exists() and other.exists() and linked.is_symlink()
+
+
+def test_a_write_killed_before_its_rename_leaves_a_file_the_next_run_removes(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL between writing the temporary file and renaming it over the target: the
+    target is as it was, and the next run (at once, not minutes later) removes the leftover."""
+    target = tmp_path / "settings.local.json"
+    target.write_text("{}\n")
+    killed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, signal, sys; from pathlib import Path;"
+            "from mdsel_claude.setup import jsonfile;"
+            "os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL);"
+            "jsonfile.write_atomic(Path(sys.argv[1]), {'half': 1})",
+            str(target),
+        ],
+        check=False,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    [left] = [p.name for p in tmp_path.iterdir() if p != target]
+    assert left.startswith(".settings.local.json.") and left.endswith(".tmp")
+    assert target.read_text() == "{}\n"
+    jsonfile.write_atomic(target, {"a": 1})
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.local.json"]
+    (tmp_path / left).write_text("{")  # and when the next run deletes the file instead
+    jsonfile.delete(target)
+    assert list(tmp_path.iterdir()) == []

@@ -179,6 +179,49 @@ def test_entries_written_by_hand_exactly_as_install_writes_them_stay_the_users(
     assert (home / ".claude.json").read_text() == json.dumps(server)
 
 
+@pytest.mark.parametrize("twins", [("PostToolUse", "PostToolUseFailure"), ("PostToolUseFailure",)])
+def test_a_hand_written_twin_of_the_failure_hook_stays_the_users(
+    on_path: str, home: Path, capsys: pytest.CaptureFixture[str], twins: tuple[str, ...]
+) -> None:
+    """Ours are known by their value, and at PostToolUse install writes the same hook twice
+    (on PostToolUseFailure too): beside a twin written by hand under either, it writes neither,
+    so that uninstall, removing by value, never takes the user's."""
+    hook = entries.hook_entry(on_path, 200, "outline")
+    matchers = {"PostToolUse": "Read|Bash", "PostToolUseFailure": "Read"}
+    written = {event: [{"matcher": matchers[event], "hooks": [hook]}] for event in twins}
+    Path(".claude").mkdir()
+    settings = json.dumps({"hooks": written}, indent=2) + "\n"
+    Path(".claude/settings.local.json").write_text(settings)
+    status, out, _ = run(capsys, "install", "--mode", "outline")
+    assert status == 0 and "it stays yours (uninstall leaves it)" in out
+    assert Path(".claude/settings.local.json").read_text() == settings
+    assert run(capsys, "uninstall")[0] == 1  # still there, as uninstall says
+    assert Path(".claude/settings.local.json").read_text() == settings
+
+
+def test_outline_mode_installs_and_uninstalls_both_hooks_exactly(
+    on_path: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path(".claude").mkdir()
+    theirs = {
+        "hooks": {
+            "PostToolUseFailure": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "log"}]}
+            ]
+        }
+    }
+    original = json.dumps(theirs, indent=4) + "\n"
+    Path(".claude/settings.local.json").write_text(original)
+    assert run(capsys, "install", "--mode", "outline")[0] == 0
+    first = Path(".claude/settings.local.json").read_bytes()
+    hooks = json.loads(first)["hooks"]
+    assert [g["matcher"] for g in hooks["PostToolUseFailure"]] == ["Bash", "Read"]
+    assert run(capsys, "install", "--mode", "outline")[0] == 0  # idempotent
+    assert Path(".claude/settings.local.json").read_bytes() == first
+    assert run(capsys, "uninstall")[0] == 0
+    assert Path(".claude/settings.local.json").read_text() == original
+
+
 def test_a_missing_record_and_a_program_gone(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -277,3 +277,19 @@ def test_a_plugin_of_install_form_is_taken_over_when_the_record_is_lost(
     assert '"--min-words", "300"' in plugin_of(config).read_text(encoding="utf-8")
     assert run(capsys, "uninstall", "--client", "opencode")[0] == 0
     assert not plugin_of(config).exists()
+
+
+def test_a_plugin_written_by_hand_exactly_as_ours_stays_the_users(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exe = paths.find_executable()
+    text = opencode_plugin.render(command(exe))
+    plugin_of(config).parent.mkdir(parents=True)
+    plugin_of(config).write_text(text, encoding="utf-8")
+    status, out, _ = run(capsys, "install", "--client", "opencode")
+    assert status == 0
+    assert f"unchanged {plugin_of(config)}: OpenCode plugin →" in out
+    assert "it stays yours (uninstall leaves it)" in out
+    assert run(capsys, "uninstall", "--client", "opencode")[0] == 0
+    assert plugin_of(config).read_text(encoding="utf-8") == text  # the server alone went
+    assert not (config / "opencode.json").exists()

@@ -74,7 +74,9 @@ GROUPS = st.one_of(
 )
 
 
-EVENT_NAMES = st.sampled_from([*HOOK_EVENTS, "Stop", "UserPromptSubmit", "SessionStart"])
+EVENT_NAMES = st.sampled_from(
+    [*HOOK_EVENTS, "PostToolUseFailure", "Stop", "UserPromptSubmit", "SessionStart"]
+)
 
 
 @st.composite
@@ -183,19 +185,26 @@ def our_hooks(settings: JSONObject) -> list[tuple[str, object, object]]:
     return found
 
 
+def placements(event: str) -> list[tuple[str, str]]:
+    """Where install puts our hook for `event`, typed out (not taken from `entries`)."""
+    main = (event, "Read|Bash")
+    return [main, ("PostToolUseFailure", "Read")] if event == "PostToolUse" else [main]
+
+
 def without_our_hook(
     after: JSONObject, before: JSONObject | None, event: str, n: int
 ) -> JSONObject:
     stripped = copy.deepcopy(after)
     hooks = stripped["hooks"]
     assert isinstance(hooks, dict)
-    groups = hooks[event]
-    assert isinstance(groups, list)
-    assert groups.pop() == {"matcher": "Read|Bash", "hooks": [entries.hook_entry(EXE, n)]}
-    before_hooks = (before or {}).get("hooks")
-    if not isinstance(before_hooks, dict) or event not in before_hooks:
-        assert groups == []
-        del hooks[event]
+    for name, matcher in entries.hook_placements(event):
+        groups = hooks[name]
+        assert isinstance(groups, list)
+        assert groups.pop() == {"matcher": matcher, "hooks": [entries.hook_entry(EXE, n)]}
+        before_hooks = (before or {}).get("hooks")
+        if not isinstance(before_hooks, dict) or name not in before_hooks:
+            assert groups == []
+            del hooks[name]
     if before is None or "hooks" not in before:
         assert hooks == {}
         del stripped["hooks"]
@@ -240,9 +249,10 @@ def test_install_keeps_everything_else_and_uninstall_restores(
         after_settings = project.read(project.settings)
         assert after_mcp is not None and after_settings is not None
         assert ordered(without_our_server(after_mcp, mcp)) == ordered(mcp or {})
-        assert our_hooks(after_settings) == [
-            (events[-1], "Read|Bash", entries.hook_command(EXE, min_words))
-        ]
+        command = entries.hook_command(EXE, min_words)
+        # At PostToolUse, a second entry on PostToolUseFailure for the Read that fails.
+        placed = [(event, matcher, command) for event, matcher in placements(events[-1])]
+        assert sorted(our_hooks(after_settings), key=str) == sorted(placed, key=str)
         assert ordered(
             without_our_hook(after_settings, user_settings, events[-1], min_words)
         ) == ordered(user_settings or {})

@@ -137,11 +137,16 @@ def test_usage_errors(home: Path, args: list[str]) -> None:
     assert raised.value.code == 2
 
 
-def test_a_copy_already_there_is_recorded_so_uninstall_removes_it(home: Path) -> None:
-    # Installed with another install record (or one lost since): the same text is ours.
+def test_a_copy_already_there_stays_the_users(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Copied by hand (or installed with another install record): the same text, but install
+    # did not write it, so it is not recorded and uninstall leaves it.
     for copy in COPIES:
         (home / copy).parent.mkdir(parents=True)
         (home / copy).write_bytes(skill.SKILL_FILE.read_bytes())
+    capsys.readouterr()
     assert cli.main(["install", "--skill"]) == 0
+    assert capsys.readouterr().out.count("it stays yours (uninstall leaves it)") == len(COPIES)
     assert cli.main(["uninstall", "--skill"]) == 0
-    assert not any((home / copy).exists() for copy in COPIES)
+    assert all((home / copy).read_bytes() == skill.SKILL_FILE.read_bytes() for copy in COPIES)

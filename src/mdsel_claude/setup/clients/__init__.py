@@ -9,12 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mdsel_claude.setup.clients import codex, cursor, gemini, opencode, vscode
+from mdsel_claude.setup.clients import (
+    cline,
+    codex,
+    copilot,
+    cursor,
+    factory,
+    gemini,
+    opencode,
+    qwen,
+    vscode,
+)
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request
 
 CLIENTS: Mapping[str, Client] = {
     client.name: client
-    for client in (cursor.CLIENT, vscode.CLIENT, gemini.CLIENT, opencode.CLIENT, codex.CLIENT)
+    for client in (
+        cursor.CLIENT,
+        vscode.CLIENT,
+        gemini.CLIENT,
+        opencode.CLIENT,
+        codex.CLIENT,
+        copilot.CLIENT,
+        cline.CLIENT,
+        qwen.CLIENT,
+        factory.CLIENT,
+    )
 }
 """Every client `--client` accepts besides `claude`, by name."""
 

@@ -21,6 +21,7 @@ from mdsel.settings import ConfigError, read_min_words
 from mdsel_claude.setup import entry_edits, jsonfile, ledger
 from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath, Ours
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.ours import Installation
@@ -35,6 +36,7 @@ from mdsel_claude.setup.planner import (
     server_at,
 )
 from mdsel_claude.setup.probes import Report
+from mdsel_claude.setup.settings_hook import JsonHook
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
 
 
@@ -105,6 +107,9 @@ class Client:
     """Relative to the project root; None when the client has no project file."""
     entry: Callable[[str], JSONObject]
     """Our server in the client's format, for an executable."""
+    private: bool = False
+    """A file install creates is readable by its owner only (the client creates it so: it may
+    hold keys)."""
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -129,9 +134,9 @@ class Client:
         """Our server in the client's file, replacing an earlier one of ours."""
         return self.plan_server(request, None)
 
-    def plan_server(self, request: Request, hook: JSONObject | None) -> Plan:
-        """Our server in the client's JSON file; with `hook` (Gemini CLI's, see
-        `gemini_hook`), that hook in the same file too."""
+    def plan_server(self, request: Request, hook: tuple[JsonHook, JSONObject] | None) -> Plan:
+        """Our server in the client's JSON file; with `hook` (an agent whose settings hold
+        its hooks beside its servers, see `settings_hook`), that hook in the same file too."""
         path, executable = request.path, request.executable
         state = ledger.load(request.state_file)
         steps, state = with_dirs(path, state)
@@ -149,21 +154,20 @@ class Client:
             added = entry_edits.add_server(before or {}, entry, path, mine, (), self.container)
             state = record_added(state, path, before, added, Written(at, entry))
         if hook is not None:
-            from mdsel_claude.setup import gemini_hook
-
+            spec, wanted = hook
             created = state.created(path)
             there = entry_edits.matched_hooks_in(added.value)
-            hook_what = gemini_hook.describe(hook)
+            hook_what = spec.describe(wanted)
             if any(
-                event == gemini_hook.EVENT and is_theirs(created, value, hook, True, None)
+                event == spec.event and is_theirs(created, value, wanted, True, None)
                 for event, _, value in there
             ):
                 kept.append(kept_as_theirs(path, hook_what))
             else:
-                added, wrote = gemini_hook.add_hook(added.value, hook, path, created, executable)
+                added, wrote = spec.add(added.value, wanted, path, created, executable)
                 state = record_added(state, path, before, added, wrote)
                 what = f"{what}; {hook_what}"
-        steps.append(file_step(path, before, added.value, what))
+        steps.append(file_step(path, before, added.value, what, self.private))
         return Plan((*steps, *kept), state, request.state_file)
 
     def plan_uninstall(self, request: Request) -> Plan:
@@ -202,6 +206,11 @@ class Client:
         found.report.say(
             f"  ({self.title} runs no hook that could remind the agent: the tools only)"
         )
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        """The instructions file the client's agent reads in `scope` (`install
+        --instructions`), or None where none could be verified: the option is refused."""
+        return None
 
     def next_steps(self) -> str:
         """What to do after an install."""

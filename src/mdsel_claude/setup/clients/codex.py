@@ -7,12 +7,17 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.steps import Plan
 
 
 def config(environ: Mapping[str, str]) -> Path:
     """Codex CLI's configuration: `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`."""
-    return Path(environ.get("CODEX_HOME") or home(environ) / ".codex") / "config.toml"
+    return codex_home(environ) / "config.toml"
+
+
+def codex_home(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("CODEX_HOME") or home(environ) / ".codex")
 
 
 class Codex(Client):
@@ -47,6 +52,23 @@ class Codex(Client):
 
         user = self.user_file(found.environ)
         codex_setup.doctor(user, found.environ, found.report, found.project_dir)
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        # Codex 0.169 reads `AGENTS.override.md` in its home in place of `AGENTS.md` when that
+        # one is there and not empty (its agents_md loader), so the block goes in AGENTS.md
+        # and the override is named.
+        folder = codex_home(environ)
+        override = folder / "AGENTS.override.md"
+        notes: tuple[str, ...] = ()
+        try:
+            if override.stat().st_size > 0:
+                notes = (
+                    f"Codex CLI reads {override} in place of AGENTS.md while it is there and "
+                    "not empty: the block in AGENTS.md reaches it once that file is gone",
+                )
+        except OSError:
+            pass
+        return Target(folder / "AGENTS.md", f"{self.name}:{scope}", (), notes)
 
     def next_steps(self) -> str:
         from mdsel_claude.setup.codex_setup import NEXT_STEPS

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created
 from mdsel_claude.setup.steps import Plan
@@ -30,7 +31,7 @@ class Gemini(Client):
         from mdsel_claude.setup import gemini_hook
 
         hook = gemini_hook.hook_entry(request.executable, request.words(), request.mode)
-        return self.plan_server(request, hook)
+        return self.plan_server(request, (gemini_hook.HOOK, hook))
 
     def without_hooks(self, value: JSONObject, path: Path, created: Created) -> JSONObject:
         from mdsel_claude.setup import gemini_hook
@@ -43,6 +44,23 @@ class Gemini(Client):
         if found.mine:
             gemini_blocks.report_blocks(found.places, found.report)
         gemini_hook.report_hooks(found.places, found.me, found.environ, found.report)
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        # Gemini CLI 0.61 reads `GEMINI.md` in its home folder, and in the folder it starts in
+        # and each one above it up to the git root (in trusted folders): the project's goes
+        # beside its `.gemini/` folder. `context.fileName` in its settings renames the file.
+        user = gemini_home(environ) / ".gemini"
+        folder = user if scope == "user" else self.project_folder(cwd)
+        path = folder / "GEMINI.md"
+        names = _context_names(self.project_folder(cwd) / ".gemini" / "settings.json")
+        names = names or _context_names(user / "settings.json")
+        notes: tuple[str, ...] = ()
+        if names and path.name not in names:
+            notes = (
+                f"Gemini CLI reads {', '.join(names)} instead of GEMINI.md (context.fileName in "
+                "its settings): the block in GEMINI.md is not read; copy it into that file",
+            )
+        return Target(path, f"{self.name}:{scope}", (), notes)
 
     def next_steps(self) -> str:
         from mdsel_claude.setup import gemini_hook
@@ -58,3 +76,19 @@ CLIENT = Gemini(
     ".gemini/settings.json",
     lambda exe: {"command": exe, "args": ["serve"]},
 )
+
+
+def _context_names(settings: Path) -> tuple[str, ...]:
+    """The file names `context.fileName` sets in a settings file (the project's wins over the
+    user's, as Gemini CLI merges them); none where it is unset or the file cannot be read."""
+    from mdsel_claude.setup import jsonfile
+
+    try:
+        value = jsonfile.load(settings) or {}
+    except jsonfile.JsonFileError:
+        return ()
+    context = value.get("context")
+    names = context.get("fileName") if isinstance(context, dict) else None
+    if isinstance(names, str):
+        names = [names]
+    return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()

@@ -6,7 +6,12 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, config_home, home
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.steps import Plan
 
@@ -47,6 +52,32 @@ class OpenCode(Client):
             for scope, path in found.places
         ]
         opencode_plugin.report(plugins, found.me, found.environ, found.report)
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        # OpenCode 1.18 reads the first of its candidates that exists: for the user
+        # `opencode/AGENTS.md` in its configuration folder, else `~/.claude/CLAUDE.md`; in the
+        # project `AGENTS.md`, else `CLAUDE.md`, else `CONTEXT.md` (the Claude Code files not
+        # with OPENCODE_DISABLE_CLAUDE_CODE(_PROMPT)). A new AGENTS.md would hide the CLAUDE.md
+        # it reads now, so the block goes in the file it reads.
+        claude = not any(
+            environ.get(name, "").lower() in ("1", "true")
+            for name in ("OPENCODE_DISABLE_CLAUDE_CODE", "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT")
+        )
+        if scope == "user":
+            files = [self.user_file(environ).parent / "AGENTS.md"]
+            files += [home(environ) / ".claude" / "CLAUDE.md"] if claude else []
+        else:
+            root = project_root(cwd)
+            names = ("AGENTS.md", "CLAUDE.md", "CONTEXT.md") if claude else ("AGENTS.md",)
+            files = [root / name for name in names]
+        read = next((f for f in files if os.path.lexists(f)), files[0])
+        notes: tuple[str, ...] = ()
+        if read != files[0]:
+            notes = (
+                f"OpenCode reads {read} here, as there is no {files[0]}: the block goes there "
+                f"(a new {files[0].name} would hide it from OpenCode)",
+            )
+        return Target(read, f"{self.name}:{scope}", tuple(f for f in files if f != read), notes)
 
     def next_steps(self) -> str:
         from mdsel_claude.setup.opencode_plugin import NEXT_STEPS
