@@ -25,11 +25,10 @@ from pathlib import Path
 
 from mdsel_claude.hook import opencode
 from mdsel_claude.setup import jsonfile, ours, owned
-from mdsel_claude.setup.dirs import without_dir
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.paths import SetupError, project_root
 from mdsel_claude.setup.probes import Report, run_on_threshold
-from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan
+from mdsel_claude.setup.steps import MakeDir, Note, Plan
 
 TEMPLATE = Path(__file__).with_name("opencode_plugin.js")
 """The plugin as shipped in the package; its `COMMAND` line is replaced on install."""
@@ -117,22 +116,6 @@ def plan_install(plan: Plan, path: Path, command: Sequence[str]) -> Plan:
     # The configuration folder the server's file needed is made once.
     steps = [s for s in steps if not (isinstance(s, MakeDir) and s in plan.steps)]
     return Plan((*plan.steps, *steps), state, plan.state_file, plan.leftovers)
-
-
-def plan_uninstall(plan: Plan, path: Path) -> Plan:
-    """`plan` (the server's removal) followed by deleting our plugin at `path` if unchanged, and
-    the folders install made for them both once empty."""
-    removed, state = owned.plan_remove(path, plan.state)
-    deletes = any(isinstance(step, DeleteFile) for step in removed)
-    earlier = [
-        step
-        for step in plan.steps
-        # "nothing is installed" is said of the server's file alone: not so with the plugin gone.
-        if not (deletes and isinstance(step, Note) and step.text.startswith("nothing of"))
-    ]
-    steps = [*earlier, *removed]
-    state = without_dir(path.parent.parent, steps, state)
-    return Plan(tuple(steps), state, plan.state_file, plan.leftovers)
 
 
 # -- doctor -----------------------------------------------------------------------------------

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mdsel_claude.setup import jsonfile
-from mdsel_claude.setup.dirs import with_dirs, without_dirs
+from mdsel_claude.setup.dirs import with_dirs, without_dir, without_dirs
 from mdsel_claude.setup.entries import KeyPath
 from mdsel_claude.setup.ledger import Created, State, Written
 from mdsel_claude.setup.planner import kept_as_theirs
-from mdsel_claude.setup.steps import DeleteFile, Note, Step, WriteText
+from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
 WHOLE_FILE: KeyPath = ("(whole file)",)
 """Where a whole file's record sits among a file's written entries."""
@@ -109,3 +109,19 @@ def describe(path: Path, created: Created) -> str:
     if digest(current) in _recorded(created):
         return "ours, as install wrote it"
     return "changed since install wrote it (uninstall leaves it)"
+
+
+def plan_remove_after(plan: Plan, path: Path) -> Plan:
+    """`plan` (a server's removal) followed by deleting our whole file at `path` if unchanged
+    (a plugin, a hooks file), and the folders install made for them both once empty."""
+    removed, state = plan_remove(path, plan.state)
+    deletes = any(isinstance(step, DeleteFile) for step in removed)
+    earlier = [
+        step
+        for step in plan.steps
+        # "nothing is installed" is said of the server's file alone: not so with ours gone.
+        if not (deletes and isinstance(step, Note) and step.text.startswith("nothing of"))
+    ]
+    steps = [*earlier, *removed]
+    state = without_dir(path.parent.parent, steps, state)
+    return Plan(tuple(steps), state, plan.state_file, plan.leftovers)

@@ -29,12 +29,11 @@ from pathlib import Path
 from mdsel_claude.hook import copilot
 from mdsel_claude.setup import entries, jsonc, jsonfile, ours, owned
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
-from mdsel_claude.setup.dirs import without_dir
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.probes import Report, run_on_threshold
-from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan
+from mdsel_claude.setup.steps import MakeDir, Note, Plan
 
 HOOKS_FILE = Path("hooks") / "mdsel-claude.json"
 """Our hooks file, relative to the folder of the server's file (`~/.copilot`, `.github`)."""
@@ -114,19 +113,8 @@ class Copilot(Client):
 
     def plan_uninstall(self, request: Request) -> Plan:
         plan = super().plan_uninstall(request)
-        path = hooks_file(request.path)
-        removed, state = owned.plan_remove(path, plan.state)
-        deletes = any(isinstance(step, DeleteFile) for step in removed)
-        earlier = [
-            step
-            for step in plan.steps
-            # "nothing is installed" was said of the server's file alone: not so with ours gone.
-            if not (deletes and isinstance(step, Note) and step.text.startswith("nothing of"))
-        ]
-        steps = [*earlier, *removed]
         # The folder both files needed (`~/.copilot`, `.github`) goes once both are gone.
-        state = without_dir(path.parent.parent, steps, state)
-        return Plan(tuple(steps), state, plan.state_file, plan.leftovers)
+        return owned.plan_remove_after(plan, hooks_file(request.path))
 
     def doctor(self, found: Doctoring) -> None:
         report_hooks(found.places, found.me, found.environ, found.report)

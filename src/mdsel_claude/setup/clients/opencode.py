@@ -33,7 +33,7 @@ class OpenCode(Client):
         return opencode_plugin.plan_install(plan, where, command)
 
     def plan_uninstall(self, request: Request) -> Plan:
-        from mdsel_claude.setup import opencode_plugin, opencode_shadows
+        from mdsel_claude.setup import opencode_plugin, opencode_shadows, owned
 
         plan = super().plan_uninstall(request)
         user_home = home(request.environ)
@@ -41,7 +41,7 @@ class OpenCode(Client):
             plan, request.scope, request.path, False, user_home, request.environ
         )
         where = opencode_plugin.plugin_file(request.scope, request.path, request.cwd)
-        return opencode_plugin.plan_uninstall(plan, where)
+        return owned.plan_remove_after(plan, where)
 
     def doctor(self, found: Doctoring) -> None:
         from mdsel_claude.setup import opencode_plugin
