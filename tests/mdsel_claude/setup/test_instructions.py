@@ -168,6 +168,13 @@ def test_a_hostile_instructions_file_is_refused_unchanged(
         ("codex", "user", "home/.codex/AGENTS.md"),
         ("gemini", "user", "home/.gemini/GEMINI.md"),
         ("gemini", "project", "project/GEMINI.md"),
+        ("copilot", "user", "home/.copilot/copilot-instructions.md"),
+        ("copilot", "project", "project/.github/copilot-instructions.md"),
+        ("cline", "user", "home/Documents/Cline/Rules/mdsel-claude.md"),
+        ("qwen", "user", "home/.qwen/QWEN.md"),
+        ("qwen", "project", "project/QWEN.md"),
+        ("factory", "user", "home/.factory/AGENTS.md"),
+        ("factory", "project", "project/AGENTS.md"),
         ("opencode", "user", "home/.config/opencode/AGENTS.md"),
         ("opencode", "project", "project/AGENTS.md"),
     ],
@@ -315,3 +322,34 @@ def test_gemini_s_renamed_context_file_is_named(
     status, out = run(capsys, "install", "--client", "gemini", "--instructions")
     assert status == 0 and "Gemini CLI reads AGENTS.md, CONTEXT.md instead of GEMINI.md" in out
     assert (home / ".gemini" / "GEMINI.md").read_text(encoding="utf-8") == BLOCK
+
+
+def test_cline_s_rule_file_is_ours_whole(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = home / "Documents" / "Cline" / "Rules" / "mdsel-claude.md"
+    assert run(capsys, "install", "--client", "cline", "--instructions")[0] == 0
+    assert path.read_text(encoding="utf-8") == BLOCK
+    assert run(capsys, "uninstall", "--client", "cline")[0] == 0
+    assert not path.exists() and not path.parent.exists()
+
+
+def test_qwen_code_reading_only_agents_md_gets_the_block_there(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agents = home / ".qwen" / "AGENTS.md"
+    agents.parent.mkdir()
+    agents.write_bytes(MINE)
+    assert run(capsys, "install", "--client", "qwen", "--instructions")[0] == 0
+    assert not (home / ".qwen" / "QWEN.md").exists()
+    assert agents.read_bytes().endswith(instructions_block.block("\r\n").encode())
+    assert run(capsys, "uninstall", "--client", "qwen")[0] == 0
+    assert agents.read_bytes() == MINE
+
+
+def test_qwen_code_s_renamed_context_file_is_named(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = home / ".qwen" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"context": {"fileName": "NOTES.md"}}')
+    status, out = run(capsys, "install", "--client", "qwen", "--instructions")
+    assert status == 0 and "Qwen Code reads NOTES.md instead of QWEN.md" in out

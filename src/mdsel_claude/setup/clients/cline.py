@@ -28,6 +28,7 @@ from pathlib import Path
 
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, WriteText
 
@@ -43,6 +44,9 @@ SCRIPT_EXTENSIONS = frozenset(
     {"", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"}
 )
 """The endings of a hook file Cline runs (`PostToolUse.sh` runs as well as `PostToolUse`)."""
+
+RULES_NAME = "mdsel-claude.md"
+"""Our rule file in Cline's global rules folder (`install --instructions`)."""
 
 NEXT_STEPS = (
     "Start (or restart) Cline to load them. Its MCP tools: mdsel_index, mdsel_select; its "
@@ -211,6 +215,14 @@ class Cline(Client):
         from mdsel_claude.hook import cline
 
         run_on_threshold(argv, read, cline.answer, report)
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        # Cline 3.x reads every rule file in its global rules folders (`~/Documents/Cline/Rules`,
+        # which the VS Code extension reads too, `~/Cline/Rules`, `$CLINE_DIR/rules`) beside
+        # `~/.agents/AGENTS.md`: a file of our own there, which install creates with the block
+        # alone and uninstall deletes again while nothing else was added to it.
+        path = home(environ) / "Documents" / "Cline" / "Rules" / RULES_NAME
+        return Target(path, f"cline:{scope}")
 
     def next_steps(self) -> str:
         return NEXT_STEPS

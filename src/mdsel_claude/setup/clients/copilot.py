@@ -30,6 +30,7 @@ from mdsel_claude.hook import copilot
 from mdsel_claude.setup import entries, jsonc, jsonfile, ours, owned
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.probes import Report, run_on_threshold
@@ -118,6 +119,15 @@ class Copilot(Client):
 
     def doctor(self, found: Doctoring) -> None:
         report_hooks(found.places, found.me, found.environ, found.report)
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        # Copilot CLI 1.0.102 (its /help list) reads `copilot-instructions.md` in its home and
+        # `.github/copilot-instructions.md` in the git root and the current folder, beside
+        # `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` there: its own file is the one it alone reads.
+        if scope == "user":
+            return Target(copilot_home(environ) / "copilot-instructions.md", f"copilot:{scope}")
+        folder = self.project_folder(cwd) / ".github"
+        return Target(folder / "copilot-instructions.md", f"copilot:{scope}")
 
     def next_steps(self) -> str:
         return NEXT_STEPS

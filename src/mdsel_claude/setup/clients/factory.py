@@ -18,6 +18,7 @@ from mdsel_claude.hook import factory
 from mdsel_claude.setup import jsonfile, settings_hook
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request
 from mdsel_claude.setup.dirs import without_dir
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.planner import file_step, kept_as_theirs, removal
 from mdsel_claude.setup.probes import Payload
@@ -102,6 +103,14 @@ class Factory(Client):
             HOOK, places, found.me, found.environ, found.report, read_payload,
             factory.answer, _switched_off,
         )  # fmt: skip
+
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        # Droid 0.225 reads `AGENTS.md` and `CLAUDE.md` (both) in `~/.factory/` (and
+        # `~/.agents/`), and in each folder from the one it starts in up to the git root and
+        # the `.factory/` in each: the project's `AGENTS.md` goes at the root, beside
+        # `.factory/`. It follows no symlink leading out of its folder.
+        folder = factory_home(environ) / ".factory" if scope == "user" else self.project_folder(cwd)
+        return Target(folder / "AGENTS.md", f"factory:{scope}")
 
     def next_steps(self) -> str:
         return NEXT_STEPS

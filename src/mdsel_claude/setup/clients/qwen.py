@@ -18,8 +18,10 @@ from pathlib import Path
 from mdsel_claude.hook import qwen
 from mdsel_claude.setup import settings_hook
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
+from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created
+from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.probes import Payload
 from mdsel_claude.setup.settings_hook import JsonHook
 from mdsel_claude.setup.steps import Plan
@@ -82,6 +84,26 @@ class Qwen(Client):
             qwen.answer, _switched_off,
         )  # fmt: skip
 
+    def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
+        # Qwen Code 0.24 reads `QWEN.md` and `AGENTS.md` (both, `context.fileName` replaces
+        # them) in its user folder, and in a trusted folder in each folder from the one it starts
+        # in up to the git root: the project's go at the root. The block goes in QWEN.md unless
+        # only AGENTS.md is there (it is read as well; a new file is not needed).
+        folder = qwen_dir(environ) if scope == "user" else project_root(cwd)
+        own, agents = folder / "QWEN.md", folder / "AGENTS.md"
+        use_agents = not os.path.lexists(own) and os.path.lexists(agents)
+        path, other = (agents, own) if use_agents else (own, agents)
+        notes: tuple[str, ...] = ()
+        names = _context_names(project_root(cwd) / ".qwen" / "settings.json")
+        names = names or _context_names(qwen_dir(environ) / "settings.json")
+        if names and path.name not in names:
+            notes = (
+                f"Qwen Code reads {', '.join(names)} instead of QWEN.md and AGENTS.md "
+                f"(context.fileName in its settings): the block in {path.name} is not read; "
+                "copy it into that file",
+            )
+        return Target(path, f"qwen:{scope}", (other,), notes)
+
     def next_steps(self) -> str:
         return NEXT_STEPS
 
@@ -94,3 +116,21 @@ CLIENT = Qwen(
     ".qwen/settings.json",
     lambda exe: {"command": exe, "args": ["serve"]},
 )
+
+
+def _context_names(settings: Path) -> tuple[str, ...]:
+    """The file names `context.fileName` sets in a settings file; none where it is unset or
+    the file cannot be read."""
+    from mdsel_claude.setup import jsonfile
+
+    try:
+        value = jsonfile.load(settings) or {}
+    except jsonfile.JsonFileError:
+        return ()
+    context = value.get("context")
+    named = context.get("fileName") if isinstance(context, dict) else None
+    if isinstance(named, str):
+        named = [named]
+    if not isinstance(named, list):
+        return ()
+    return tuple(n.strip() for n in named if isinstance(n, str) and n.strip())
