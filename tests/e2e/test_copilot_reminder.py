@@ -133,7 +133,10 @@ def sandbox(tmp_path: Path, cache: Path) -> dict[str, str]:
         COPILOT_PROVIDER_API_KEY="sk-test-not-a-key",
         # Project scope runs the bare `mdsel-claude`, from PATH.
         PATH=os.pathsep.join([str(script().parent), env.get("PATH", "")]),
+        # A scratch TMPDIR: a checkout under /tmp must not read as a temporary install.
+        TMPDIR=str(tmp_path / "tmp"),
     )
+    (tmp_path / "tmp").mkdir(exist_ok=True)
     return env
 
 
