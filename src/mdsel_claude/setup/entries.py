@@ -56,18 +56,21 @@ installed mdsel-claude gets silence and exit 0 instead of a hook error on every 
 so that it means the same whatever shell Claude Code hands the command to."""
 
 
+def hook_args(min_words: int, mode: str = "reminder", client: str | None = None) -> list[str]:
+    """Our hook's arguments after the executable: `hook`, `--client NAME` for an agent other
+    than Claude Code (whose payloads are the default), the threshold as `--min-words N`, and a
+    mode other than the default as `--mode M` (so a default hook's command stays as it was)."""
+    args = ["hook", *(["--client", client] if client is not None else [])]
+    args += ["--min-words", str(min_words)]
+    return args + (["--mode", mode] if mode != "reminder" else [])
+
+
 def hook_command(
     executable: str, min_words: int, mode: str = "reminder", client: str | None = None
 ) -> str:
-    """The shell command of our hook, for every agent that takes one in its JSON settings;
-    `--client NAME` for an agent other than Claude Code (whose payloads are the default), the
-    threshold as `--min-words N`, and a mode other than the default as `--mode M` (so a
-    default hook's command stays as it was). The bare name (project scope) is wrapped in
-    `PORTABLE_GUARD`."""
-    named = "" if client is None else f" --client {shlex.quote(client)}"
-    command = f"{shlex.quote(executable)} hook{named} --min-words {min_words}"
-    if mode != "reminder":
-        command = f"{command} --mode {shlex.quote(mode)}"
+    """The shell command of our hook (`hook_args`), for every agent that takes one in its JSON
+    settings. The bare name (project scope) is wrapped in `PORTABLE_GUARD`."""
+    command = shlex.join([executable, *hook_args(min_words, mode, client)])
     return f"{PORTABLE_GUARD}{command}'" if executable == EXECUTABLE_NAME else command
 
 

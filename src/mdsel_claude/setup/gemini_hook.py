@@ -27,7 +27,7 @@ from pathlib import Path
 
 from mdsel_claude.hook import gemini
 from mdsel_claude.setup import entries, entry_edits, jsonfile, ours
-from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args
 from mdsel_claude.setup.entry_edits import Added
 from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
@@ -156,9 +156,7 @@ def report_hooks(
         )
     report.say("  (Gemini CLI runs hooks only in folders you trust)")
     _, threshold, mode = mine[0][1]
-    args = ["hook", "--client", "gemini", "--min-words", str(threshold)]
-    args += ["--mode", mode] if mode != "reminder" else []
-    argv = (*me.argv, *args)
+    argv = (*me.argv, *hook_args(threshold, mode, "gemini"))
     report.say(f"  {shlex.join(argv)}")
     check_hook(argv, report)
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from mdsel_claude.hook import copilot
 from mdsel_claude.setup import entries, jsonc, jsonfile, ours, owned
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, hook_args
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.paths import SetupError
@@ -177,9 +177,7 @@ def report_hooks(
         )
     report.say("  (Copilot CLI reads a project's .github/ only in a folder you trust)")
     _, threshold, mode = mine[0][1]
-    args = ["hook", "--client", "copilot", "--min-words", str(threshold)]
-    args += ["--mode", mode] if mode != "reminder" else []
-    argv = (*me.argv, *args)
+    argv = (*me.argv, *hook_args(threshold, mode, "copilot"))
     report.say(f"  {shlex.join(argv)}")
     check_hook(argv, report)
 
