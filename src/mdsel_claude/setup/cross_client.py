@@ -39,8 +39,9 @@ def skill_command(command: str, scope: str, dry_run: bool) -> int:
         return 1
     if command == "install" and not dry_run:
         print(
-            "Agents that read skills (Claude Code, Gemini CLI, Codex CLI, OpenCode, Copilot CLI) "
-            "load it at their next start; it needs the mdsel command on their PATH."
+            "Agents that read skills (Claude Code, Gemini CLI, Codex CLI, OpenCode, Copilot CLI, "
+            "Cline, and Qwen Code and Factory Droid where their folder is) load it at their next "
+            "start; it needs the mdsel command on their PATH."
         )
     return 0
 

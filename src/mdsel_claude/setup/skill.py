@@ -2,11 +2,15 @@
 
 The skill (`mdsel_claude/skills/mdsel/SKILL.md`, also the Claude Code plugin's) teaches an agent
 to reach Markdown with `mdsel index` / `mdsel select` from its shell, with no MCP server at all.
-Two folders cover the agents that read skills:
+Two folders cover most agents that read skills:
 
 - `.claude/skills/` — Claude Code (OpenCode reads it too, and Copilot CLI in a project);
-- `.agents/skills/` — the shared folder Gemini CLI, Codex CLI, OpenCode and Copilot CLI read
-  (Copilot CLI not under the home folder while `COPILOT_HOME` is set).
+- `.agents/skills/` — the shared folder Gemini CLI, Codex CLI, OpenCode, Copilot CLI and Cline
+  read (Copilot CLI not under the home folder while `COPILOT_HOME` is set).
+
+Qwen Code and Factory Droid read only their own folders (`.qwen/skills/`, `.factory/skills/`):
+a copy goes there too where that client's folder already is, so that no folder of a client the
+user does not run is made.
 
 Under the home directory (user scope, the default) or at the project root (`--scope project`,
 shared with whoever clones the project). Each copy is a whole file of ours (see `owned`).
@@ -45,7 +49,22 @@ def targets(scope: str, cwd: Path, environ: Mapping[str, str]) -> list[Path]:
         raise SetupError(
             f"the skill has no {scope} scope: use --scope user (the default) or project"
         )
-    return [base / folder / "mdsel" / "SKILL.md" for folder in FOLDERS]
+    paths = [base / folder / "mdsel" / "SKILL.md" for folder in FOLDERS]
+    for own in _own_folders(scope, base, environ):
+        if own.is_dir():
+            paths.append(own / "skills" / "mdsel" / "SKILL.md")
+    return paths
+
+
+def _own_folders(scope: str, base: Path, environ: Mapping[str, str]) -> tuple[Path, ...]:
+    """Qwen Code's and Factory Droid's folders in `scope` (their homes move with their
+    variables, as the clients' own settings do)."""
+    from mdsel_claude.setup.clients.factory import factory_home
+    from mdsel_claude.setup.clients.qwen import qwen_dir
+
+    if scope == "user":
+        return (qwen_dir(environ), factory_home(environ) / ".factory")
+    return (base / ".qwen", base / ".factory")
 
 
 def plan_install(paths: list[Path], state_file: Path) -> tuple[Plan, bool]:

@@ -72,6 +72,37 @@ def test_install_writes_both_copies_and_uninstall_removes_them(home: Path) -> No
     assert (home / ".claude").is_dir() and not (home / ".claude" / "skills").exists()
 
 
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_qwen_code_and_droid_get_a_copy_in_their_own_folder_only_where_it_is(
+    home: Path, monkeypatch: pytest.MonkeyPatch, scope: str
+) -> None:
+    # Neither reads `.agents/skills` or loads `.claude/skills` (Qwen Code 0.24, Droid 0.225).
+    for name in ("QWEN_HOME", "FACTORY_HOME_OVERRIDE"):
+        monkeypatch.delenv(name, raising=False)
+    base = home if scope == "user" else Path.cwd()
+    (base / ".git").mkdir()
+    (base / ".qwen").mkdir()
+    own = (".qwen/skills/mdsel/SKILL.md", ".factory/skills/mdsel/SKILL.md")
+    assert cli.main(["install", "--skill", "--scope", scope]) == 0
+    assert (base / own[0]).read_bytes() == skill.SKILL_FILE.read_bytes()
+    assert not (base / ".factory").exists()  # Droid not there: no folder of its made
+    assert all((base / copy).is_file() for copy in COPIES)
+    assert cli.main(["uninstall", "--skill", "--scope", scope]) == 0
+    assert (base / ".qwen").is_dir() and not (base / ".qwen" / "skills").exists()
+    assert not any((base / copy).exists() for copy in COPIES)
+
+
+def test_qwen_home_moves_its_copy(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    moved = home / "elsewhere"
+    moved.mkdir()
+    monkeypatch.setenv("QWEN_HOME", str(moved))
+    monkeypatch.delenv("FACTORY_HOME_OVERRIDE", raising=False)
+    (home / ".qwen").mkdir()  # not the folder Qwen Code reads while QWEN_HOME is set
+    assert cli.main(["install", "--skill"]) == 0
+    assert (moved / "skills" / "mdsel" / "SKILL.md").is_file()
+    assert not (home / ".qwen" / "skills").exists()
+
+
 def test_project_scope_writes_at_the_project_root(home: Path) -> None:
     project = Path.cwd()
     (project / ".git").mkdir()

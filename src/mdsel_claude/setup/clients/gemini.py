@@ -52,8 +52,8 @@ class Gemini(Client):
         user = gemini_home(environ) / ".gemini"
         folder = user if scope == "user" else self.project_folder(cwd)
         path = folder / "GEMINI.md"
-        names = _context_names(self.project_folder(cwd) / ".gemini" / "settings.json")
-        names = names or _context_names(user / "settings.json")
+        names = context_names(self.project_folder(cwd) / ".gemini" / "settings.json")
+        names = names or context_names(user / "settings.json")
         notes: tuple[str, ...] = ()
         if names and path.name not in names:
             notes = (
@@ -78,9 +78,10 @@ CLIENT = Gemini(
 )
 
 
-def _context_names(settings: Path) -> tuple[str, ...]:
+def context_names(settings: Path) -> tuple[str, ...]:
     """The file names `context.fileName` sets in a settings file (the project's wins over the
-    user's, as Gemini CLI merges them); none where it is unset or the file cannot be read."""
+    user's, as Gemini CLI and its fork Qwen Code merge them); none where it is unset or the file
+    cannot be read."""
     from mdsel_claude.setup import jsonfile
 
     try:
@@ -88,7 +89,9 @@ def _context_names(settings: Path) -> tuple[str, ...]:
     except jsonfile.JsonFileError:
         return ()
     context = value.get("context")
-    names = context.get("fileName") if isinstance(context, dict) else None
-    if isinstance(names, str):
-        names = [names]
-    return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
+    named = context.get("fileName") if isinstance(context, dict) else None
+    if isinstance(named, str):
+        named = [named]
+    if not isinstance(named, list):
+        return ()
+    return tuple(n.strip() for n in named if isinstance(n, str) and n.strip())

@@ -18,6 +18,7 @@ from pathlib import Path
 from mdsel_claude.hook import qwen
 from mdsel_claude.setup import settings_hook
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
+from mdsel_claude.setup.clients.gemini import context_names
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created
@@ -94,8 +95,8 @@ class Qwen(Client):
         use_agents = not os.path.lexists(own) and os.path.lexists(agents)
         path, other = (agents, own) if use_agents else (own, agents)
         notes: tuple[str, ...] = ()
-        names = _context_names(project_root(cwd) / ".qwen" / "settings.json")
-        names = names or _context_names(qwen_dir(environ) / "settings.json")
+        names = context_names(project_root(cwd) / ".qwen" / "settings.json")
+        names = names or context_names(qwen_dir(environ) / "settings.json")
         if names and path.name not in names:
             notes = (
                 f"Qwen Code reads {', '.join(names)} instead of QWEN.md and AGENTS.md "
@@ -116,21 +117,3 @@ CLIENT = Qwen(
     ".qwen/settings.json",
     lambda exe: {"command": exe, "args": ["serve"]},
 )
-
-
-def _context_names(settings: Path) -> tuple[str, ...]:
-    """The file names `context.fileName` sets in a settings file; none where it is unset or
-    the file cannot be read."""
-    from mdsel_claude.setup import jsonfile
-
-    try:
-        value = jsonfile.load(settings) or {}
-    except jsonfile.JsonFileError:
-        return ()
-    context = value.get("context")
-    named = context.get("fileName") if isinstance(context, dict) else None
-    if isinstance(named, str):
-        named = [named]
-    if not isinstance(named, list):
-        return ()
-    return tuple(n.strip() for n in named if isinstance(n, str) and n.strip())
