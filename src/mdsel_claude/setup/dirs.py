@@ -86,3 +86,15 @@ def without_dir(folder: Path, steps: list[Step], state: State) -> State:
         gone.add(folder)
         folder = folder.parent
     return state
+
+
+def without_emptied(steps: list[Step], state: State) -> State:
+    """Remove the recorded folders above what `steps` delete that the whole of them leaves
+    empty. Plans joined from parts (a client's files, then its instructions file) each saw only
+    their own steps: a folder the parts share (`~/Documents/Cline` above Cline's hook and rules
+    folders) is emptied by the parts together, and goes here, innermost first."""
+    removed = [step.path for step in steps if isinstance(step, (DeleteFile, RemoveDir))]
+    above = {parent for path in removed for parent in path.parents if str(parent) in state.dirs}
+    for folder in sorted(above, key=lambda path: len(path.parts), reverse=True):
+        state = without_dir(folder, steps, state)
+    return state

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdsel_claude.setup import instructions_block, jsonfile
-from mdsel_claude.setup.dirs import with_dirs, without_dirs
+from mdsel_claude.setup.dirs import with_dirs, without_dirs, without_emptied
 from mdsel_claude.setup.entries import KeyPath
 from mdsel_claude.setup.jsonfile import JsonFileError
 from mdsel_claude.setup.ledger import Created, State, Written
@@ -231,7 +231,9 @@ def without_block(plan: Plan, target: Target) -> Plan:
     if any(isinstance(step, (WriteText, DeleteFile)) for step in steps):
         # The plan's "nothing is installed" is about its own files: the block was.
         kept = tuple(s for s in kept if not _says_nothing(s))
-    return Plan((*kept, *steps), state, plan.state_file, plan.leftovers)
+    joined = [*kept, *steps]
+    state = without_emptied(joined, state)
+    return Plan(tuple(joined), state, plan.state_file, plan.leftovers)
 
 
 def _says_nothing(step: Step) -> bool:

@@ -302,6 +302,26 @@ def test_every_client_keeps_the_block_s_promises_or_refuses_it(
         assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize("name", sorted(CLIENTS))
+def test_uninstall_leaves_no_folder_install_made_for_the_block(
+    on_path: str, home: Path, tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Nothing there before: the folders install makes for the block and for the client's own
+    # files may share a parent (Cline's rules and hook folders under ~/Documents/Cline), which
+    # goes only once both are gone.
+    client = CLIENTS[name]
+    (Path.cwd() / ".git").mkdir()
+    for scope in client.scopes:
+        if client.instructions(scope, Path.cwd(), os.environ) is None:
+            continue
+        before = snapshot(tmp_path)
+        args = ("--client", name, "--scope", scope)
+        assert run(capsys, "install", *args, "--instructions")[0] == 0
+        assert snapshot(tmp_path) != before
+        assert run(capsys, "uninstall", *args)[0] == 0
+        assert snapshot(tmp_path) == before, scope
+
+
 def test_uninstall_after_the_line_endings_were_converted(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
