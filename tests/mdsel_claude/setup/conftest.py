@@ -28,7 +28,27 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
-    for name in ("XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "MDSEL_MIN_WORDS"):
+    # Every variable that moves a client's files elsewhere: one set in the developer's shell
+    # would send the test's writes beside their real configuration.
+    moved = [
+        "XDG_STATE_HOME",
+        "XDG_CONFIG_HOME",
+        "XDG_CACHE_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "GEMINI_CLI_HOME",
+        "COPILOT_HOME",
+        "QWEN_HOME",
+        "CLINE_DIR",
+        "FACTORY_HOME_OVERRIDE",
+        "PIPX_HOME",
+        "OPENCODE_CONFIG",
+        "OPENCODE_CONFIG_DIR",
+        "OPENCODE_CONFIG_CONTENT",
+        "OPENCODE_DISABLE_CLAUDE_CODE",
+        "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT",
+    ]
+    for name in (*moved, "MDSEL_MIN_WORDS"):
         monkeypatch.delenv(name, raising=False)
     # doctor waits for a server as long as Claude Code would (MCP_TIMEOUT): on a loaded machine
     # starting one can take longer than its default 30 s, which is not what these tests check.
