@@ -74,11 +74,9 @@ def test_install_writes_both_copies_and_uninstall_removes_them(home: Path) -> No
 
 @pytest.mark.parametrize("scope", ["user", "project"])
 def test_qwen_code_and_droid_get_a_copy_in_their_own_folder_only_where_it_is(
-    home: Path, monkeypatch: pytest.MonkeyPatch, scope: str
+    home: Path, scope: str
 ) -> None:
     # Neither reads `.agents/skills` or loads `.claude/skills` (Qwen Code 0.24, Droid 0.225).
-    for name in ("QWEN_HOME", "FACTORY_HOME_OVERRIDE"):
-        monkeypatch.delenv(name, raising=False)
     base = home if scope == "user" else Path.cwd()
     (base / ".git").mkdir()
     (base / ".qwen").mkdir()
@@ -96,7 +94,6 @@ def test_qwen_home_moves_its_copy(home: Path, monkeypatch: pytest.MonkeyPatch) -
     moved = home / "elsewhere"
     moved.mkdir()
     monkeypatch.setenv("QWEN_HOME", str(moved))
-    monkeypatch.delenv("FACTORY_HOME_OVERRIDE", raising=False)
     (home / ".qwen").mkdir()  # not the folder Qwen Code reads while QWEN_HOME is set
     assert cli.main(["install", "--skill"]) == 0
     assert (moved / "skills" / "mdsel" / "SKILL.md").is_file()
