@@ -805,9 +805,13 @@ def ask_as_written(
 # --- PyPI sdists -----------------------------------------------------------------------------
 
 
-def pypi_trees() -> list[TreeSpec]:
+def pypi_trees(
+    sources: dict[str, tuple[str, str, tuple[str, ...]]] = PYPI_SOURCES,
+) -> list[TreeSpec]:
+    """The docs folders of pinned sdists (requirement → name, folder, generators), extracted
+    once into the cache."""
     trees = []
-    for requirement, (name, docs, generators) in PYPI_SOURCES.items():
+    for requirement, (name, docs, generators) in sources.items():
         archive = fetch(requirement, CACHE / "sdists")
         target = CACHE / "trees" / normalized(requirement.replace("==", "-"))
         if not target.exists():

@@ -3,6 +3,7 @@ with the right section, on questions labelled by the trees' own cross-page links
 
     .venv/bin/python bench/bench_search.py                 # vite-docs, vue-docs
     .venv/bin/python bench/bench_search.py --pypi          # + docs trees of pinned PyPI sdists
+    .venv/bin/python bench/bench_search.py --pypi --more   # + seven more, never tuned on
     .venv/bin/python bench/bench_search.py --tree DIR      # that folder instead of the defaults
     .venv/bin/python bench/bench_search.py --json          # one JSON object instead of text
     .venv/bin/python bench/bench_search.py --peers         # + the peers from PyPI (slow)
@@ -125,6 +126,19 @@ from tests.tokens import _tokenizer  # noqa: E402  (the tokenizer the tests coun
 
 OUT = ROOT / "bench" / "out"
 QUESTIONS = OUT / "search_questions.json"
+
+MORE_SOURCES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    # Docs folders of more projects, kept out of the tuning of the ranking's weights: what the
+    # figures are on trees the weights never saw. Their fragments are resolved by every slug
+    # rule bench_links knows, as for a folder given with --tree.
+    "griffe==2.4.1": ("griffe", "docs", GENERATORS),
+    "black==26.10.1": ("black", "docs", GENERATORS),
+    "starlette==1.10.0": ("starlette", "docs", GENERATORS),
+    "cibuildwheel==4.3.5": ("cibuildwheel", "docs", GENERATORS),
+    "mkdocstrings==1.0.8": ("mkdocstrings", "docs", GENERATORS),
+    "copier==9.19.1": ("copier", "docs", GENERATORS),
+    "scikit-build-core==1.1.2": ("scikit-build-core", "docs", GENERATORS),
+}
 
 DEFAULT_TREES = (
     TreeSpec("vite-docs", ROOT / "tests" / "trees" / "vite-docs", ("vitepress",)),
@@ -873,13 +887,20 @@ def route_names(asked: str, peers: bool) -> list[str]:
 def print_text(
     runs: Sequence[TreeRun],
     total: dict[str, Score],
+    untuned: dict[str, Score],
     counting: str,
     peer_notes: dict[str, str],
     seconds: float,
 ) -> None:
-    for run_, scores in [*((r, r.scores) for r in runs), (None, total)]:
-        if run_ is None:
-            print(f"total ({sum(r.measured for r in runs)} questions)")
+    ends = [
+        ("total", total),
+        *([("trees the weights were never tuned on", untuned)] * bool(untuned)),
+    ]
+    listed: list[tuple[TreeRun | str, dict[str, Score]]] = [(r, r.scores) for r in runs]
+    for run_, scores in [*listed, *ends]:
+        if isinstance(run_, str):
+            count = next(iter(scores.values())).questions if scores else 0
+            print(f"{run_} ({count} questions)")
         else:
             a = run_.asked
             print(f"{run_.name} ({run_.measured} questions, {a.files} files: {run_.root})")
@@ -946,6 +967,11 @@ def main() -> int:
     parser.add_argument(
         "--pypi", action="store_true", help="add the docs trees of bench_links' pinned sdists"
     )
+    parser.add_argument(
+        "--more",
+        action="store_true",
+        help="add the docs trees of further pinned sdists, kept out of the ranking's tuning",
+    )
     parser.add_argument("--limit", type=int, default=0, help="the first N questions per tree")
     parser.add_argument(
         "--show", type=int, default=0, help="list up to N questions per tree mdsel missed"
@@ -976,6 +1002,11 @@ def main() -> int:
     trees = trees or list(DEFAULT_TREES)
     if args.pypi:
         trees += pypi_trees()
+    unseen: set[str] = set()
+    if args.more:
+        more = pypi_trees(MORE_SOURCES)
+        unseen = {tree.name for tree in more}
+        trees += more
 
     asked = [(tree, questions_of(tree)) for tree in trees]
     write_questions([q for _, one in asked for q in one.questions], args.questions)
@@ -990,6 +1021,7 @@ def main() -> int:
                 ran.add(peer.name)
     runs: list[TreeRun] = []
     total: dict[str, Score] = {}
+    untuned: dict[str, Score] = {}
     for tree, one in asked:
         corpus = Corpus(tree)
         questions = one.questions[: args.limit] if args.limit else one.questions
@@ -1005,6 +1037,8 @@ def main() -> int:
         )
         for name, score in scores.items():
             total.setdefault(name, Score()).add(score)
+            if tree.name in unseen:
+                untuned.setdefault(name, Score()).add(score)
     seconds = time.monotonic() - started
     for name, score in total.items():
         if score.errors:
@@ -1023,6 +1057,7 @@ def main() -> int:
                 {
                     "name": r.name,
                     "root": r.root,
+                    "tuned_on": r.name not in unseen,
                     **r.about(),
                     "routes": {name: score.summary() for name, score in r.scores.items()},
                     "mdsel_misses": [
@@ -1032,10 +1067,11 @@ def main() -> int:
                 for r in runs
             ],
             "total": {name: score.summary() for name, score in total.items()},
+            "untuned": {name: score.summary() for name, score in untuned.items()},
         }
         print(json.dumps(body, indent=2, ensure_ascii=False))
     else:
-        print_text(runs, total, counting, peer_notes, seconds)
+        print_text(runs, total, untuned, counting, peer_notes, seconds)
     return 0
 
 

@@ -209,7 +209,7 @@ def collect(reuse: bool) -> dict[str, Any]:
         "links": lambda: json_script("bench_links.py", "--pypi", "--json"),
         # bench_search.py: labelled questions from the trees' links, mdsel's ?q= and the routes
         # beside it (grep, plain FTS5, heading titles, the peers on PyPI that install here).
-        "search": lambda: json_script("bench_search.py", "--pypi", "--peers", "--json"),
+        "search": lambda: json_script("bench_search.py", "--pypi", "--more", "--peers", "--json"),
         # bench_search_speed.py: cold and warm searches of 1,000 documents, and memory.
         "search_speed": lambda: json_script("bench_search_speed.py", "--json"),
         # bench_skill.py: the Agent Skill's session-start tokens against the MCP tools'.
@@ -1043,34 +1043,54 @@ def search_section(found: dict[str, Any], speed: dict[str, Any]) -> list[str]:
     else:
         questions = sum(tree["questions"] for tree in found["trees"])
         lines += [
-            '`?q=` answers "where is this discussed?" (`bench/bench_search.py --pypi --peers`): '
-            "every cross-page link with a fragment of real documentation trees is a question "
-            "(the link's text) whose answer is the section its author linked to (generic texts "
-            f'such as "here" skipped, repeats once): {questions} questions. A route is right '
-            "at top-1 when its first hit is that section (the innermost one: its heading up to "
-            "the next heading), at top-3 when one of its first three is. Tokens: the median "
-            f"answer with the first hit's text inline ({found['tokens']}). Targets: top-1 ≥ "
-            "70 %, top-3 ≥ 85 %, every other route beaten by 10 points at top-1, a median answer "
+            '`?q=` answers "where is this discussed?" '
+            "(`bench/bench_search.py --pypi --more --peers`): every cross-page link with a "
+            "fragment of real documentation trees is a question (the link's text) whose answer "
+            'is the section its author linked to (generic texts such as "here" skipped, '
+            f"repeats once): {questions} questions. A route is right at top-1 when its first "
+            "hit is that section (the innermost one: its heading up to the next heading), at "
+            "top-3 when one of its first three is. Tokens: the median answer with the first "
+            f"hit's text inline ({found['tokens']}). Targets: top-1 ≥ 70 %, top-3 ≥ 85 %, "
+            "every other route beaten by 10 points at top-1, a median answer "
             "≤ 2,000 tokens.",
             "",
         ]
         routes = list(found["total"])
-        header = ["Route", *(tree["name"] for tree in found["trees"]), "All: top-1", "top-3",
-                  "Median tokens"]  # fmt: skip
-        rows = []
-        for route in routes:
-            total = found["total"][route]
-            per_tree = [
-                f"{tree['routes'][route]['top1_share']:.1f} %"
-                if route in tree["routes"] else "—"
-                for tree in found["trees"]
+        header = ["Tree", "Questions", *(ROUTE_NAMES.get(route, route) for route in routes)]
+
+        def cells(scores: dict[str, Any]) -> list[str]:
+            return [
+                f"{scores[route]['top1_share']:.1f} / {scores[route]['top3_share']:.1f}"
+                if route in scores else "—"
+                for route in routes
             ]  # fmt: skip
-            tokens = total.get("median_tokens")
+
+        rows = [
+            [tree["name"] + ("" if tree.get("tuned_on", True) else " †"), str(tree["questions"]),
+             *cells(tree["routes"])]
+            for tree in found["trees"]
+        ]  # fmt: skip
+        first = found["total"][routes[0]]
+        rows.append(["**all**", str(first["questions"]), *cells(found["total"])])
+        untuned = found.get("untuned") or {}
+        if untuned:
             rows.append([
-                ROUTE_NAMES.get(route, route), *per_tree, f"{total['top1_share']:.1f} %",
-                f"{total['top3_share']:.1f} %", f"{tokens:,.0f}" if tokens else "—",
+                "† never tuned on", str(untuned[routes[0]]["questions"]), *cells(untuned)
             ])  # fmt: skip
-        lines += [*table(header, rows), ""]
+        lines += [
+            "Each cell: top-1 / top-3, in % of the tree's questions. † the weights of the "
+            "ranking were never tuned on these trees (`--more`: further pinned sdists).",
+            "",
+            *table(header, rows),
+            "",
+        ]
+        tokens = [
+            f"{ROUTE_NAMES.get(route, route)} {found['total'][route]['median_tokens']:,.0f}"
+            for route in routes
+            if found["total"][route].get("median_tokens")
+        ]
+        if tokens:
+            lines += [f"Median answer, in tokens: {', '.join(tokens)}.", ""]
         skipped = {name: why for name, why in found.get("peers", {}).items() if why}
         for name, why in skipped.items():
             lines += [f"- {name}: {why}"]

@@ -28,9 +28,10 @@ from mdsel.tree import Source
 
 _CODE = KINDS.index(CODE)
 
-WEIGHTS = (8.0, 2.0, 1.0, 0.5)
+WEIGHTS = (8.0, 2.0, 1.0, 0.5, 0.0)
 """bm25() weights of the fields: the section's title, the titles above it (the document's
-title and path included), its prose, its code."""
+title and path included), its prose, its code, and its links' texts (already in its prose: a
+field only for the second ranking to ask whether the words are a link to elsewhere)."""
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -41,11 +42,20 @@ _CJK = re.compile(
 # Link targets and HTML tags are markup, not words a reader sees: `[text](url)` keeps its text.
 # One pattern for both: one pass over each section's text.
 _MARKUP = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|</?[A-Za-z][^>\n]{0,500}>")
+_LINK_TEXT = re.compile(r"(?<![!\\])\[([^\[\]\n]{1,300})\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+"""An inline link's text (not an image's): `[text](url "title")`."""
 
 
 def spaced(text: str) -> str:
     """`text` with each CJK character between spaces (see the module's docstring)."""
     return text if text.isascii() else _CJK.sub(r" \1 ", text)
+
+
+def link_texts(text: str) -> str:
+    """The texts of the inline links in Markdown prose, one per line."""
+    if "](" not in text:
+        return ""
+    return spaced("\n".join(match.group(1) for match in _LINK_TEXT.finditer(text)))
 
 
 def prose(text: str) -> str:
@@ -83,7 +93,7 @@ class SearchIndex:
         self._lock = threading.Lock()
         self.connection = sqlite3.connect(":memory:", check_same_thread=False)
         self.connection.execute(
-            "CREATE VIRTUAL TABLE sections USING fts5(title, context, body, code, "
+            "CREATE VIRTUAL TABLE sections USING fts5(title, context, body, code, links, "
             f"tokenize = '{TOKENIZER}', content = '', columnsize = 1)"
         )
         rows = []
@@ -92,7 +102,8 @@ class SearchIndex:
                 self.sections.append(section)
                 rows.append((len(self.sections), *fields))
         self.connection.executemany(
-            "INSERT INTO sections (rowid, title, context, body, code) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO sections (rowid, title, context, body, code, links) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             rows,
         )
 
@@ -108,7 +119,7 @@ class SearchIndex:
             arguments = (_json_list(allowed),)
         with self._lock:
             rows = self.connection.execute(
-                "SELECT rowid, -bm25(sections, ?, ?, ?, ?) AS score FROM sections "
+                "SELECT rowid, -bm25(sections, ?, ?, ?, ?, ?) AS score FROM sections "
                 f"WHERE sections MATCH ?{scope} ORDER BY score DESC LIMIT ?",
                 (*WEIGHTS, expression, *arguments, limit),
             ).fetchall()
@@ -212,7 +223,7 @@ def _path_words(path: str) -> str:
 
 def _document_sections(
     number: int, source: Source
-) -> list[tuple[Section, tuple[str, str, str, str]]]:
+) -> list[tuple[Section, tuple[str, str, str, str, str]]]:
     document = source.document
     data = document.data
     headings = document.headings
@@ -222,7 +233,7 @@ def _document_sections(
     code = [
         (blocks.starts[i], blocks.ends[i]) for i, kind in enumerate(blocks.kinds) if kind == _CODE
     ]
-    found: list[tuple[Section, tuple[str, str, str, str]]] = []
+    found: list[tuple[Section, tuple[str, str, str, str, str]]] = []
     bounds = [headings.starts[i] for i in range(len(headings))] if len(headings) else []
     first_start = bounds[0] if bounds else len(data)
     # Front matter (title, description…) counts as the root's text.
@@ -274,6 +285,7 @@ def _document_sections(
             context,
             prose(body),
             spaced(b"\n".join(codes).decode("utf-8", "replace")),
+            link_texts(body),
         )
         found.append((Section(number, heading, start, end, titles), fields))
     return found

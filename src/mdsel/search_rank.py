@@ -2,10 +2,11 @@
 
 FTS5's BM25 hands over its best candidates (search); each is scored again by a weighted sum of
 features between 0 and 1: how many of the words the section holds, how many the titles above
-it hold, whether its title is the question itself, how many of its title's words are not the
-question's, whether its page's title holds them (then the page answers, not this section), how
-long it is (a treatment, not a mention in passing), how deep its heading is, and whether it is
-a changelog's or a blog's (which mention everything in passing). The weights were chosen on
+it hold, whether its title is the question itself (and as written), how many of its title's
+words are not the question's, whether its page's title holds them (then the page answers, not
+this section), how long it is (a treatment, not a mention in passing), how deep its heading is,
+whether it is a changelog's or a blog's (which mention everything in passing), and whether it
+holds the words as a link's text (it points to where they are treated). The weights were chosen on
 labelled questions from real documentation trees (bench/bench_search.py), tuned on two trees
 and checked on three others, never per tree.
 """
@@ -14,23 +15,25 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 
 from mdsel.search_index import SearchIndex, Section, spaced
 from mdsel.search_query import STOP_WORDS, Query, fts_string
 
 RANK_WEIGHTS = {
     "bm25": 1.75,  # BM25 over the fields, as a share of the best candidate's
-    "words": 1.75,  # the share of the query's words the section holds anywhere
+    "words": 1.25,  # the share of the query's words the section holds anywhere
     "context_words": 0.5,  # the share the titles above it (and the document's path) hold
-    "path_words": 1.25,  # the share its title and the titles above it hold between them
-    "title_is_query": 2.0,  # its title is the query's words, no more and no fewer
-    "title_exact": 0.5,  # and in the query's order, nothing between them
-    "title_extra": -2.0,  # the share of its title's words that are not the query's
-    "page_words": -1.0,  # the share its page's title holds: the page, not this section
-    "size": 1.5,  # its own words, on a log scale up to 2,000: a treatment, not a mention
+    "path_words": 2.5,  # the share its title and the titles above it hold between them
+    "title_is_query": 2.0,  # its title is the query's words, no more and no fewer (plurals aside)
+    "title_verbatim": 0.25,  # and as written: `ref()` is not `ref`, nor `$watch()` `watch()`
+    "title_extra": -1.75,  # the share of its title's words that are not the query's
+    "page_words": -0.25,  # the share its page's title holds: the page, not this section
+    "size": 1.75,  # its own words, on a log scale up to 2,000: a treatment, not a mention
     "span_size": 0.75,  # the same with its subsections, up to 5,000
     "depth": -0.25,  # its heading's level, h1 0 to h6 1: deep ones are details
     "changelog": -1.5,  # a changelog's, a release note's or a blog post's
+    "linked_away": -0.25,  # it holds the words as a link's text: it points to their place
     "root": -0.2,  # a page's text before its first heading
 }
 """The second ranking: a section's score is the sum of these times its features (each 0–1)."""
@@ -112,14 +115,19 @@ def features(
     )
     in_title = [_shares(index, "title : ", found, rowids) for found in each]
     in_context = [_shares(index, "context : ", found, rowids) for found in each]
-    wanted = {token for unit in units for token in _tokens(unit)}
+    in_links = [_shares(index, "links : ", found, rowids) for found in each]
+    wanted = _singular({token for unit in units for token in _tokens(unit)})
     stems = {token[:5] for token in wanted}
-    spoken = " ".join(_tokens(query.written))
+    # A title's every word counts against it, common ones too (`v-if vs. v-show` is not
+    # `v-show`), unless the query has it.
+    asked = {token[:5] for token in _TOKEN.findall(query.written.lower())}
+    verbatim = _as_written(query.written.replace('"', ""))
     best = candidates[0][1] or 1.0
     found_features = []
     for rowid, bm25 in candidates:
         section = index.sections[rowid - 1]
-        title_tokens = _tokens(section.titles[-1]) if section.heading >= 0 else []
+        title = section.titles[-1] if section.heading >= 0 else ""
+        title_tokens = _tokens(title)
         features: dict[str, float] = {
             "bm25": bm25 / best,
             "words": sum(found.get(rowid, 0.0) for found in anywhere) / count,
@@ -129,15 +137,16 @@ def features(
                 for title, context in zip(in_title, in_context, strict=True)
             )
             / count,
-            "title_is_query": float(bool(title_tokens) and set(title_tokens) == wanted),
-            "title_extra": _extra(title_tokens, stems),
+            "title_is_query": float(bool(title_tokens) and _singular(title_tokens) == wanted),
+            "title_verbatim": float(bool(title) and _as_written(title) == verbatim),
+            "title_extra": _extra(_TOKEN.findall(title.lower()), asked),
             "changelog": float(bool(_CHANGELOG.search(index.paths[section.doc]))),
             "root": float(section.heading < 0),
             "page_words": _share(_tokens(section.titles[0]) if section.titles else [], stems),
-            "title_exact": float(bool(title_tokens) and " ".join(title_tokens) == spoken),
             "size": min(1.0, math.log1p(_words(index, section)) / _LOG_WORDS),
             "span_size": min(1.0, math.log1p(_span_words(index, section)) / _LOG_SPAN),
             "depth": _depth(index, section),
+            "linked_away": float(all(rowid in found for found in in_links)),
         }
         found_features.append((rowid, features))
     return found_features
@@ -189,8 +198,8 @@ def _span_words(index: SearchIndex, section: Section) -> int:
 
 
 def _extra(title_tokens: list[str], stems: set[str]) -> float:
-    """The share of a title's words that are none of the query's (a word's first five letters
-    stand for its forms); 1 for no title."""
+    """The share of a title's words that are none of the query's (`stems`: a word's first five
+    letters stand for its forms); 1 for no title."""
     if not title_tokens:
         return 1.0
     return sum(token[:5] not in stems for token in title_tokens) / len(title_tokens)
@@ -198,3 +207,14 @@ def _extra(title_tokens: list[str], stems: set[str]) -> float:
 
 def _tokens(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(text.lower()) if t not in STOP_WORDS]
+
+
+def _singular(tokens: Iterable[str]) -> set[str]:
+    """The words, a plural's `s` dropped: a title `Modes` is the query `mode`."""
+    return {t[:-1] if len(t) > 3 and t.endswith("s") else t for t in tokens}
+
+
+def _as_written(text: str) -> str:
+    """A title or query as written, case, runs of spaces and marks around it (`ref() **`,
+    `Features ###`) aside."""
+    return " ".join(text.casefold().split()).strip(" *#")

@@ -36,7 +36,7 @@ def test_features_are_shares_and_flags_between_zero_and_one() -> None:
         assert all(0.0 <= value <= 1.0 for value in values.values()), values
     by_title = {titles(index, rowid)[-1]: values for rowid, values in found.items()}
     assert by_title["Server proxy"]["title_is_query"] == 1.0
-    assert by_title["Server proxy"]["title_exact"] == 1.0
+    assert by_title["Server proxy"]["title_verbatim"] == 1.0
     assert by_title["Options"]["path_words"] == 0.0 and by_title["Options"]["words"] == 1.0
     assert by_title["Server proxy"]["depth"] == 0.2 and by_title["Guide"]["depth"] == 0.0
     assert by_title["1.0"]["changelog"] == 1.0 and by_title["Server proxy"]["changelog"] == 0.0
@@ -80,3 +80,72 @@ def test_an_identifier_stands_for_itself_and_a_few_of_its_leading_parts() -> Non
     many = alternatives(".".join(["ab"] * 3000), False)
     assert len(many) == 1 + MAX_LEADING
     assert [share for _text, share in many] == sorted((s for _t, s in many), reverse=True)
+
+
+def index_of(docs: dict[str, bytes]) -> SearchIndex:
+    return SearchIndex(
+        [Source(f"d{n}", path, parse_document(data)) for n, (path, data) in enumerate(docs.items())]
+    )
+
+
+def best_title(index: SearchIndex, text: str) -> str:
+    best = rerank(*ranked_in(index, text))[0][0]
+    return index.sections[best - 1].titles[-1]
+
+
+def test_a_title_as_written_wins_over_the_same_words_without_its_marks() -> None:
+    """`ref()` asked: the section titled `ref()`, not the one titled `ref`, though their
+    words are the same and the other is as long."""
+    body = "A ref holds a value. " * 40
+    index = index_of({
+        "api/attributes.md": f"# Attributes\n\n## ref\n\n{body}\n".encode(),
+        "api/core.md": f"# Core\n\n## ref()\n\n{body}\n".encode(),
+    })  # fmt: skip
+    assert best_title(index, "ref()") == "ref()"
+    assert best_title(index, "ref") == "ref"
+
+
+def test_a_plural_title_is_the_singular_query() -> None:
+    index = index_of({
+        "guide/env.md": b"# Env\n\n## Modes\n\nEach mode loads its own file.\n",
+        "guide/other.md": b"# Other\n\n## Build mode options\n\nThe mode option, the mode.\n",
+    })  # fmt: skip
+    found = dict(features(*ranked_in(index, "mode")))
+    by_title = {index.sections[rowid - 1].titles[-1]: values for rowid, values in found.items()}
+    assert by_title["Modes"]["title_is_query"] == 1.0
+    assert by_title["Build mode options"]["title_is_query"] == 0.0
+    assert best_title(index, "mode") == "Modes"
+
+
+def test_common_words_of_a_title_count_as_words_not_asked() -> None:
+    """`v-show` asked: `v-if vs. v-show` has words the query does not (`if`, `vs`), though
+    both are common words a query drops."""
+    index = index_of({"guide/conditional.md": (
+        b"# Conditional\n\n## v-show\n\nToggles display.\n\n"
+        b"## v-if vs. v-show\n\nv-if is lazy; v-show toggles display.\n"
+    )})  # fmt: skip
+    found = dict(features(*ranked_in(index, "v-show")))
+    by_title = {index.sections[rowid - 1].titles[-1]: values for rowid, values in found.items()}
+    assert by_title["v-show"]["title_extra"] == 0.0
+    assert by_title["v-if vs. v-show"]["title_extra"] > 0.0
+    assert best_title(index, "v-show") == "v-show"
+
+
+def test_a_section_holding_the_words_only_as_a_link_points_away() -> None:
+    index = index_of({
+        "guide/a.md": b"# A\n\n## Intro\n\nSee [scoped slots](b.md#scoped-slots) there.\n",
+        "guide/b.md": b"# B\n\n## Slots\n\nScoped slots pass data to the slot.\n",
+        "guide/c.md": b"# C\n\n## Image\n\n![scoped slots](slots.png)\n",
+    })  # fmt: skip
+    found = dict(features(*ranked_in(index, "scoped slots")))
+    by_title = {index.sections[rowid - 1].titles[-1]: values for rowid, values in found.items()}
+    assert by_title["Intro"]["linked_away"] == 1.0
+    assert by_title["Slots"]["linked_away"] == 0.0
+    assert by_title["Image"]["linked_away"] == 0.0  # an image's text is no link
+
+
+def ranked_in(index: SearchIndex, text: str) -> tuple[SearchIndex, Query, list[tuple[int, float]]]:
+    query = parse_query(text)
+    assert isinstance(query, Query)
+    candidates, _total = index.ranked(" OR ".join(fts(u) for u in query.units), 50)
+    return index, query, candidates
