@@ -146,7 +146,7 @@ def test_codex_hooks_switch_is_read_from_the_files_codex_reads(
     git: str,
 ) -> None:
     # doctor's reading of which file switches hooks off, against `codex features list`.
-    from mdsel_claude.setup import codex_layers, codex_toml
+    from mdsel_claude.setup.clients.codex import config_layers, config_toml
 
     program = client("codex")
     root = tmp_path / "project"
@@ -169,9 +169,9 @@ def test_codex_hooks_switch_is_read_from_the_files_codex_reads(
     shown = re.search(r"^hooks\s+\S+\s+(true|false)\s*$", listing, re.MULTILINE)
     assert shown is not None, listing
     user_file = codex_home / "config.toml"
-    user_doc = codex_toml.plain_values(user_file)
+    user_doc = config_toml.plain_values(user_file)
     layers: list[tuple[Path, object]] = [(user_file, user_doc)]
-    for path in codex_layers.project_files(user_doc, started):
-        layers.append((path, codex_toml.plain_values(path)))
-    switch = codex_layers.deciding(layers)
+    for path in config_layers.project_files(user_doc, started):
+        layers.append((path, config_toml.plain_values(path)))
+    switch = config_layers.deciding(layers)
     assert (switch is None or switch[2]) == (shown.group(1) == "true")

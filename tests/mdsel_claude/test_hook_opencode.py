@@ -1,7 +1,7 @@
 """The hook's OpenCode adapter: what our plugin sends after `read` / `bash` → stdout.
 
-The payload is the plugin's own (`setup/opencode_plugin.js`): `{tool, args, directory}`, with
-`args` as OpenCode 1.18 hands them to `tool.execute.after` (`read`: `filePath`, `offset`,
+The payload is the plugin's own (`setup/clients/opencode/plugin.js`): `{tool, args, directory}`,
+with `args` as OpenCode 1.18 hands them to `tool.execute.after` (`read`: `filePath`, `offset`,
 `limit`; `bash`: `command`, `workdir`, `description`). The answer is one JSON line, `{"append":
 TEXT}` or `{"replace": TEXT}`, or nothing. The whole hook also runs in-process (`hook.main` with
 `--client opencode`), so argument handling and the swallowing of errors are covered too.

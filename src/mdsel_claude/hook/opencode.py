@@ -1,7 +1,7 @@
 """OpenCode's payloads: what our plugin sends after a `read` or a `bash` tool call.
 
 OpenCode runs hooks only as JavaScript plugins in its own process. Ours
-(`mdsel_claude/setup/opencode_plugin.js`, written by `install --client opencode`) is kept to
+(`mdsel_claude/setup/clients/opencode/plugin.js`, written by `install --client opencode`) is kept to
 plumbing: from its `tool.execute.after` hook, for the `read` and `bash` tools, it pipes
 `{tool, args, directory}` to `mdsel-claude hook --client opencode` — `args` the model's
 arguments as OpenCode passed them to the hook, `directory` the project OpenCode runs in — and

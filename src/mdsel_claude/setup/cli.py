@@ -34,7 +34,7 @@ from mdsel_claude.setup.clients import CLIENTS, Request
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.instructions import Target, with_block, without_block
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.paths import (
     SCOPES,
     Locations,
@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 plan = without_block(plan, _claude_instructions(where))
                 leftovers = plan.leftovers
             carry_out(plan, args.dry_run)
-    except (JsonFileError, SetupError, OSError) as error:
+    except (ConfigFileError, SetupError, OSError) as error:
         return failure(error)
     if leftovers:
         return left_over(leftovers, state_file)
@@ -194,7 +194,7 @@ def _client_main(args: argparse.Namespace) -> int:
                 if instructions is not None:
                     plan = without_block(plan, instructions)
             carry_out(plan, args.dry_run)
-    except (JsonFileError, SetupError, OSError) as error:
+    except (ConfigFileError, SetupError, OSError) as error:
         return failure(error)
     if args.command == "install" and not args.dry_run:
         print(client.next_steps())

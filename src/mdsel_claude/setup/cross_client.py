@@ -13,7 +13,7 @@ from pathlib import Path
 from mdsel_claude.dir_lock import exclusive
 from mdsel_claude.setup import ledger, sweep
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.paths import SetupError, locations
 from mdsel_claude.setup.planner import plan_uninstall
 from mdsel_claude.setup.runner import carry_out, failure, left_over, lock_dir
@@ -33,7 +33,7 @@ def skill_command(command: str, scope: str, dry_run: bool) -> int:
             else:
                 plan = skill.plan_uninstall(paths, state_file)
             carry_out(plan, dry_run)
-    except (JsonFileError, SetupError, OSError) as error:
+    except (ConfigFileError, SetupError, OSError) as error:
         return failure(error)
     if refused:
         return 1
@@ -57,7 +57,7 @@ def uninstall_all(dry_run: bool) -> int:
         for path in files:
             try:
                 carry_out(sweep.plan_file(path, state_file), dry_run)
-            except (JsonFileError, SetupError, OSError) as error:
+            except (ConfigFileError, SetupError, OSError) as error:
                 failure(error)
                 failed = True
         try:
@@ -72,7 +72,7 @@ def uninstall_all(dry_run: bool) -> int:
             try:
                 where = locations(scope, Path.cwd(), os.environ)
                 leftovers += plan_uninstall(where, state_file, os.environ).leftovers
-            except (JsonFileError, SetupError, OSError):
+            except (ConfigFileError, SetupError, OSError):
                 continue  # refused or unreadable: the sweep above reported what it could
     if failed:
         print(

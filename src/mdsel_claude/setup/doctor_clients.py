@@ -29,7 +29,7 @@ from mdsel_claude.setup import (
 )
 from mdsel_claude.setup.clients import Client, Doctoring
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.ours import Installation
 from mdsel_claude.setup.probes import Report, check_hook, check_server
 
@@ -85,7 +85,7 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
     for scope, path in places:
         try:
             exists, value = client.server_value(path)
-        except JsonFileError as error:
+        except ConfigFileError as error:
             report.fail(str(error))
             continue
         if value is None:
@@ -141,7 +141,7 @@ def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     records = config_dir / "plugins" / "installed_plugins.json"
     try:
         installed = jsonfile.load(records) or {}
-    except JsonFileError as error:
+    except ConfigFileError as error:
         report.fail(str(error))
         installed = {}
     plugins = installed.get("plugins")

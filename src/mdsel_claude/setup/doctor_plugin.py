@@ -17,7 +17,7 @@ from pathlib import Path
 
 from mdsel_claude import launch, provision_state
 from mdsel_claude.setup import jsonfile
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.probes import Report
 
 SKIP_FILE = "mcp-needs-auth-cache.json"
@@ -129,7 +129,7 @@ def skipped(key: str, config_dir: Path, report: Report, now: float | None = None
     path = config_dir / SKIP_FILE
     try:
         records = jsonfile.load(path) or {}
-    except JsonFileError as error:
+    except ConfigFileError as error:
         report.say(f"  (cannot read {path}: {error})")
         return
     entry = records.get(name) if isinstance(records, dict) else None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdsel_claude.setup.entries import HOOK_MATCHER, SERVER_KEY, KeyPath, Ours, runs_our_hook
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ def _object_at(value: JSONObject, key: str, path: Path, where: str) -> JSONObjec
         return None
     found = value[key]
     if not isinstance(found, dict):
-        raise JsonFileError(path, f"{where} should be an object, found {type_name(found)}")
+        raise ConfigFileError(path, f"{where} should be an object, found {type_name(found)}")
     return found
 
 
@@ -93,7 +93,7 @@ def add_server(
     if SERVER_KEY in servers and not ours(servers[SERVER_KEY]):
         other = servers[SERVER_KEY]
         command = other.get("command") if isinstance(other, dict) else None
-        raise JsonFileError(
+        raise ConfigFileError(
             path,
             f"an MCP server named {SERVER_KEY!r} is already there and install did not write it "
             f"(command: {command!r}); rename or remove it, then run install again",
@@ -122,7 +122,7 @@ def _event_groups(hooks: JSONObject, event: str, path: Path) -> list[object] | N
         return None
     groups = hooks[event]
     if not isinstance(groups, list):
-        raise JsonFileError(
+        raise ConfigFileError(
             path, f'"hooks"."{event}" should be an array, found {type_name(groups)}'
         )
     return groups
@@ -179,13 +179,13 @@ def remove_hooks(settings: JSONObject, path: Path, ours: Ours) -> JSONObject:
 def refuse_second_reminder(
     settings: JSONObject, path: Path, written: JSONObject, otherwise: str = ""
 ) -> None:
-    """JsonFileError when `settings` (ours already taken out) still runs `mdsel-claude hook`:
+    """ConfigFileError when `settings` (ours already taken out) still runs `mdsel-claude hook`:
     a hook install wrote and someone changed since (a `timeout` added, say), or one written by
     hand. Adding ours (`written`) beside it would remind the agent twice, and taking it over
     would lose the change; the user decides which one stays."""
     for event, _, hook in matched_hooks_in(settings):
         if runs_our_hook(hook):
-            raise JsonFileError(
+            raise ConfigFileError(
                 path,
                 f"its {event} hook {hook.get('command')!r} runs mdsel-claude's hook, "
                 f"{_changes(hook, written)} (changed by hand, or written so); install adds "

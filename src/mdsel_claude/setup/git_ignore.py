@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup import jsonfile
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.steps import MakeDir, Note, Step, WriteText
 
 PATTERN = "**/.claude/settings.local.json"
@@ -66,7 +66,7 @@ def plan_ignore(environ: Mapping[str, str]) -> list[Step]:
     try:
         data = jsonfile.read_bytes(path)
         text = "" if data is None else data.decode("utf-8")
-    except (JsonFileError, OSError, UnicodeDecodeError):
+    except (ConfigFileError, OSError, UnicodeDecodeError):
         return [Note(f"left alone: {path} cannot be read as text; add the line {PATTERN} to it")]
     if any(line.strip() == PATTERN for line in text.splitlines()):
         return []

@@ -22,7 +22,7 @@ from pathlib import Path
 from mdsel_claude.setup import instructions_block, jsonfile
 from mdsel_claude.setup.dirs import with_dirs, without_dirs, without_emptied
 from mdsel_claude.setup.entries import KeyPath
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.ledger import Created, State, Written
 from mdsel_claude.setup.probes import Report
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
@@ -86,17 +86,17 @@ def is_block(created: Created) -> bool:
 def read(path: Path) -> str | None:
     """The text of the instructions file at `path`, or None when there is none; a symlink,
     anything but a regular file, a file over MAX_BYTES or one that is not UTF-8 is a
-    JsonFileError naming it (the file is left untouched)."""
+    ConfigFileError naming it (the file is left untouched)."""
     if os.path.islink(path):
-        raise JsonFileError(
+        raise ConfigFileError(
             path,
             f"is a symlink (to {os.readlink(path)}); install edits an instructions file only "
             f"where it lies: add the block by hand where the link leads ({BY_HAND})",
         )
     try:
         data = jsonfile.read_bytes(path, MAX_BYTES)
-    except JsonFileError as error:
-        raise JsonFileError(
+    except ConfigFileError as error:
+        raise ConfigFileError(
             path,
             f"{error.problem}; install edits only a regular UTF-8 file of at most "
             f"{MAX_BYTES} bytes: add the block by hand ({BY_HAND})",
@@ -106,7 +106,7 @@ def read(path: Path) -> str | None:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise JsonFileError(
+        raise ConfigFileError(
             path, f"is not UTF-8 text (byte {error.start}); add the block by hand ({BY_HAND})"
         ) from None
 
@@ -250,7 +250,7 @@ def describe(path: Path, created: Created) -> str:
     """`doctor --all`'s word on a recorded instructions file."""
     try:
         text = read(path)
-    except JsonFileError as error:
+    except ConfigFileError as error:
         return f"cannot be read: {error.problem}"
     if text is None:
         return "gone (deleted since install)"
@@ -272,7 +272,7 @@ def report(scope: str, target: Target, state: State, flag: str, out: Report) -> 
     for path in (target.path, *target.also):
         try:
             text = read(path)
-        except JsonFileError as error:
+        except ConfigFileError as error:
             out.say(f"  instructions {scope} ({path}): cannot be checked: {error.problem}")
             continue
         found = "absent" if text is None else state_of(text, recorded(state.created(path)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, parse, read_bytes
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, parse, read_bytes
 
 # Every pattern consumes what it matches and no match can fail after scanning far (a string
 # stops at its line's end, an unclosed comment runs to the end of the text), so each pass is
@@ -29,7 +29,7 @@ def _blank(text: str) -> str:
 
 
 def strip(text: str, path: Path) -> str:
-    """`text` with its comments and trailing commas blanked; JsonFileError for a comment that
+    """`text` with its comments and trailing commas blanked; ConfigFileError for a comment that
     is never closed."""
 
     def comment(match: re.Match[str]) -> str:
@@ -38,7 +38,7 @@ def strip(text: str, path: Path) -> str:
             return found
         if found.startswith("/*") and (len(found) < 4 or not found.endswith("*/")):
             line = text.count("\n", 0, match.start()) + 1
-            raise JsonFileError(path, f"a /* comment on line {line} is never closed")
+            raise ConfigFileError(path, f"a /* comment on line {line} is never closed")
         return _blank(found)
 
     without_comments = _COMMENTS.sub(comment, text)
@@ -61,5 +61,5 @@ def load(path: Path) -> JSONObject | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise JsonFileError(path, f"not UTF-8 text (byte {error.start})") from None
+        raise ConfigFileError(path, f"not UTF-8 text (byte {error.start})") from None
     return parse_text(text, path)

@@ -32,8 +32,9 @@ MAX_DEPTH = 100
 """The deepest nesting accepted; real settings files are under ten levels deep."""
 
 
-class JsonFileError(Exception):
-    """A settings file that cannot be used as it is: unreadable, not JSON, or the wrong shape."""
+class ConfigFileError(Exception):
+    """A configuration file that cannot be used as it is: unreadable, not JSON (or, for Codex
+    CLI's, not TOML), or the wrong shape."""
 
     def __init__(self, path: Path, problem: str) -> None:
         super().__init__(f"{path}: {problem}")
@@ -76,7 +77,7 @@ def _too_deep(value: object) -> bool:
 def parse(data: bytes | str, path: Path) -> JSONObject:
     """Parse the text of a settings file whose top level must be an object.
 
-    Raises JsonFileError naming the problem: invalid JSON (with line and column), a duplicate
+    Raises ConfigFileError naming the problem: invalid JSON (with line and column), a duplicate
     key (JSON parsers disagree on which one wins, so we refuse to guess), NaN or Infinity,
     nesting deeper than MAX_DEPTH, or a top level that is not an object. Numbers keep their
     literal text (`jsonedit.Int`, `jsonedit.Float`).
@@ -91,7 +92,7 @@ def parse(data: bytes | str, path: Path) -> JSONObject:
             parse_constant=_refuse_constant,
         )
     except _DuplicateKeyError as error:
-        raise JsonFileError(path, f"duplicate key {error.args[0]!r}") from None
+        raise ConfigFileError(path, f"duplicate key {error.args[0]!r}") from None
     except json.JSONDecodeError as error:
         problem = f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         if _JSONC_SIGNS.search(text):
@@ -100,15 +101,15 @@ def parse(data: bytes | str, path: Path) -> JSONObject:
                 "accept), and setup edits strict JSON only, to leave your text as it is: make "
                 "the change by hand (docs/clients.md shows the entry)"
             )
-        raise JsonFileError(path, problem) from None
+        raise ConfigFileError(path, problem) from None
     except RecursionError:
-        raise JsonFileError(path, f"nested more than {MAX_DEPTH} levels deep") from None
+        raise ConfigFileError(path, f"nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as error:
-        raise JsonFileError(path, f"not valid JSON ({error})") from None
+        raise ConfigFileError(path, f"not valid JSON ({error})") from None
     if not isinstance(value, dict):
-        raise JsonFileError(path, f"expected a JSON object at the top, found {type_name(value)}")
+        raise ConfigFileError(path, f"expected a JSON object at the top, found {type_name(value)}")
     if _too_deep(value):
-        raise JsonFileError(path, f"nested more than {MAX_DEPTH} levels deep")
+        raise ConfigFileError(path, f"nested more than {MAX_DEPTH} levels deep")
     return value
 
 
@@ -120,7 +121,7 @@ def _text(data: bytes, path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise JsonFileError(path, f"not UTF-8 text (byte {error.start})") from None
+        raise ConfigFileError(path, f"not UTF-8 text (byte {error.start})") from None
 
 
 def type_name(value: object) -> str:
@@ -154,7 +155,7 @@ def read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
     """The bytes of the regular file at `path` (symlinks followed), or None if nothing is there.
 
     Anything else — a directory, FIFO, device or socket, a symlink to nothing, a file over
-    `limit` bytes, one that cannot be opened — is a JsonFileError. The kind is checked before
+    `limit` bytes, one that cannot be opened — is a ConfigFileError. The kind is checked before
     opening (a device is never opened) and again on the opened descriptor (in case it was
     swapped); O_NONBLOCK keeps a FIFO swapped in between from blocking the open.
     """
@@ -163,31 +164,31 @@ def read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
     except FileNotFoundError:
         if os.path.islink(path):
             target = os.path.realpath(path)
-            raise JsonFileError(path, f"is a symlink to {target}, which does not exist") from None
+            raise ConfigFileError(path, f"is a symlink to {target}, which does not exist") from None
         return None
     except OSError as error:
-        raise JsonFileError(path, f"cannot be read ({error.strerror or error})") from None
+        raise ConfigFileError(path, f"cannot be read ({error.strerror or error})") from None
     if not stat.S_ISREG(info.st_mode):
-        raise JsonFileError(path, f"is {_kind(info.st_mode)}, not a regular file")
+        raise ConfigFileError(path, f"is {_kind(info.st_mode)}, not a regular file")
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
     except OSError as error:
-        raise JsonFileError(path, f"cannot be read ({error.strerror or error})") from None
+        raise ConfigFileError(path, f"cannot be read ({error.strerror or error})") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise JsonFileError(path, f"is {_kind(info.st_mode)}, not a regular file")
+            raise ConfigFileError(path, f"is {_kind(info.st_mode)}, not a regular file")
         chunks: list[bytes] = []
         size = 0
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
             size += len(chunk)
             if size > limit:
-                raise JsonFileError(path, f"is larger than {limit} bytes; not read")
+                raise ConfigFileError(path, f"is larger than {limit} bytes; not read")
         return b"".join(chunks)
     except OSError as error:
-        raise JsonFileError(path, f"cannot be read ({error.strerror or error})") from None
+        raise ConfigFileError(path, f"cannot be read ({error.strerror or error})") from None
     finally:
         os.close(fd)
 

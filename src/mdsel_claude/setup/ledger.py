@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mdsel_claude.setup import entries, jsonfile
 from mdsel_claude.setup.entries import KeyPath
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 
 
 def state_path(environ: Mapping[str, str]) -> Path:
@@ -118,7 +118,7 @@ def load(path: Path) -> State:
     """The record, or an empty one; a damaged record counts as empty (it is only a hint)."""
     try:
         raw = jsonfile.load(path)
-    except JsonFileError:
+    except ConfigFileError:
         return State()
     recorded = raw.get("files") if raw is not None else None
     if raw is None or not isinstance(recorded, dict):

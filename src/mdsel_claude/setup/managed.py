@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mdsel_claude.setup import jsonfile
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 
 MAX_DROP_INS = 64
 """`managed-settings.d` files read at most (a policy folder holds a few)."""
@@ -103,7 +103,7 @@ def read_policy(folder: Path | None = None) -> Policy:
 def _load(path: Path, policy: Policy) -> JSONObject | None:
     try:
         return jsonfile.load(path)
-    except JsonFileError as error:
+    except ConfigFileError as error:
         policy.problems.append(str(error))
         return None
 

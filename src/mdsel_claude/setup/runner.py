@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.steps import Plan, apply, change, describe
 
 
@@ -40,7 +40,7 @@ def carry_out(plan: Plan, dry_run: bool) -> None:
 
 def failure(error: Exception) -> int:
     """Exit status 1 with one line naming what went wrong (a settings file is never touched)."""
-    untouched = "; left it untouched" if isinstance(error, JsonFileError) else ""
+    untouched = "; left it untouched" if isinstance(error, ConfigFileError) else ""
     print(f"{EXECUTABLE_NAME}: {error}{untouched}", file=sys.stderr)
     return 1
 

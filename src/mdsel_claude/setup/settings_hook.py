@@ -24,7 +24,7 @@ from pathlib import Path
 from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
 from mdsel_claude.setup.entry_edits import Added
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.probes import Payload, Report, run_on_threshold
 
@@ -93,13 +93,13 @@ class JsonHook:
             hooks = result["hooks"] = {}
             made.append(("hooks",))
         if not isinstance(hooks, dict):
-            raise JsonFileError(path, f'"hooks" should be an object, found {type_name(hooks)}')
+            raise ConfigFileError(path, f'"hooks" should be an object, found {type_name(hooks)}')
         groups = hooks.get(self.event)
         if groups is None:
             groups = hooks[self.event] = []
             made.append(("hooks", self.event))
         if not isinstance(groups, list):
-            raise JsonFileError(
+            raise ConfigFileError(
                 path, f'"hooks"."{self.event}" should be an array, found {type_name(groups)}'
             )
         groups.append({"matcher": self.matcher, "hooks": [copy.deepcopy(entry)]})
@@ -172,7 +172,7 @@ def report(
     for scope, path in places:
         try:
             settings = jsonfile.load(path)
-        except JsonFileError as error:
+        except ConfigFileError as error:
             out.fail(str(error))
             continue
         if settings is None:

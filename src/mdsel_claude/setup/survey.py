@@ -30,7 +30,7 @@ from pathlib import Path
 from mdsel_claude.server.tools import INDEX_TOOL, SELECT_TOOL
 from mdsel_claude.setup import entry_edits, jsonfile, managed, paths
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 
 APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers", "enableAllProjectMcpServers")
 TOOLS = (INDEX_TOOL, SELECT_TOOL)
@@ -91,7 +91,7 @@ class Survey:
 def _read(path: Path, survey: Survey) -> JSONObject | None:
     try:
         value = jsonfile.load(path)
-    except JsonFileError as error:
+    except ConfigFileError as error:
         survey.problems.append(str(error))
         return None
     if value is not None:

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup import (
-    codex_toml,
     entries,
     entry_edits,
     instructions,
@@ -27,6 +26,7 @@ from mdsel_claude.setup import (
     ours,
     owned,
 )
+from mdsel_claude.setup.clients import recorded_file
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
@@ -73,8 +73,9 @@ def _without(value: JSONObject, path: Path, created: Created) -> JSONObject:
 
 def plan_file(path: Path, state_file: Path) -> Plan:
     """Remove from one recorded file everything the record says install wrote there."""
-    if path.suffix == ".toml":
-        return codex_toml.plan_uninstall(path, state_file)
+    own = recorded_file(path)
+    if own is not None:  # a client's own format
+        return own.plan_uninstall(path, state_file)
     if instructions.is_block(ledger.load(state_file).created(path)):  # our block in prose
         return instructions.plan_file(path, state_file, ledger.load(state_file))
     if owned.is_owned(ledger.load(state_file).created(path)):  # a file of ours whole (a skill)
@@ -158,26 +159,24 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
         if instructions.is_block(created):
             report.say("    " + instructions.describe(path, created))
             continue
-        toml = path.suffix == ".toml"
+        own = recorded_file(path)
         try:
-            value = codex_toml.plain_values(path) if toml else jsonfile.load(path)
-            if toml and not os.path.lexists(path):
-                value = None
-        except jsonfile.JsonFileError as error:
+            value = own.values(path) if own is not None else jsonfile.load(path)
+        except jsonfile.ConfigFileError as error:
             report.fail(f"cannot be read: {error}")
             continue
         if value is None:
             report.say("    gone (deleted since install)")
             continue
-        if toml:
-            report.say("    Codex CLI configuration (trust and more: `doctor --client codex`)")
+        if own is not None:
+            report.say(f"    {own.what}")
         for written in created.written:
             what = describe_entry(written)
-            if toml and not written.hook and written.at[:2] == ("hooks", "state"):
-                continue  # the hook's trust, not a program: `doctor --client codex` checks it
+            if own is not None and not own.program(written):
+                continue  # a setting beside a program: its client's own doctor checks it
             try:
                 present = _present(value, path, created, written)
-            except jsonfile.JsonFileError as error:  # the file's shape changed since install
+            except jsonfile.ConfigFileError as error:  # the file's shape changed since install
                 report.fail(f"{what}: cannot be checked: {error}")
                 continue
             if not present:

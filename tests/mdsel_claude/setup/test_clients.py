@@ -48,7 +48,8 @@ def test_user_scope_keeps_everything_else_and_uninstall_restores(home: Path, nam
     exe = paths.find_executable()
     assert cli.main(["install", "--client", name]) == 0
     after = json.loads(config.read_text())
-    # Gemini CLI's hook goes in the same file, after everything there (see test_gemini_hook).
+    # Gemini CLI's hook goes in the same file, after everything there (see
+    # clients/gemini/test_after_tool.py).
     assert list(after) == ["theme", container, "zz", *(["hooks"] if name == "gemini" else [])]
     assert list(after[container]) == ["other", "mdsel"]
     assert after[container]["mdsel"] == expected_entry(name, exe)

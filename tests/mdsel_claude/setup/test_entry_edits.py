@@ -1,6 +1,6 @@
 """Our entries put into a parsed config and taken out again: add then remove gives the value
 back, key order and all; only containers the add created go, and only when left empty; a
-look-alike stays; a wrong shape is a JsonFileError."""
+look-alike stays; a wrong shape is a ConfigFileError."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from mdsel_claude.setup.entry_edits import (
     remove_server,
     servers_in,
 )
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 
 EXE = "/opt/mdsel tools/bin/mdsel-claude"
 PATH = Path("/nowhere/settings.json")  # named in errors only: these functions never read files
@@ -123,7 +123,7 @@ def test_a_server_named_mdsel_that_is_not_ours_is_refused_and_never_removed(
 ) -> None:
     config: JSONObject = {"mcpServers": {"x": {}, SERVER_KEY: foreign}}
     original = copy.deepcopy(config)
-    with pytest.raises(JsonFileError, match="install did not write it") as refused:
+    with pytest.raises(ConfigFileError, match="install did not write it") as refused:
         add_server(config, SERVER, PATH, exactly(SERVER))
     assert refused.value.path == PATH
     assert config == original
@@ -216,7 +216,7 @@ def test_a_wrong_shape_is_refused_with_the_file_named(
     edit: Edit, value: JSONObject, problem: str
 ) -> None:
     original = copy.deepcopy(value)
-    with pytest.raises(JsonFileError) as refused:
+    with pytest.raises(ConfigFileError) as refused:
         edit(value)
     assert refused.value.problem == problem
     assert refused.value.path == PATH and str(refused.value).startswith(f"{PATH}: ")
@@ -369,7 +369,7 @@ def test_a_lookalike_hook_is_never_removed(lookalike: JSONObject) -> None:
     for ours in (exactly(HOOK), lambda hook: entries.is_install_form(hook, EXE)):
         after = remove_hooks(value, PATH, ours)
         assert after == {"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [lookalike]}]}}
-        with pytest.raises(JsonFileError, match="remind the agent twice") as refused:
+        with pytest.raises(ConfigFileError, match="remind the agent twice") as refused:
             add_hook(value, "PostToolUse", HOOK, PATH, ours)
         assert f"its PreToolUse hook {lookalike['command']!r} runs mdsel-claude's hook" in str(
             refused.value
@@ -476,7 +476,7 @@ def test_any_settings_value_is_refused_or_given_back(value: JSONObject, event: s
     well_formed = isinstance(hooks, dict) and isinstance(hooks.get(event, []), list)
     try:
         added = add_hook(value, event, HOOK, PATH, exactly(HOOK))
-    except JsonFileError:
+    except ConfigFileError:
         assert not well_formed
         return
     assert well_formed
@@ -508,7 +508,7 @@ def _servers_well_formed(value: JSONObject) -> bool:
 def test_any_config_value_is_refused_or_given_back(value: JSONObject) -> None:
     try:
         added = add_server(value, SERVER, PATH, exactly(SERVER), LOCAL)
-    except JsonFileError:
+    except ConfigFileError:
         assert not _servers_well_formed(value)
         return
     assert _servers_well_formed(value)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mdsel_claude.setup import jsonc
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 
 PATH = Path("opencode.jsonc")
 
@@ -52,18 +52,18 @@ def test_what_looks_like_a_comment_inside_a_string_is_kept(tmp_path: Path) -> No
 
 def test_positions_in_errors_stay_where_the_file_has_them(tmp_path: Path) -> None:
     text = '{\n  /* one\n  two */ "a": 1,\n  "b": oops\n}\n'
-    with pytest.raises(JsonFileError, match=r"line 4, column 8"):
+    with pytest.raises(ConfigFileError, match=r"line 4, column 8"):
         load_text(tmp_path, text)
 
 
 @pytest.mark.parametrize("text", ['{"a": 1} /* open', "{/*/}", '{"a": /* x'])
 def test_a_comment_never_closed_is_refused_by_line(tmp_path: Path, text: str) -> None:
-    with pytest.raises(JsonFileError, match=r"a /\* comment on line 1 is never closed"):
+    with pytest.raises(ConfigFileError, match=r"a /\* comment on line 1 is never closed"):
         load_text(tmp_path, text)
 
 
 def test_duplicate_keys_and_a_missing_file_are_as_for_json(tmp_path: Path) -> None:
-    with pytest.raises(JsonFileError, match="duplicate key 'a'"):
+    with pytest.raises(ConfigFileError, match="duplicate key 'a'"):
         load_text(tmp_path, '{"a": 1, // first\n "a": 2}')
     assert jsonc.load(tmp_path / "absent.jsonc") is None
 
@@ -71,9 +71,9 @@ def test_duplicate_keys_and_a_missing_file_are_as_for_json(tmp_path: Path) -> No
 def test_hostile_text_is_read_in_one_pass(tmp_path: Path) -> None:
     """Unclosed comments and strings by the ten thousand: each pattern's match ends at its line's
     end or the text's, so no pass goes back over the text (a quadratic one would not finish)."""
-    with pytest.raises(JsonFileError):
+    with pytest.raises(ConfigFileError):
         load_text(tmp_path, '{"a": [' + ',"x\n/*,' * 20_000)
-    with pytest.raises(JsonFileError, match="never closed"):
+    with pytest.raises(ConfigFileError, match="never closed"):
         load_text(tmp_path, "{" + "/*x" * 20_000)
 
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mdsel_claude.setup import jsonfile
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 
 JSON_VALUES = st.recursive(
     st.none()
@@ -60,7 +60,7 @@ def test_round_trip_keeps_value_and_order(value: dict[str, object]) -> None:
     ],
 )
 def test_refusals(text: str, problem: str) -> None:
-    with pytest.raises(JsonFileError) as caught:
+    with pytest.raises(ConfigFileError) as caught:
         jsonfile.parse(text, Path("settings.json"))
     assert problem in caught.value.problem
     assert str(caught.value).startswith("settings.json: ")
@@ -83,7 +83,7 @@ def test_bom_and_unicode(tmp_path: Path) -> None:
 
 def test_load_missing_and_directory(tmp_path: Path) -> None:
     assert jsonfile.load(tmp_path / "missing.json") is None
-    with pytest.raises(JsonFileError, match="is a directory, not a regular file"):
+    with pytest.raises(ConfigFileError, match="is a directory, not a regular file"):
         jsonfile.load(tmp_path)
 
 
@@ -108,14 +108,14 @@ def test_numbers_keep_their_literal_text(tmp_path: Path) -> None:
 def test_devices_are_refused_without_reading(tmp_path: Path, device: str) -> None:
     link = tmp_path / "settings.json"
     link.symlink_to(device)
-    with pytest.raises(JsonFileError, match="is a device, not a regular file"):
+    with pytest.raises(ConfigFileError, match="is a device, not a regular file"):
         jsonfile.load(link)
 
 
 def test_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     fifo = tmp_path / "settings.json"
     os.mkfifo(fifo)
-    with pytest.raises(JsonFileError, match="is a FIFO, not a regular file"):
+    with pytest.raises(ConfigFileError, match="is a FIFO, not a regular file"):
         jsonfile.load(fifo)
 
 
@@ -123,15 +123,15 @@ def test_oversized_and_dangling_files(tmp_path: Path) -> None:
     big = tmp_path / "big.json"
     with big.open("wb") as out:
         out.truncate(jsonfile.MAX_FILE_BYTES + 1)
-    with pytest.raises(JsonFileError, match="larger than 16777216 bytes"):
+    with pytest.raises(ConfigFileError, match="larger than 16777216 bytes"):
         jsonfile.load(big)
     dangling = tmp_path / "dangling.json"
     dangling.symlink_to(tmp_path / "nowhere.json")
-    with pytest.raises(JsonFileError, match=r"nowhere\.json, which does not exist"):
+    with pytest.raises(ConfigFileError, match=r"nowhere\.json, which does not exist"):
         jsonfile.load(dangling)
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'{"a": "caf\xe9"}')
-    with pytest.raises(JsonFileError, match="not UTF-8 text"):
+    with pytest.raises(ConfigFileError, match="not UTF-8 text"):
         jsonfile.load(latin)
 
 

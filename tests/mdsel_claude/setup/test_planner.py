@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from mdsel_claude.setup import cli, entries, entry_edits, paths, planner, steps
 from mdsel_claude.setup.entries import HOOK_EVENTS
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 
 # -- strategies ------------------------------------------------------------------------------------
 
@@ -240,7 +240,7 @@ def test_install_keeps_everything_else_and_uninstall_restores(
         # A hook of theirs that runs ours: install adds no second one unless asked to.
         theirs = entry_edits.matched_hooks_in(user_settings or {})
         if any(entries.runs_our_hook(hook) for _, _, hook in theirs):
-            with pytest.raises(JsonFileError, match="remind the agent twice"):
+            with pytest.raises(ConfigFileError, match="remind the agent twice"):
                 project.install(min_words, events[0], allow_duplicate=False)
             assert (project.bytes_of(project.mcp), project.bytes_of(project.settings)) == original
         for event in events:  # install again, possibly switching event: never a duplicate
@@ -284,9 +284,9 @@ def test_invalid_json_is_refused_untouched(value: JSONObject, cut: int, which: s
         project.where.settings_dir.mkdir()
         target = project.mcp if which == "mcp" else project.settings
         target.write_text(broken)
-        with pytest.raises(JsonFileError):
+        with pytest.raises(ConfigFileError):
             planner.plan_install(project.where, EXE, 200, "PreToolUse", project.state)
-        with pytest.raises(JsonFileError):
+        with pytest.raises(ConfigFileError):
             planner.plan_uninstall(project.where, project.state)
         assert target.read_text() == broken
         assert sorted(p.name for p in project.dir.rglob("*")) == sorted([".claude", target.name])
@@ -380,10 +380,10 @@ def test_lookalikes_are_reported_and_never_removed(tmp_path: Path) -> None:
     assert (project.mcp.read_bytes(), project.settings.read_bytes()) == original
     assert any("left alone in" in line and "tee -a audit.log" in line for line in out)
     assert any("left alone in" in line and "'A': '1'" in line for line in out)
-    with pytest.raises(JsonFileError, match="install did not write it"):
+    with pytest.raises(ConfigFileError, match="install did not write it"):
         project.install()
     project.mcp.unlink()
-    with pytest.raises(JsonFileError, match=r"/opt/tools/mdsel-claude hook .* twice"):
+    with pytest.raises(ConfigFileError, match=r"/opt/tools/mdsel-claude hook .* twice"):
         project.install(allow_duplicate=False)
     assert project.settings.read_bytes() == original[1] and not project.mcp.exists()
     out = project.install()  # --allow-duplicate

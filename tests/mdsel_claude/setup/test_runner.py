@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import jsonfile, runner
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.ledger import State
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.steps import (
@@ -107,7 +107,7 @@ def test_a_failed_step_says_what_was_done_then_undone_and_raises(
         WriteFile(tmp_path / "a-folder.json", {}, False, "cannot be"),
     )
     plan = Plan(steps, State(dirs=(str(tmp_path / "new"),)), tmp_path / "st" / "installed.json")
-    with pytest.raises(JsonFileError, match=r"a-folder\.json"):
+    with pytest.raises(ConfigFileError, match=r"a-folder\.json"):
         runner.carry_out(plan, dry_run=False)
     # The lines of the steps done before the failure are printed (they were then undone).
     assert capsys.readouterr().out.splitlines() == [describe(s, done=True) for s in steps[:2]]
@@ -121,7 +121,7 @@ def test_a_failed_step_says_what_was_done_then_undone_and_raises(
     ("error", "line"),
     [
         (
-            JsonFileError(Path("/p/.mcp.json"), "not valid JSON"),
+            ConfigFileError(Path("/p/.mcp.json"), "not valid JSON"),
             "mdsel-claude: /p/.mcp.json: not valid JSON; left it untouched",
         ),
         (SetupError("not on your PATH"), "mdsel-claude: not on your PATH"),

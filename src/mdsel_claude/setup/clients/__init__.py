@@ -8,6 +8,7 @@ are setup's default (`planner`), and `--client claude` names it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 from mdsel_claude.setup.clients import (
     cline,
@@ -20,7 +21,7 @@ from mdsel_claude.setup.clients import (
     qwen,
     vscode,
 )
-from mdsel_claude.setup.clients.base import Client, Doctoring, Request
+from mdsel_claude.setup.clients.base import Client, Doctoring, RecordedFile, Request
 
 CLIENTS: Mapping[str, Client] = {
     client.name: client
@@ -38,4 +39,14 @@ CLIENTS: Mapping[str, Client] = {
 }
 """Every client `--client` accepts besides `claude`, by name."""
 
-__all__ = ["CLIENTS", "Client", "Doctoring", "Request"]
+
+def recorded_file(path: Path) -> RecordedFile | None:
+    """The client's own way to read a file the install record lists, when it has one."""
+    for client in CLIENTS.values():
+        found = client.recorded_file(path)
+        if found is not None:
+            return found
+    return None
+
+
+__all__ = ["CLIENTS", "Client", "Doctoring", "RecordedFile", "Request", "recorded_file"]

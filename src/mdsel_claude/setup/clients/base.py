@@ -94,6 +94,23 @@ class Doctoring:
 
 
 @dataclass(frozen=True)
+class RecordedFile:
+    """A client's own kind of configuration file, as `uninstall --all` and `doctor --all` read
+    the files the install record lists: every other recorded file is JSON (or a whole file or
+    a block of ours), edited by the record alone."""
+
+    what: str
+    """Doctor's line about the file, where its client's own doctor says more."""
+    plan_uninstall: Callable[[Path, Path], Plan]
+    """(file, state file) → the plan that takes out what the record says install wrote."""
+    values: Callable[[Path], JSONObject | None]
+    """The file's contents as plain values (None when it is gone), for doctor's checks."""
+    program: Callable[[Written], bool]
+    """Whether a recorded entry runs a program (doctor checks it) rather than being a setting
+    beside one (such as a trust its client's own doctor checks)."""
+
+
+@dataclass(frozen=True)
 class Client:
     """A client that takes our server in a JSON file, and nothing else (no hook)."""
 
@@ -200,6 +217,11 @@ class Client:
         if value is None:
             return False, None
         return True, entry_edits.servers_in(value, path, (), self.container).get(SERVER_KEY)
+
+    def recorded_file(self, path: Path) -> RecordedFile | None:
+        """How a recorded file of this client's own format is read, when `path` is one; None
+        for the JSON every other recorded file is."""
+        return None
 
     def doctor(self, found: Doctoring) -> None:
         """Doctor's word on what the client runs beside the server."""

@@ -31,7 +31,7 @@ from mdsel_claude.setup import entries, jsonc, jsonfile, ours, owned
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, hook_args
 from mdsel_claude.setup.instructions import Target
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import MakeDir, Note, Plan
@@ -150,7 +150,7 @@ def report_hooks(
         path = hooks_file(config_file)
         try:
             data = jsonfile.read_bytes(path)
-        except JsonFileError as error:
+        except ConfigFileError as error:
             report.fail(str(error))
             continue
         if data is None:
@@ -197,7 +197,7 @@ def _switched_off(
     for file in files:
         try:
             settings = jsonc.load(file)
-        except JsonFileError:
+        except ConfigFileError:
             continue  # the CLI ignores a settings file it cannot read, and so do we
         if settings is not None and settings.get("disableAllHooks") is True:
             report.fail(f"disableAllHooks is true in {file}: Copilot CLI runs no hook")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from mdsel_claude.setup import jsonc
 from mdsel_claude.setup.entries import SERVER_KEY
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.steps import Note, Plan, Step
 
 PROJECT_LATER = ("opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc")
@@ -70,7 +70,7 @@ def overriding(
     for file in files:
         try:
             settings = jsonc.load(file)
-        except JsonFileError as error:
+        except ConfigFileError as error:
             yield file, error.problem
             continue
         if _sets_ours(settings):
@@ -80,7 +80,7 @@ def overriding(
         where = f"{CONTENT} (in the environment)"
         try:
             settings = jsonc.parse_text(content, Path(CONTENT))
-        except JsonFileError as error:
+        except ConfigFileError as error:
             yield where, error.problem
             return
         if _sets_ours(settings):

@@ -4,7 +4,7 @@ OpenCode has no command hooks: it runs JavaScript plugins inside its own process
 `*.js`/`*.ts` file in a `plugin/` (or `plugins/`) folder of each configuration directory it
 reads — `~/.config/opencode/` (`$XDG_CONFIG_HOME/opencode/`) and the project's `.opencode/`.
 `install --client opencode` writes, beside the MCP server in `opencode.json`, the file
-`plugin/mdsel-claude.js` there: the shipped `opencode_plugin.js` with the command it runs baked
+`plugin/mdsel-claude.js` there: the shipped `plugin.js` with the command it runs baked
 in (`/abs/mdsel-claude hook --client opencode --min-words N [--mode outline]`; in project scope
 the bare `mdsel-claude`, found on PATH, and nothing happens when it is not). Its
 `tool.execute.after` hook passes each `read` and `bash` call to that command and adds its answer
@@ -30,7 +30,7 @@ from mdsel_claude.setup.paths import SetupError, project_root
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import MakeDir, Note, Plan
 
-TEMPLATE = Path(__file__).with_name("opencode_plugin.js")
+TEMPLATE = Path(__file__).with_name("plugin.js")
 """The plugin as shipped in the package; its `COMMAND` line is replaced on install."""
 
 FILE_NAME = "mdsel-claude.js"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, codex_setup
+from mdsel_claude.setup import cli
+from mdsel_claude.setup.clients.codex import plans
 
 
 @pytest.mark.parametrize(
@@ -23,7 +24,7 @@ from mdsel_claude.setup import cli, codex_setup
 )
 def test_hooks_switched_off_as_codex_features_list_says(features: str, off: str | None) -> None:
     # `codex features list` (0.169) shows `hooks … false` for exactly the first two.
-    assert codex_setup.hooks_switched_off(tomllib.loads(f"[features]\n{features}\n")) == off
+    assert plans.hooks_switched_off(tomllib.loads(f"[features]\n{features}\n")) == off
 
 
 def test_doctor_fails_when_features_switch_hooks_off(

@@ -35,7 +35,7 @@ def test_install_adds_our_table_and_uninstall_restores_the_file(
     assert after["mcp_servers"]["mdsel"] == {"command": exe, "args": ["serve"]}
     expected_rest = tomllib.loads(before or "")
     del after["mcp_servers"]["mdsel"]
-    # The hook and Codex's trust in it (test_codex_hooks.py and test_codex_trust.py in detail).
+    # The hook and Codex's trust in it (test_hook_tables.py and test_trust_keys.py in detail).
     hooks = after.pop("hooks")
     assert set(hooks) == {"PreToolUse", "state"}
     if "mcp_servers" not in expected_rest:

@@ -1,5 +1,5 @@
 """Gemini CLI: `~/.gemini/settings.json` (`GEMINI_CLI_HOME`) or `.gemini/settings.json`,
-`mcpServers`, and its `AfterTool` hook on `read_file` in the same file (see `gemini_hook`)."""
+`mcpServers`, and its `AfterTool` hook on `read_file` in the same file (see `after_tool`)."""
 
 from __future__ import annotations
 
@@ -28,22 +28,22 @@ class Gemini(Client):
         return Path(os.path.realpath(cwd))
 
     def plan_install(self, request: Request) -> Plan:
-        from mdsel_claude.setup import gemini_hook
+        from mdsel_claude.setup.clients.gemini import after_tool
 
-        hook = gemini_hook.hook_entry(request.executable, request.words(), request.mode)
-        return self.plan_server(request, (gemini_hook.HOOK, hook))
+        hook = after_tool.hook_entry(request.executable, request.words(), request.mode)
+        return self.plan_server(request, (after_tool.HOOK, hook))
 
     def without_hooks(self, value: JSONObject, path: Path, created: Created) -> JSONObject:
-        from mdsel_claude.setup import gemini_hook
+        from mdsel_claude.setup.clients.gemini import after_tool
 
-        return gemini_hook.remove_hooks(value, path, created)
+        return after_tool.remove_hooks(value, path, created)
 
     def doctor(self, found: Doctoring) -> None:
-        from mdsel_claude.setup import gemini_blocks, gemini_hook
+        from mdsel_claude.setup.clients.gemini import after_tool, server_blocks
 
         if found.mine:
-            gemini_blocks.report_blocks(found.places, found.report)
-        gemini_hook.report_hooks(found.places, found.me, found.environ, found.report)
+            server_blocks.report_blocks(found.places, found.report)
+        after_tool.report_hooks(found.places, found.me, found.environ, found.report)
 
     def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
         # Gemini CLI 0.61 reads `GEMINI.md` in its home folder, and in the folder it starts in
@@ -63,9 +63,9 @@ class Gemini(Client):
         return Target(path, f"{self.name}:{scope}", (), notes)
 
     def next_steps(self) -> str:
-        from mdsel_claude.setup import gemini_hook
+        from mdsel_claude.setup.clients.gemini import after_tool
 
-        return gemini_hook.NEXT_STEPS
+        return after_tool.NEXT_STEPS
 
 
 CLIENT = Gemini(
@@ -86,7 +86,7 @@ def context_names(settings: Path) -> tuple[str, ...]:
 
     try:
         value = jsonfile.load(settings) or {}
-    except jsonfile.JsonFileError:
+    except jsonfile.ConfigFileError:
         return ()
     context = value.get("context")
     named = context.get("fileName") if isinstance(context, dict) else None

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, codex_trust, ledger, paths
+from mdsel_claude.setup import cli, ledger, paths
+from mdsel_claude.setup.clients.codex import trust_keys
 
 
 def config_of(home: Path) -> Path:
@@ -34,7 +35,7 @@ def test_install_writes_the_hook_and_its_trust(home: Path) -> None:
         "timeout": 30,
     }
     assert hooks["PreToolUse"] == [{"matcher": "^Bash$", "hooks": [hook]}]
-    digest = codex_trust.trust_hash("PreToolUse", hook)
+    digest = trust_keys.trust_hash("PreToolUse", hook)
     assert hooks["state"] == {key(home): {"trusted_hash": digest}}
 
 
@@ -74,7 +75,7 @@ def test_install_again_keeps_the_place_and_moves_the_trust(home: Path) -> None:
     groups = hooks["PreToolUse"]
     assert [group["matcher"] for group in groups] == ["^Bash$", "x"]
     assert groups[0]["hooks"][0]["command"].endswith("--min-words 300")
-    digest = codex_trust.trust_hash("PreToolUse", groups[0]["hooks"][0])
+    digest = trust_keys.trust_hash("PreToolUse", groups[0]["hooks"][0])
     assert hooks["state"] == {key(home): {"trusted_hash": digest}}
     # Another event: the hook moves there, its old trust goes with it.
     assert cli.main(["install", "--client", "codex", "--event", "PostToolUse"]) == 0
@@ -166,6 +167,25 @@ def test_uninstall_all_takes_the_hook_too(home: Path) -> None:
     assert ledger.load(ledger.state_path(os.environ)).files == {}
 
 
+def test_doctor_all_reads_the_toml_and_checks_programs_not_the_trust(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The record lists config.toml: doctor --all reads it as TOML (Codex's own reader, through
+    its client), checks the server and the hook it runs, and leaves the trust entry to
+    `doctor --client codex`; once the file is gone it says so."""
+    config = config_of(home)
+    assert cli.main(["install", "--client", "codex"]) == 0
+    capsys.readouterr()
+    assert cli.main(["doctor", "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "Codex CLI configuration (trust and more: `doctor --client codex`)" in out
+    assert "MCP server 'mdsel'" in out and "PreToolUse hook" in out
+    assert "trusted_hash" not in out
+    config.unlink()
+    assert cli.main(["doctor", "--all"]) == 0
+    assert "gone (deleted since install)" in capsys.readouterr().out
+
+
 def test_doctor_says_whether_codex_trusts_it(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -194,7 +214,7 @@ def test_a_hook_written_by_hand_exactly_as_ours_stays_the_users(
     install adds the server only, and uninstall gives the file back byte for byte."""
     exe = paths.find_executable()
     command = f"{exe} hook --client codex --min-words 150"
-    digest = codex_trust.trust_hash("PreToolUse", {"command": command, "timeout": 30})
+    digest = trust_keys.trust_hash("PreToolUse", {"command": command, "timeout": 30})
     config = config_of(home)
     config.parent.mkdir()
     before = (

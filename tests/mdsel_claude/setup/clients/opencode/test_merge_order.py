@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, opencode_shadows
+from mdsel_claude.setup import cli
+from mdsel_claude.setup.clients.opencode import merge_order
 
 DISABLING = """// kept by hand
 {
@@ -35,20 +36,20 @@ def config(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_the_order_opencode_reads_its_files_in() -> None:
     user, project = Path("/h/.config/opencode/opencode.json"), Path("/p")
-    assert opencode_shadows.later_files("user", user) == [user.with_name("opencode.jsonc")]
-    assert opencode_shadows.later_files("user", user, project) == [
+    assert merge_order.later_files("user", user) == [user.with_name("opencode.jsonc")]
+    assert merge_order.later_files("user", user, project) == [
         user.with_name("opencode.jsonc"),
         project / "opencode.jsonc",
         project / ".opencode" / "opencode.json",
         project / ".opencode" / "opencode.jsonc",
     ]
-    assert opencode_shadows.later_files("project", project / "opencode.json") == [
+    assert merge_order.later_files("project", project / "opencode.json") == [
         project / "opencode.jsonc",
         project / ".opencode" / "opencode.json",
         project / ".opencode" / "opencode.jsonc",
     ]
     home = Path("/h")  # its .opencode/ last of all, over the project's too
-    assert opencode_shadows.later_files("project", project / "opencode.json", home=home)[-2:] == [
+    assert merge_order.later_files("project", project / "opencode.json", home=home)[-2:] == [
         home / ".opencode" / "opencode.json",
         home / ".opencode" / "opencode.jsonc",
     ]
@@ -57,7 +58,7 @@ def test_the_order_opencode_reads_its_files_in() -> None:
 def test_the_files_opencodes_variables_name_take_their_place_in_the_order() -> None:
     user, project, home = Path("/h/.config/opencode/opencode.json"), Path("/p"), Path("/h")
     environ = {"OPENCODE_CONFIG": "/c/custom.json", "OPENCODE_CONFIG_DIR": "/d"}
-    assert opencode_shadows.later_files("user", user, project, home, environ) == [
+    assert merge_order.later_files("user", user, project, home, environ) == [
         user.with_name("opencode.jsonc"),
         Path("/c/custom.json"),  # after the user's files, before the project's
         project / "opencode.jsonc",
@@ -68,11 +69,11 @@ def test_the_files_opencodes_variables_name_take_their_place_in_the_order() -> N
         Path("/d/opencode.json"),  # after the home folder's
         Path("/d/opencode.jsonc"),
     ]
-    later = opencode_shadows.later_files("project", project / "opencode.json", None, home, environ)
+    later = merge_order.later_files("project", project / "opencode.json", None, home, environ)
     assert Path("/c/custom.json") not in later  # read before the project's own file
     assert later[-2:] == [Path("/d/opencode.json"), Path("/d/opencode.jsonc")]
     # A variable that names our own file adds nothing.
-    assert opencode_shadows.later_files("user", user, environ={"OPENCODE_CONFIG": str(user)}) == [
+    assert merge_order.later_files("user", user, environ={"OPENCODE_CONFIG": str(user)}) == [
         user.with_name("opencode.jsonc")
     ]
 

@@ -20,10 +20,11 @@ from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import Table
 
-from mdsel_claude.setup import codex_hooks, codex_trust, entries, jsonfile, ledger, line_runs
+from mdsel_claude.setup import entries, jsonfile, ledger, line_runs
+from mdsel_claude.setup.clients.codex import hook_tables, trust_keys
 from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.planner import kept_as_theirs, recorded_elsewhere
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
@@ -32,19 +33,19 @@ CONTAINER = "mcp_servers"
 AT = (CONTAINER, SERVER_KEY)
 """Where our server sits, as the install record notes it."""
 
-TOMLKIT = codex_hooks.Containers(
+TOMLKIT = hook_tables.Containers(
     tomlkit.table, tomlkit.aot, lambda: tomlkit.table(is_super_table=True)
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Hook:
-    """Our hook for Codex (see `codex_hooks`), to install beside the server."""
+    """Our hook for Codex (see `hook_tables`), to install beside the server."""
 
     event: str
     entry: JSONObject
     source: str
-    """`config.toml` as Codex names it in trust keys (`codex_trust.trust_source`)."""
+    """`config.toml` as Codex names it in trust keys (`trust_keys.trust_source`)."""
 
 
 def _read(path: Path) -> tuple[str | None, tomlkit.TOMLDocument]:
@@ -53,11 +54,11 @@ def _read(path: Path) -> tuple[str | None, tomlkit.TOMLDocument]:
     try:
         text = None if data is None else data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise JsonFileError(path, f"cannot be read ({error})") from None
+        raise ConfigFileError(path, f"cannot be read ({error})") from None
     try:
         return text, _parsed(text or "")
     except TOMLKitError as error:
-        raise JsonFileError(path, f"not valid TOML ({error})") from None
+        raise ConfigFileError(path, f"not valid TOML ({error})") from None
 
 
 def _parsed(text: str) -> tomlkit.TOMLDocument:
@@ -73,7 +74,7 @@ def _servers(doc: tomlkit.TOMLDocument, path: Path) -> Table | OutOfOrderTablePr
     # A proxy when the file defines parts of it in several places; an inline table would
     # need our entry written inline too: left to the user.
     if not isinstance(servers, (Table, OutOfOrderTableProxy)):
-        raise JsonFileError(
+        raise ConfigFileError(
             path, f"{CONTAINER} should be a table of [{CONTAINER}.NAME] tables; left it as is"
         )
     return servers
@@ -91,7 +92,7 @@ def _editing(path: Path) -> Iterator[None]:
         yield
     except (TOMLKitError, ValueError) as error:
         problem = f"cannot be edited in its layout ({error}); edit it by hand"
-        raise JsonFileError(path, problem) from None
+        raise ConfigFileError(path, problem) from None
 
 
 def _checked(path: Path, text: str, expected: dict[str, Any]) -> str:
@@ -100,7 +101,7 @@ def _checked(path: Path, text: str, expected: dict[str, Any]) -> str:
     with _editing(path):
         again = _plain(tomlkit.parse(text))
     if again != expected:
-        raise JsonFileError(path, "editing it would change other settings; edit it by hand")
+        raise ConfigFileError(path, "editing it would change other settings; edit it by hand")
     return text
 
 
@@ -130,7 +131,7 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
     if current is not None and not (
         old.wrote(_unwrap(current), False, AT) or ledger.same_value(_unwrap(current), entry)
     ):
-        raise JsonFileError(
+        raise ConfigFileError(
             path,
             f"an MCP server named {SERVER_KEY!r} is already there and install did not write "
             "it; rename or remove it, then run install again",
@@ -207,7 +208,7 @@ def _spliced(source: str, rendered: str, expected: dict[str, Any]) -> tuple[str,
 
 def _with_hook(
     doc: tomlkit.TOMLDocument, expected: dict[str, Any], hook: Hook, old: Created, path: Path
-) -> codex_trust.Trusted | None:
+) -> trust_keys.Trusted | None:
     """`hook` into the document and into `expected` alike (the plain values the new text must
     parse back to), in place of any of ours; trust noted for another place is taken away.
     None when the file already holds `hook` exactly but install did not write it: that one
@@ -215,37 +216,37 @@ def _with_hook(
     record lists goes."""
     if _theirs(expected, hook, old):
         for target in (doc, expected):
-            codex_hooks.remove_hooks(target, lambda value: old.wrote(value, True), path)
-            codex_trust.remove_trust(target, old, path)
-            codex_hooks.prune(target, old)
+            hook_tables.remove_hooks(target, lambda value: old.wrote(value, True), path)
+            trust_keys.remove_trust(target, old, path)
+            hook_tables.prune(target, old)
         return None
 
     def ours(value: object) -> bool:
-        return old.wrote(value, True) or codex_hooks.is_install_form(value, _program(hook))
+        return old.wrote(value, True) or hook_tables.is_install_form(value, _program(hook))
 
     def our_trust(key: str, value: object) -> bool:
-        at = (codex_hooks.HOOKS, codex_hooks.STATE, key, codex_trust.TRUSTED_HASH)
+        at = (hook_tables.HOOKS, hook_tables.STATE, key, trust_keys.TRUSTED_HASH)
         return any(w.at == at and ledger.same_value(w.value, value) for w in old.written)
 
-    placed = codex_trust.Trusted("", (), ())
-    for target, make in ((doc, TOMLKIT), (expected, codex_hooks.PLAIN)):
-        placed = codex_trust.add_trusted_hook(
+    placed = trust_keys.Trusted("", (), ())
+    for target, make in ((doc, TOMLKIT), (expected, hook_tables.PLAIN)):
+        placed = trust_keys.add_trusted_hook(
             target, hook.event, hook.entry, hook.source, ours, path, make, our_trust
         )
-        codex_trust.remove_trust(target, old, path, keep=placed.key)
-        codex_hooks.prune(target, old)
+        trust_keys.remove_trust(target, old, path, keep=placed.key)
+        hook_tables.prune(target, old)
     return placed
 
 
 def _theirs(plain: dict[str, Any], hook: Hook, old: Created) -> bool:
     """Whether a group of our matcher under `hook`'s event holds `hook` exactly and the record
     does not list it (written by hand, or by an install whose record is kept elsewhere)."""
-    hooks = plain.get(codex_hooks.HOOKS)
+    hooks = plain.get(hook_tables.HOOKS)
     groups = hooks.get(hook.event) if isinstance(hooks, dict) else None
     for group in groups if isinstance(groups, list) else []:
-        if not isinstance(group, dict) or group.get("matcher") != codex_hooks.MATCHER:
+        if not isinstance(group, dict) or group.get("matcher") != hook_tables.MATCHER:
             continue
-        inner = group.get(codex_hooks.HOOKS)
+        inner = group.get(hook_tables.HOOKS)
         for value in inner if isinstance(inner, list) else []:
             if ledger.same_value(value, hook.entry) and not old.wrote(value, True):
                 return True
@@ -338,6 +339,6 @@ def _remove_ours(target: Any, created: Created, path: Path) -> None:
         del servers[SERVER_KEY]
         if (CONTAINER,) in created.keys and not servers:
             del target[CONTAINER]
-    codex_hooks.remove_hooks(target, lambda value: created.wrote(value, True), path)
-    codex_trust.remove_trust(target, created, path)
-    codex_hooks.prune(target, created)
+    hook_tables.remove_hooks(target, lambda value: created.wrote(value, True), path)
+    trust_keys.remove_trust(target, created, path)
+    hook_tables.prune(target, created)

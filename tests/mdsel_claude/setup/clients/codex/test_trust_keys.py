@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, codex_trust
-from tests.mdsel_claude.setup.test_codex_hooks import config_of, key, load
+from mdsel_claude.setup import cli
+from mdsel_claude.setup.clients.codex import trust_keys
+from tests.mdsel_claude.setup.clients.codex.test_hook_tables import config_of, key, load
 
 # Hashes the pinned Codex (0.169.0) itself reported for these hooks (`codex app-server`,
 # `hooks/list` → `currentHash`): the trust install writes must be computed the same way.
@@ -31,9 +32,9 @@ CODEX_HASHES = [
 def test_the_trust_hash_is_codexs(
     event: str, matcher: str, hook: dict[str, object], digest: str
 ) -> None:
-    assert codex_trust.trust_hash(event, hook, matcher) == digest
+    assert trust_keys.trust_hash(event, hook, matcher) == digest
     # The default timeout written out is the same hook.
-    assert codex_trust.trust_hash(event, {**hook, "timeout": 600}, matcher) == digest
+    assert trust_keys.trust_hash(event, {**hook, "timeout": 600}, matcher) == digest
 
 
 def test_codex_home_is_named_by_its_real_path(

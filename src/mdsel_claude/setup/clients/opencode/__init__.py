@@ -1,8 +1,8 @@
 """OpenCode: `~/.config/opencode/opencode.json` or `opencode.json`, `mcp` →
 `{type: "local", command: [program, args…], enabled: true}`, and its plugin file
 (`plugin/mdsel-claude.js` beside the user file, or in the project's `.opencode/`; see
-`opencode_plugin`). OpenCode reads other files after ours, which may override our entry (see
-`opencode_shadows`)."""
+`plugin_script`). OpenCode reads other files after ours, which may override our entry (see
+`merge_order`)."""
 
 from __future__ import annotations
 
@@ -20,38 +20,39 @@ class OpenCode(Client):
     """The server, and the plugin that carries the reminder."""
 
     def plan_install(self, request: Request) -> Plan:
-        from mdsel_claude.setup import opencode_plugin, opencode_shadows
+        from mdsel_claude.setup.clients.opencode import merge_order, plugin_script
 
         words = request.words()
         plan = super().plan_install(request)
         user_home = home(request.environ)
-        plan = opencode_shadows.with_notes(
+        plan = merge_order.with_notes(
             plan, request.scope, request.path, True, user_home, request.environ
         )
-        command = opencode_plugin.hook_command(request.executable, words, request.mode)
-        where = opencode_plugin.plugin_file(request.scope, request.path, request.cwd)
-        return opencode_plugin.plan_install(plan, where, command)
+        command = plugin_script.hook_command(request.executable, words, request.mode)
+        where = plugin_script.plugin_file(request.scope, request.path, request.cwd)
+        return plugin_script.plan_install(plan, where, command)
 
     def plan_uninstall(self, request: Request) -> Plan:
-        from mdsel_claude.setup import opencode_plugin, opencode_shadows, owned
+        from mdsel_claude.setup import owned
+        from mdsel_claude.setup.clients.opencode import merge_order, plugin_script
 
         plan = super().plan_uninstall(request)
         user_home = home(request.environ)
-        plan = opencode_shadows.with_notes(
+        plan = merge_order.with_notes(
             plan, request.scope, request.path, False, user_home, request.environ
         )
-        where = opencode_plugin.plugin_file(request.scope, request.path, request.cwd)
+        where = plugin_script.plugin_file(request.scope, request.path, request.cwd)
         return owned.plan_remove_after(plan, where)
 
     def doctor(self, found: Doctoring) -> None:
-        from mdsel_claude.setup import opencode_plugin
+        from mdsel_claude.setup.clients.opencode import plugin_script
 
         _overrides(found)
         plugins = [
-            (scope, opencode_plugin.plugin_file(scope, path, found.project_dir))
+            (scope, plugin_script.plugin_file(scope, path, found.project_dir))
             for scope, path in found.places
         ]
-        opencode_plugin.report(plugins, found.me, found.environ, found.report)
+        plugin_script.report(plugins, found.me, found.environ, found.report)
 
     def instructions(self, scope: str, cwd: Path, environ: Mapping[str, str]) -> Target | None:
         # OpenCode 1.18 reads the first of its candidates that exists: for the user
@@ -80,7 +81,7 @@ class OpenCode(Client):
         return Target(read, f"{self.name}:{scope}", tuple(f for f in files if f != read), notes)
 
     def next_steps(self) -> str:
-        from mdsel_claude.setup.opencode_plugin import NEXT_STEPS
+        from mdsel_claude.setup.clients.opencode.plugin_script import NEXT_STEPS
 
         return NEXT_STEPS
 
@@ -88,21 +89,21 @@ class OpenCode(Client):
 def _overrides(found: Doctoring) -> None:
     """OpenCode reads other files after ours (`opencode.jsonc`, the project's `.opencode/`,
     those its environment variables name): an `mcp.mdsel` there overrides our entry."""
-    from mdsel_claude.setup import opencode_shadows
+    from mdsel_claude.setup.clients.opencode import merge_order
 
     project = project_root(found.project_dir)
     user_home = home(found.environ)
     for scope, path in found.places:
         if scope not in found.mine:
             continue
-        files = opencode_shadows.later_files(
+        files = merge_order.later_files(
             scope, path, project if scope == "user" else None, user_home, found.environ
         )
-        for file, problem in opencode_shadows.overriding(files, found.environ):
+        for file, problem in merge_order.overriding(files, found.environ):
             if problem is None:
-                found.report.fail(opencode_shadows.overrides_message(file, path))
+                found.report.fail(merge_order.overrides_message(file, path))
             else:
-                found.report.say(f"  {opencode_shadows.unreadable_message(file, problem)}")
+                found.report.say(f"  {merge_order.unreadable_message(file, problem)}")
 
 
 CLIENT = OpenCode(

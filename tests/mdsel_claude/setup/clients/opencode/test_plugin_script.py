@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, opencode_plugin, owned, paths
+from mdsel_claude.setup import cli, owned, paths
+from mdsel_claude.setup.clients.opencode import plugin_script
 
 COMMAND_LINE = "const COMMAND = {};"
 
@@ -54,7 +55,7 @@ def test_install_writes_the_plugin_and_uninstall_removes_everything(
     assert "OpenCode plugin →" in out and "doctor --client opencode" in out
     text = plugin_of(config).read_text(encoding="utf-8")
     assert COMMAND_LINE.format(json.dumps(command(exe))) in text.splitlines()
-    assert text == opencode_plugin.render(command(exe))
+    assert text == plugin_script.render(command(exe))
     server = json.loads((config / "opencode.json").read_text())["mcp"]["mdsel"]
     assert server["command"] == [exe, "serve"]
     written = record(home)[str(plugin_of(config))]
@@ -78,7 +79,7 @@ def test_install_again_bakes_in_the_new_threshold_and_mode(
         == 0
     )
     text = plugin_of(config).read_text(encoding="utf-8")
-    assert opencode_plugin.parse(text) == (exe, 50, "outline")
+    assert plugin_script.parse(text) == (exe, 50, "outline")
     assert command(exe, "50", "--mode", "outline") == json.loads(
         text.split("const COMMAND = ", 1)[1].split(";", 1)[0]
     )
@@ -90,7 +91,7 @@ def test_threshold_default_is_mdsel_min_words(
 ) -> None:
     monkeypatch.setenv("MDSEL_MIN_WORDS", "321")
     assert run(capsys, "install", "--client", "opencode")[0] == 0
-    parsed = opencode_plugin.parse(plugin_of(config).read_text(encoding="utf-8"))
+    parsed = plugin_script.parse(plugin_of(config).read_text(encoding="utf-8"))
     assert parsed == (paths.find_executable(), 321, "reminder")
 
 
@@ -112,7 +113,7 @@ def test_project_scope_runs_the_bare_name(
     (root / ".git").mkdir()
     assert run(capsys, "install", "--client", "opencode", "--scope", "project")[0] == 0
     text = plugin_of(root / ".opencode").read_text(encoding="utf-8")
-    assert opencode_plugin.parse(text) == ("mdsel-claude", 200, "reminder")
+    assert plugin_script.parse(text) == ("mdsel-claude", 200, "reminder")
     assert not config.exists()
     assert run(capsys, "uninstall", "--client", "opencode", "--scope", "project")[0] == 0
     assert sorted(os.listdir(root)) == [".git"]
@@ -221,9 +222,9 @@ WEIRD_PATHS = [
 @pytest.mark.parametrize("exe", WEIRD_PATHS)
 @pytest.mark.parametrize("mode", ["reminder", "outline"])
 def test_render_and_parse_round_trip(exe: str, mode: str) -> None:
-    text = opencode_plugin.render(opencode_plugin.hook_command(exe, 7, mode))
+    text = plugin_script.render(plugin_script.hook_command(exe, 7, mode))
     assert text.isascii()
-    assert opencode_plugin.parse(text) == (exe, 7, mode)
+    assert plugin_script.parse(text) == (exe, 7, mode)
 
 
 @pytest.mark.parametrize(
@@ -239,9 +240,9 @@ def test_render_and_parse_round_trip(exe: str, mode: str) -> None:
     ],
 )
 def test_parse_refuses_anything_else(edit: object) -> None:
-    text = opencode_plugin.render(opencode_plugin.hook_command("/x/mdsel-claude", 7))
+    text = plugin_script.render(plugin_script.hook_command("/x/mdsel-claude", 7))
     assert callable(edit)
-    assert opencode_plugin.parse(edit(text)) is None
+    assert plugin_script.parse(edit(text)) is None
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -249,7 +250,7 @@ def test_parse_refuses_anything_else(edit: object) -> None:
 def test_the_plugin_is_valid_javascript_with_one_function_export(exe: str, tmp_path: Path) -> None:
     # OpenCode imports the file as a module and calls every export as a plugin.
     plugin = tmp_path / "mdsel-claude.mjs"
-    plugin.write_text(opencode_plugin.render(opencode_plugin.hook_command(exe, 200)))
+    plugin.write_text(plugin_script.render(plugin_script.hook_command(exe, 200)))
     probe = (
         f"const m = await import({json.dumps(plugin.as_uri())});"
         "const hooks = await Object.values(m)[0]({ directory: '/' });"
@@ -283,7 +284,7 @@ def test_a_plugin_written_by_hand_exactly_as_ours_stays_the_users(
     config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     exe = paths.find_executable()
-    text = opencode_plugin.render(command(exe))
+    text = plugin_script.render(command(exe))
     plugin_of(config).parent.mkdir(parents=True)
     plugin_of(config).write_text(text, encoding="utf-8")
     status, out, _ = run(capsys, "install", "--client", "opencode")

@@ -13,7 +13,7 @@ The hash is `sha256:` and the hex digest of the hook's identity as compact JSON 
 keys: the event's snake-case label, the matcher and the one hook with its defaults filled in
 (`timeout` 600 when absent, `async` false); the tests check it against the pinned Codex.
 
-Writing and removing it goes through `Containers`, as in `codex_hooks`.
+Writing and removing it goes through `Containers`, as in `hook_tables`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mdsel_claude.setup import codex_hooks, ledger
-from mdsel_claude.setup.codex_hooks import (
+from mdsel_claude.setup import ledger
+from mdsel_claude.setup.clients.codex import hook_tables
+from mdsel_claude.setup.clients.codex.hook_tables import (
     HOOKS,
     MATCHER,
     STATE,
@@ -37,7 +38,7 @@ from mdsel_claude.setup.codex_hooks import (
     unwrapped,
 )
 from mdsel_claude.setup.entries import KeyPath
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 
 EVENT_LABELS = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use"}
@@ -104,11 +105,11 @@ def add_trusted_hook(
     make: Containers,
     our_trust: Callable[[str, object], bool] = lambda key, value: False,
 ) -> Trusted:
-    """Our hook under `event` (see `codex_hooks.add_hook`), trusted where it now sits. A trust
+    """Our hook under `event` (see `hook_tables.add_hook`), trusted where it now sits. A trust
     entry already at our hook's key that install did not write (`our_trust(key, hash)` says
     which it did) is the user's: install refuses rather than overwrite it (and uninstall would
     then delete it)."""
-    placed = codex_hooks.add_hook(doc, event, hook, ours, path, make)
+    placed = hook_tables.add_hook(doc, event, hook, ours, path, make)
     hooks = placed.hooks
     created = list(placed.created)
     key = trust_key(source, event, placed.group, placed.index)
@@ -126,7 +127,7 @@ def add_trusted_hook(
     else:
         there = unwrapped(entry.get(TRUSTED_HASH))
         if there is not None and there != digest and not our_trust(key, there):
-            raise JsonFileError(
+            raise ConfigFileError(
                 path,
                 f"Codex already has a trust entry [{HOOKS}.{STATE}.{json.dumps(key)}] where our "
                 "hook would go, and install did not write it (left from a hook removed by "

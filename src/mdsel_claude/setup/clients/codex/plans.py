@@ -1,7 +1,7 @@
 """`install|doctor --client codex`: the MCP server and the shell-tool hook in Codex CLI's config.
 
-Install writes both into `config.toml` in one step (see `codex_toml` for the server,
-`codex_hooks` for the hook, `codex_trust` for Codex's trust in it); uninstall takes out what the
+Install writes both into `config.toml` in one step (see `config_toml` for the server,
+`hook_tables` for the hook, `trust_keys` for Codex's trust in it); uninstall takes out what the
 record says install wrote. Doctor reads the file, says whether our hook is there, exactly as
 install writes it, running this installation, and trusted where it now sits, then runs this
 installation's hook on a Codex payload (a `cat` of a file over the threshold, and of one at it).
@@ -14,10 +14,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.hook import codex
-from mdsel_claude.setup import codex_hooks, codex_layers, codex_toml, codex_trust, ours
-from mdsel_claude.setup.codex_hooks import HOOKS, MATCHER, STATE
-from mdsel_claude.setup.codex_trust import TRUSTED_HASH
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup import ours
+from mdsel_claude.setup.clients.codex import config_layers, config_toml, hook_tables, trust_keys
+from mdsel_claude.setup.clients.codex.hook_tables import HOOKS, MATCHER, STATE
+from mdsel_claude.setup.clients.codex.trust_keys import TRUSTED_HASH
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import Plan
@@ -47,21 +48,21 @@ def plan_install(
     """Our `server` and hook (trusted) in Codex's `config.toml` at `path`."""
     if mode == "outline":
         raise SetupError(NO_OUTLINE)
-    entry = codex_hooks.hook_entry(executable, min_words)
-    hook = codex_toml.Hook(event, entry, codex_trust.trust_source(environ))
-    return codex_toml.plan_install(path, server, state_file, hook)
+    entry = hook_tables.hook_entry(executable, min_words)
+    hook = config_toml.Hook(event, entry, trust_keys.trust_source(environ))
+    return config_toml.plan_install(path, server, state_file, hook)
 
 
 def _our_hooks(doc: object) -> list[tuple[str, int, int, dict[str, object]]]:
     """Every hook in the file of install's form (any executable): event, group, index, value."""
     hooks = doc.get(HOOKS) if isinstance(doc, dict) else None
     found: list[tuple[str, int, int, dict[str, object]]] = []
-    for event in codex_trust.EVENT_LABELS:
+    for event in trust_keys.EVENT_LABELS:
         groups = hooks.get(event) if isinstance(hooks, dict) else None
         for g, group in enumerate(groups if isinstance(groups, list) else []):
             inner = group.get(HOOKS) if isinstance(group, dict) else None
             for h, hook in enumerate(inner if isinstance(inner, list) else []):
-                if codex_hooks.is_install_form(hook):
+                if hook_tables.is_install_form(hook):
                     matcher = group.get("matcher") if isinstance(group, dict) else None
                     found.append((event, g, h, {**hook, "matcher": matcher}))
     return found
@@ -70,7 +71,7 @@ def _our_hooks(doc: object) -> list[tuple[str, int, int, dict[str, object]]]:
 def hooks_switched_off(doc: object) -> str | None:
     """The `[features]` key of one file that switches Codex's hooks off, or None when it
     leaves them on or to other files."""
-    switch = codex_layers.deciding([(Path(), doc)])
+    switch = config_layers.deciding([(Path(), doc)])
     return switch[1] if switch is not None and not switch[2] else None
 
 
@@ -79,24 +80,24 @@ def doctor(path: Path, environ: Mapping[str, str], report: Report, folder: Path)
     (there or in the trusted project's files Codex reads when started in `folder`); then run
     it."""
     try:
-        doc = codex_toml.plain_values(path)
-    except JsonFileError as error:
+        doc = config_toml.plain_values(path)
+    except ConfigFileError as error:
         report.fail(str(error))
         return
     layers: list[tuple[Path, object]] = [(path, doc)]
-    for project_file in codex_layers.project_files(doc, folder):
+    for project_file in config_layers.project_files(doc, folder):
         try:
-            layers.append((project_file, codex_toml.plain_values(project_file)))
-        except JsonFileError as error:
+            layers.append((project_file, config_toml.plain_values(project_file)))
+        except ConfigFileError as error:
             report.fail(str(error))
-    switch = codex_layers.deciding(layers)
+    switch = config_layers.deciding(layers)
     if switch is not None and not switch[2]:
         where, key, _on = switch
         report.fail(
             f"hooks are switched off in {where} ([features] {key} = false): Codex runs none"
         )
     me = ours.this_installation()
-    source = codex_trust.trust_source(environ)
+    source = trust_keys.trust_source(environ)
     mine: list[str] = []
     for event, group, index, hook in _our_hooks(doc):
         matcher = hook.pop("matcher")
@@ -110,14 +111,14 @@ def doctor(path: Path, environ: Mapping[str, str], report: Report, folder: Path)
         if matcher != MATCHER:
             report.fail(f"its matcher is {matcher!r}, not {MATCHER!r}: it never runs")
             continue
-        key = codex_trust.trust_key(source, event, group, index)
+        key = trust_keys.trust_key(source, event, group, index)
         states = doc[HOOKS].get(STATE)  # `_our_hooks` found hooks: a table
         state = states.get(key) if isinstance(states, dict) else None
         state = state if isinstance(state, dict) else {}
         if state.get("enabled") is False:
             report.fail(f"disabled in Codex (/hooks, or {STATE} {key!r}): Codex skips it")
             continue
-        if state.get(TRUSTED_HASH) != codex_trust.trust_hash(event, hook):
+        if state.get(TRUSTED_HASH) != trust_keys.trust_hash(event, hook):
             report.fail(
                 "not trusted where it now sits (a hook before it moved, or its trust was "
                 "removed): Codex skips it until `mdsel-claude install --client codex` runs "

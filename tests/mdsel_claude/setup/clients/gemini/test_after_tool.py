@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, gemini_hook, paths
+from mdsel_claude.setup import cli, paths
+from mdsel_claude.setup.clients.gemini import after_tool
 
 MATCHER = "^(read_file|read_many_files)$"
 
@@ -110,7 +111,7 @@ def test_project_scope_hook_is_guarded_and_portable(
         "sh -c 'command -v mdsel-claude >/dev/null 2>&1 || exit 0; "
         "exec mdsel-claude hook --client gemini --min-words 200'"
     )
-    assert gemini_hook.parse_entry(group["hooks"][0]) == ("mdsel-claude", 200, "reminder")
+    assert after_tool.parse_entry(group["hooks"][0]) == ("mdsel-claude", 200, "reminder")
     assert run(capsys, "uninstall", "--client", "gemini", "--scope", "project")[0] == 0
     assert sorted(os.listdir(root)) == [".git"]
 
@@ -226,7 +227,7 @@ def test_doctor_fails_when_the_hook_would_not_run(
     ],
 )
 def test_fires_on_read_file(event: str, matcher: object, fires: bool) -> None:
-    assert gemini_hook.fires_on_read_file(event, matcher) is fires
+    assert after_tool.fires_on_read_file(event, matcher) is fires
 
 
 @pytest.mark.parametrize(
@@ -261,12 +262,12 @@ def test_fires_on_read_file(event: str, matcher: object, fires: bool) -> None:
     ],
 )
 def test_parse_entry_refuses_what_install_does_not_write(value: object) -> None:
-    assert gemini_hook.parse_entry(value) is None
+    assert after_tool.parse_entry(value) is None
 
 
 def test_parse_entry_reads_back_what_install_writes() -> None:
     for args in (("/a b/mdsel-claude", 0, "reminder"), ("/x/mdsel-claude", 7, "outline")):
-        assert gemini_hook.parse_entry(gemini_hook.hook_entry(*args)) == args
+        assert after_tool.parse_entry(after_tool.hook_entry(*args)) == args
 
 
 @pytest.mark.parametrize(

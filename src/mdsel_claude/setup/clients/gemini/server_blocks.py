@@ -10,7 +10,7 @@ from pathlib import Path
 
 from mdsel_claude.setup import jsonfile
 from mdsel_claude.setup.entries import SERVER_KEY
-from mdsel_claude.setup.jsonfile import JsonFileError
+from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.probes import Report
 
 GEMINI_ENABLEMENT = "mcp-server-enablement.json"
@@ -31,7 +31,7 @@ def report_blocks(places: list[tuple[str, Path]], report: Report) -> None:
     for _scope, path in places:
         try:
             settings = jsonfile.load(path)
-        except JsonFileError:
+        except ConfigFileError:
             continue  # already reported with the server
         mcp = settings.get("mcp") if isinstance(settings, dict) else None
         if not isinstance(mcp, dict):
@@ -49,7 +49,7 @@ def report_blocks(places: list[tuple[str, Path]], report: Report) -> None:
     enablement = user.parent / GEMINI_ENABLEMENT
     try:
         states = jsonfile.load(enablement)
-    except JsonFileError as error:
+    except ConfigFileError as error:
         report.say(f"  {error}: whether it switches {SERVER_KEY!r} off cannot be told")
         return
     state = states.get(SERVER_KEY) if isinstance(states, dict) else None

@@ -10,11 +10,11 @@ Codex reads hooks from inline tables of `config.toml` (or from a `hooks.json` be
     timeout = 30
 
 and runs a hook that is not managed by an administrator only once it is trusted: install writes
-that trust beside the group (see `codex_trust`).
+that trust beside the group (see `trust_keys`).
 
 Every function here changes a parsed file in place through `Containers`, so that the same steps
 run on tomlkit's document (which keeps the file's text) and on plain values (what the result
-must parse back to; see `codex_toml`).
+must parse back to; see `config_toml`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 from mdsel_claude.setup import entry_edits
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath, runs_our_hook
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject, type_name
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
 from mdsel_claude.setup.ledger import Created
 
 CLIENT = "codex"
@@ -42,7 +42,7 @@ TIMEOUT_SECONDS = 30
 
 HOOKS = "hooks"
 STATE = "state"
-"""Codex's trust sits in `hooks` beside the events (see `codex_trust`): a table, not an event."""
+"""Codex's trust sits in `hooks` beside the events (see `trust_keys`): a table, not an event."""
 
 
 def hook_command(executable: str, min_words: int) -> str:
@@ -101,14 +101,14 @@ PLAIN = Containers(dict, list, dict)
 def table_at(holder: Any, key: str, path: Path, where: str) -> Any:
     found = holder.get(key)
     if found is not None and not isinstance(found, MutableMapping):
-        raise JsonFileError(path, f"{where} should be a table, found {type_name(found)}")
+        raise ConfigFileError(path, f"{where} should be a table, found {type_name(found)}")
     return found
 
 
 def _groups_at(hooks: Any, event: str, path: Path) -> Any:
     found = hooks.get(event)
     if found is not None and not isinstance(found, MutableSequence):
-        raise JsonFileError(
+        raise ConfigFileError(
             path, f"hooks.{event} should be a list of tables, found {type_name(found)}"
         )
     return found
@@ -178,7 +178,7 @@ def _find(groups: Any, ours: Ours) -> tuple[int, int] | None:
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """Where `add_hook` put our hook: what Codex's trust in it is keyed by (see `codex_trust`)."""
+    """Where `add_hook` put our hook: what Codex's trust in it is keyed by (see `trust_keys`)."""
 
     hooks: Any
     """The `hooks` table our hook is now in."""

@@ -29,7 +29,7 @@ from mdsel_claude.hook import gemini
 from mdsel_claude.setup import entries, entry_edits, jsonfile, ours
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args
 from mdsel_claude.setup.entry_edits import Added
-from mdsel_claude.setup.jsonfile import JsonFileError, JSONObject
+from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.settings_hook import JsonHook
@@ -117,7 +117,7 @@ def report_hooks(
     for scope, path in places:
         try:
             settings = jsonfile.load(path)
-        except JsonFileError:
+        except ConfigFileError:
             continue  # already reported with the server
         if settings is None:
             continue
