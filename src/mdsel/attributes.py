@@ -12,6 +12,9 @@ import re
 from functools import cache
 
 _ATTRIBUTE = r"""(?:[#.][^\s{}]+|[A-Za-z_:][\w.:-]*=(?:"[^"]*"|'[^']*'|[^\s"'{}=]+))"""
+_BARE = r"[A-Za-z_][\w:-]*"
+"""A bare word: after `{:`, Python-Markdown's attr_list takes it as a key set to itself and
+kramdown as a reference to an attribute list (`### archs {: #archs cmd-line toml }`)."""
 
 
 # Compiled on first use: the block's pattern costs more to compile than indexing a small file,
@@ -19,7 +22,9 @@ _ATTRIBUTE = r"""(?:[#.][^\s{}]+|[A-Za-z_:][\w.:-]*=(?:"[^"]*"|'[^']*'|[^\s"'{}=
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(an attribute block ending a title, one attribute)."""
-    block = rf"[ \t]*(\{{[ \t]*:?[ \t]*{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*[ \t]*\}})\Z"
+    word = rf"(?:{_ATTRIBUTE}|{_BARE})"
+    words = rf"(?::[ \t]*{word}(?:[ \t]+{word})*|{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*)"
+    block = rf"[ \t]*(\{{[ \t]*{words}[ \t]*\}})\Z"
     return re.compile(block), re.compile(_ATTRIBUTE)
 
 
@@ -28,8 +33,9 @@ def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
 
     `{#id}`, `{ #id .class key=value }`, `{: #id}` (Python-Markdown attr_list, Pandoc, kramdown,
     markdown-it-attrs as VitePress uses it, Docusaurus, Hugo): every word of the block must be
-    an id, a class or a key=value pair, so `## Using {braces}` and `## Set {x, y}` keep their
-    titles (pulldown-cmark's own option would take both as attributes). The block must be in
+    an id, a class or a key=value pair, or, after `{:`, a bare word too, so `## Using {braces}`
+    and `## Set {x, y}` keep their titles (pulldown-cmark's own option would take both as
+    attributes). The block must be in
     the heading's source as written: one made by an escape or an entity is text.
     """
     block, attribute = _patterns()

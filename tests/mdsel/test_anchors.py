@@ -141,6 +141,13 @@ def missed(markdown: str, request: str) -> bool:
         ("# Top\n\n## Intro { #intro .c k=v }\n\ntext\n", "#intro", "#intro--intro-c-kv-"),
         ("# Top\n\nIntro {#intro}\n-----\n\ntext\n", "#intro", "#intro-intro"),
         ("# Top\n\n## Intro {#a.b}\n\ntext\n", "#a.b", "#intro-ab"),
+        # After `{:` a bare word is an attribute too (attr_list, kramdown), as cibuildwheel's
+        # option headings write them.
+        (
+            "# Top\n\n## archs {: #archs cmd-line toml }\n\ntext\n",
+            "#archs",
+            "#archs--archs-cmd-line-toml-",
+        ),
     ],
 )
 def test_an_explicit_id_and_githubs_slug_of_the_whole_line_both_select(
@@ -167,6 +174,16 @@ def test_anchors_of_headings_with_ids_are_their_ids() -> None:
     assert anchors(doc)[0] == "top"
     assert anchors(doc)[1] == "intro"
     assert anchors(doc)[3] == "notes-unnumbered"
+
+
+def test_bare_words_make_a_block_only_after_a_colon() -> None:
+    """`{: #id word}` is an attribute block and leaves the shown title; `{word}` and
+    `{#id word}` without the colon stay text, as `## Using {braces}` does."""
+    doc = document("# Top\n\n## archs {: #archs toml}\n\n## Using {braces}\n\n## B {#b toml}\n")
+    assert doc.headings.title(1) == "archs"
+    assert anchors(doc)[1] == "archs"
+    assert doc.headings.title(2) == "Using {braces}"
+    assert doc.headings.title(3) == "B {#b toml}"
 
 
 def test_a_class_only_block_is_no_id() -> None:
