@@ -161,3 +161,16 @@ def test_a_small_read_carries_none(cline_cli: str, project: Path) -> None:
     assert "A short note" in stub.tool_result()
     assert hook_context(stub) == []
     assert "configured size threshold" not in json.dumps(stub.requests)
+
+
+def test_the_instructions_block_reaches_the_model(cline_cli: str, project: Path) -> None:
+    """`install --instructions` puts the block in a rules file of ours in
+    `~/Documents/Cline/Rules`, which Cline sends the model."""
+    from tests.e2e.test_instructions_cli import carried
+
+    env = environment(project)
+    mdsel_claude(env, "install", "--client", "cline", "--instructions")
+    rules = list((project.parent / "home" / "Documents" / "Cline" / "Rules").iterdir())
+    assert len(rules) == 1
+    stub = session(cline_cli, env, project, "small.md")
+    assert carried(stub.requests[0])

@@ -303,3 +303,16 @@ def test_the_skill_is_where_copilot_looks(
     done = copilot(copilot_cli, env, project, "skill", "list", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert '"mdsel"' in done.stdout
+
+
+def test_the_instructions_block_reaches_the_model(
+    copilot_cli: str, tmp_path: Path, cache: Path, project: Path
+) -> None:
+    """`install --instructions` puts the block in `~/.copilot/copilot-instructions.md`, which
+    Copilot CLI sends the model."""
+    from tests.e2e.test_instructions_cli import carried
+
+    env = installed(tmp_path, cache, project, "--instructions")
+    assert (tmp_path / "home" / ".copilot" / "copilot-instructions.md").exists()
+    stub = run_view(copilot_cli, env, project, path=str(project / "small.md"))
+    assert carried(stub.requests[0])

@@ -179,3 +179,13 @@ def test_a_teammate_without_mdsel_claude_sees_no_error(droid_cli: str, project: 
     )
     assert all(line in stub.tool_output() for line in body_lines(project / "guide.md"))
     assert REMINDER.splitlines()[0] not in stub.after_call()
+
+
+def test_the_instructions_block_reaches_the_model(droid_cli: str, project: Path) -> None:
+    """`install --instructions` puts the block in `~/.factory/AGENTS.md`, which Droid sends the
+    model."""
+    from tests.e2e.test_instructions_cli import carried
+
+    stub = run_droid(droid_cli, project, "--instructions", file_path=str(project / "small.md"))
+    assert (project.parent / "home" / ".factory" / "AGENTS.md").exists()
+    assert carried(stub.requests[0])

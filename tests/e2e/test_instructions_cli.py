@@ -5,7 +5,8 @@ model stand-in on loopback, after the real `mdsel-claude install --instructions`
 in the file that agent reads: Claude Code's `CLAUDE.local.md` (local scope), Codex CLI's
 `~/.codex/AGENTS.md`, Gemini CLI's `~/.gemini/GEMINI.md`, OpenCode's AGENTS.md (or the
 `~/.claude/CLAUDE.md` it reads when it has none). The first request each sends holds the
-block's text.
+block's text. Copilot CLI, Cline, Qwen Code and Droid have the same test in their own
+test_*_reminder.py, beside the fixtures that run them.
 """
 
 from __future__ import annotations

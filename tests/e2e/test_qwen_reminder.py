@@ -175,3 +175,13 @@ def test_a_teammate_without_mdsel_claude_sees_no_error(qwen_cli: str, project: P
     )
     assert all(line in stub.tool_output() for line in body_lines(project / "guide.md"))
     assert REMINDER.splitlines()[0] not in stub.after_call()
+
+
+def test_the_instructions_block_reaches_the_model(qwen_cli: str, project: Path) -> None:
+    """`install --instructions` puts the block in `~/.qwen/QWEN.md`, which Qwen Code sends the
+    model with its system prompt."""
+    from tests.e2e.test_instructions_cli import carried
+
+    stub = run_qwen(qwen_cli, project, "--instructions", file_path=str(project / "small.md"))
+    assert (project.parent / "home" / ".qwen" / "QWEN.md").exists()
+    assert carried(stub.requests[0])
