@@ -1,6 +1,7 @@
 """A heading's text from the parser's inline text and the heading's source: an ATX closing
 sequence the parser kept dropped, and an attribute block (`## Intro {#intro}`) taken off the
-shown title with its id (see attributes).
+shown title with its id (see attributes), with a closing sequence written before the block
+(`## Intro ## {#intro}`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,18 @@ def heading_text(title: str, raw: bytes) -> tuple[str, tuple[str, str | None] | 
     if title and title[-1] in "#\t ":
         title = without_closing_sequence(raw, title)
     if title and title[-1] == "}":
-        return title, attribute_block(title, raw)
+        found = attribute_block(title, raw)
+        if found is not None:
+            # `### Dependencies ### {: #x }`: the `#`s were a closing sequence the block hid;
+            # generators that read the block drop them with it (Python-Markdown's attr_list).
+            shown, ident = found
+            found = _CLOSING_RUN.sub("", shown) or shown, ident
+        return title, found
     return title, None
+
+
+_CLOSING_RUN = re.compile(r"[ \t]+#+[ \t]*\Z")
+"""A run of `#`s after a space, ending a title once its attribute block is taken off."""
 
 
 _ATX_OPENING = rb" {0,3}#{1,6}[ \t]"

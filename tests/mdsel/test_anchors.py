@@ -186,6 +186,18 @@ def test_bare_words_make_a_block_only_after_a_colon() -> None:
     assert doc.headings.title(3) == "B {#b toml}"
 
 
+def test_a_closing_sequence_before_the_block_leaves_with_it() -> None:
+    """`### Dependencies ### {: #deps }` is `Dependencies` (Python-Markdown drops both); GitHub,
+    which reads no block, shows the whole line as text; `C#` keeps its `#`."""
+    doc = document("# Top\n\n### Dependencies ### {: #deps }\n\n## Using C# {#cs}\n")
+    assert doc.headings.title(1) == "Dependencies"
+    assert anchors(doc)[1] == "deps"
+    assert doc.headings.title(2) == "Using C#"
+    markdown = "# Top\n\n## Intro ## {#intro}\n\ntext\n"
+    assert picked(markdown, "#intro") == [("h2.0", "## Intro ## {#intro}")]
+    assert picked(markdown, "#intro--intro") == [("h2.0", "## Intro ## {#intro}")]
+
+
 def test_a_class_only_block_is_no_id() -> None:
     markdown = "# Top\n\n## Intro {.unnumbered}\n\ntext\n"
     assert picked(markdown, "#intro-unnumbered") == [("h2.0", "## Intro {.unnumbered}")]
