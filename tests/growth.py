@@ -32,6 +32,9 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     ),
     "many links": lambda n: b"# L\n\n" + b"[a](b.md#c) " * n + b"\n",
     "nested headings": lambda n: b"".join(b"- ## item %d\n" % i for i in range(n)),
+    # Links and tags never closed: what the search's reading of prose could get quadratic on.
+    "unclosed links": lambda n: b"# L\n\n" + b"[a](b" * n + b"\n",
+    "unclosed tags": lambda n: b"# L\n\n" + b"<a" * n + b"\n",
 }
 """Shape name → the document of `n` units."""
 
@@ -46,6 +49,8 @@ UNITS: dict[str, int] = {
     "wide table": 5_000,
     "many links": 20_000,
     "nested headings": 4_000,
+    "unclosed links": 20_000,
+    "unclosed tags": 20_000,
 }
 """The base size of each shape: big enough that one stage takes some milliseconds."""
 
@@ -69,6 +74,7 @@ STAGES: dict[str, Callable[[str], object]] = {
     "select a line": _select("L1"),
     "missed anchor": _select("#no-such-anchor"),
     "toc": _select("root?toc=true"),
+    "search": _select("?q=a b"),
 }
 """Stage name → one cold call on the file at `path` (read, parse, resolve, render)."""
 

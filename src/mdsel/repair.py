@@ -39,12 +39,21 @@ SYNONYMS = {
 """Words people type for a type, each with the type it means."""
 
 _LINES = re.compile(r"[Ll]?[ \t]*(\d+)(?:[ \t]*(?:-|\.\.|:|to)[ \t]*[Ll]?(\d+))?")
-_SLUG = re.compile(r"[^\s#/?,:]+(?:[-_][^\s#/?,:]+)+")
+_SLUG_CHARS = re.compile(r"[^\s#/?,:]+")
 _TYPED = re.compile(
     r"([Hh][1-6]|[A-Za-z][A-Za-z-]*?)"  # a type, or a word for one
     r"[ \t]*(?:[.\[( _-][ \t]*(\d+(?:[ \t]*[-,][ \t]*\d+)*)[ \t]*[\])]?)?"  # its numbers
     r"(/.*|\?.*)?"  # the rest of the selector, kept
 )
+
+
+def _is_slug(text: str) -> bool:
+    """Whether `text` reads as an anchor: no space or selector punctuation, and a `-` or `_`
+    with something on each side (`getting-started`, `api_keys`). A test, not a pattern of
+    parts split at `-`: that pattern tried every way of splitting `a-a-…-a #` (seconds at 50
+    characters, years at 200)."""
+    inner = text[1:-1]
+    return _SLUG_CHARS.fullmatch(text) is not None and ("-" in inner or "_" in inner)
 
 
 def closest_type(word: str) -> str | None:
@@ -72,7 +81,7 @@ def repairs(request: str) -> list[str]:
     if lines is not None:
         first, last = lines.group(1), lines.group(2)
         found.append(f"L{first}-{last}" if last else f"L{first}")
-    if _SLUG.fullmatch(text) and not text[:1].isdigit():
+    if _is_slug(text) and not text[:1].isdigit():
         found.append("#" + text)
     typed = _TYPED.fullmatch(text)
     if typed is not None:
@@ -86,6 +95,6 @@ def repairs(request: str) -> list[str]:
             if candidate != text:
                 found.insert(0, candidate)  # a type and a number beat an anchor of them
     words = text.lower().replace(" ", "-")
-    if not found and text[:1].isalpha() and words != text and _SLUG.fullmatch(words):
+    if not found and text[:1].isalpha() and words != text and _is_slug(words):
         found.append("#" + words)  # a title typed as words
     return found

@@ -40,9 +40,13 @@ _CJK = re.compile(
     "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f])"
 )
 # Link targets and HTML tags are markup, not words a reader sees: `[text](url)` keeps its text.
-# One pattern for both: one pass over each section's text.
-_MARKUP = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|</?[A-Za-z][^>\n]{0,500}>")
-_LINK_TEXT = re.compile(r"(?<![!\\])\[([^\[\]\n]{1,300})\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+# One pattern for both: one pass over each section's text. A target stops at a bracket or a
+# parenthesis and a tag at a `<`, and a title at the line's end: each try then ends where the
+# next could start, so an unclosed `[a](b[a](b…` or `<a<a…` is read in linear time (a target
+# running on to the next `)` made it quadratic: minutes for 200 KB).
+_TARGET = r"\]\([^()\[\]\s]*(?:\s+\"[^\"\n]*\")?\)"
+_MARKUP = re.compile(_TARGET + r"|</?[A-Za-z][^<>\n]{0,500}>")
+_LINK_TEXT = re.compile(r"(?<![!\\])\[([^\[\]\n]{1,300})" + _TARGET)
 """An inline link's text (not an image's): `[text](url "title")`."""
 
 

@@ -73,3 +73,19 @@ def test_closest_type() -> None:
     assert [closest_type(w) for w in ("sectoin", "paragraphs", "tabel", "H3", "zebra")] == [
         "section", "para", "table", "h3", None,
     ]  # fmt: skip
+
+
+@pytest.mark.timeout(60)  # a guard against a hang: the old pattern took years on these
+@pytest.mark.parametrize("tail", ["#", ":", "?"])
+def test_a_long_run_of_dashes_is_repaired_or_refused_at_once(tail: str) -> None:
+    """Requests up to the 200 characters repairs reads, made of `a-` or `a- ` runs that no
+    anchor can be (a selector character at the end): no repair, and no exponential search for
+    one. Without the tail the run is an anchor, and words are one typed as a title."""
+    for unit in ("a-", "a_", "a- "):
+        request = (unit * 200)[: 199 - len(tail)].rstrip() + tail
+        assert not any(r.startswith("#a") for r in repairs(request)), request
+    assert repairs("a-" * 90 + "a") == ["#" + "a-" * 90 + "a"]
+    assert repairs("a-" * 90 + "a b") == ["#" + "a-" * 90 + "a-b"]
+    sources, _ = mdsel.load([str(CORPUS / "fastapi_readme.md")])
+    result = mdsel.select("a- " * 60 + tail, sources)
+    assert [p.type for p in result.problems] == ["INVALID_SELECTOR"]
