@@ -33,18 +33,12 @@ from mdsel_claude.setup import (
 from mdsel_claude.setup.clients import CLIENTS, Request
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target, with_block, without_block
 from mdsel_claude.setup.jsonfile import ConfigFileError
-from mdsel_claude.setup.paths import (
-    SCOPES,
-    Locations,
-    SetupError,
-    find_executable,
-    locations,
-    passing_warning,
-    portable_executable,
-)
+from mdsel_claude.setup.paths import SCOPES, Locations, locations
 from mdsel_claude.setup.planner import plan_install, plan_uninstall
+from mdsel_claude.setup.program import find_executable, passing_warning, portable_executable
 from mdsel_claude.setup.runner import carry_out, failure, left_over, lock_dir
 
 

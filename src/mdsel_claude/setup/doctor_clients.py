@@ -28,7 +28,7 @@ from mdsel_claude.setup import (
     survey,
 )
 from mdsel_claude.setup.clients import Client, Doctoring
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, PLUGIN_NAME, PLUGIN_NAMES, SERVER_KEY
 from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.ours import Installation
 from mdsel_claude.setup.probes import Report, check_hook, check_server
@@ -148,11 +148,11 @@ def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     keys = [
         key
         for key in (plugins if isinstance(plugins, dict) else {})
-        if key.split("@")[0] in paths.PLUGIN_NAMES
+        if key.split("@")[0] in PLUGIN_NAMES
     ]
     report.say("plugin")
     if not keys:
-        name = paths.PLUGIN_NAME
+        name = PLUGIN_NAME
         report.fail(f"the {name} plugin is not installed ({records}): {INSTALL_PLUGIN}")
     for key in keys:
         state = "enabled" if key in found.plugins else "installed, not enabled"

@@ -15,6 +15,15 @@ from collections.abc import Callable
 
 from mdsel_claude.setup.jsonfile import JSONObject
 
+PLUGIN_NAME = "mdsel-claude"
+"""The plugin's earlier name (`mdsel-claude@mdsel-claude`); it is `mdsel` in plugin/ now."""
+
+MARKETPLACE_NAME = "mdsel-claude"
+"""The marketplace this repository publishes (`.claude-plugin/marketplace.json`)."""
+
+PLUGIN_NAMES = (PLUGIN_NAME, "mdsel")
+"""Names the plugin is installed under (`NAME@marketplace`), the current and earlier ones."""
+
 SERVER_KEY = "mdsel"
 """The name our server is registered under: its key under `mcpServers`, and the name given to
 `claude mcp add` (the server calls itself `mdsel-claude`: see `server.app.SERVER_INFO_NAME`)."""

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup import survey
-from mdsel_claude.setup.paths import SetupError, is_own_checkout
+from mdsel_claude.setup.errors import SetupError
+from mdsel_claude.setup.paths import is_own_checkout
 from mdsel_claude.setup.probes import fires_on_read
 
 

@@ -20,9 +20,10 @@ from pathlib import Path
 from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
 from mdsel_claude.setup.dirs import with_scope_dirs, without_scope_dirs
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
+from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
-from mdsel_claude.setup.paths import Locations, SetupError, is_own_checkout
+from mdsel_claude.setup.paths import Locations, is_own_checkout
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
 
 

@@ -22,7 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup import ledger, owned
-from mdsel_claude.setup.paths import SetupError, project_root
+from mdsel_claude.setup.errors import SetupError
+from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.steps import Note, Plan, Step
 
 SKILL_FILE = Path(__file__).resolve().parents[1] / "skills" / "mdsel" / "SKILL.md"

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from mdsel_claude.server.tools import INDEX_TOOL, SELECT_TOOL
 from mdsel_claude.setup import entry_edits, jsonfile, managed, paths
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, SERVER_KEY
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, PLUGIN_NAMES, SERVER_KEY
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 
 APPROVAL_KEYS = ("enabledMcpjsonServers", "disabledMcpjsonServers", "enableAllProjectMcpServers")
@@ -275,7 +275,7 @@ def _plugins(found: Survey, config_dir: Path, settings: list[JSONObject]) -> Non
     enabled: dict[str, object] = {}
     for source in settings:  # user, then project, then local: the later one decides
         enabled.update(_object(source.get("enabledPlugins")))
-    names = paths.PLUGIN_NAMES
+    names = PLUGIN_NAMES
     ours = [key for key, on in enabled.items() if on is True and key.split("@")[0] in names]
     if not ours:
         return

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import jsonfile, managed, paths
+from mdsel_claude.setup import jsonfile, managed
 from mdsel_claude.setup.jsonfile import JSONObject
+from mdsel_claude.setup.program import find_executable
 
 
 @pytest.fixture
@@ -62,7 +63,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def on_path(home: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """`mdsel-claude` on PATH (as project scope requires); returns its absolute path."""
-    exe = paths.find_executable()
+    exe = find_executable()
     monkeypatch.setenv("PATH", os.path.dirname(exe))
     return exe
 

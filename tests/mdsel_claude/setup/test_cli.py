@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, entries, paths
+from mdsel_claude.setup import cli, entries
+from mdsel_claude.setup.program import find_executable
 from tests.conftest import ROOT
 from tests.mdsel_claude.setup.conftest import claude_json
 
@@ -21,7 +22,7 @@ def local_server(home: Path, project: Path) -> object:
 
 
 def test_main_install_and_uninstall_local(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     assert cli.main(["install", "--min-words", "321"]) == 0
     out = capsys.readouterr().out
     assert "created" in out and ".claude.json" in out
@@ -77,7 +78,7 @@ def test_project_scope_runs_mdsel_claude_from_path(
     assert "not on your PATH" in capsys.readouterr().err
     assert os.listdir(".") == [] and not (home / ".local").exists()
 
-    monkeypatch.setenv("PATH", os.path.dirname(paths.find_executable()))
+    monkeypatch.setenv("PATH", os.path.dirname(find_executable()))
     assert cli.main(["install", "--scope", "project"]) == 0
     assert json.loads(Path(".mcp.json").read_text()) == {
         "mcpServers": {"mdsel": {"type": "stdio", "command": "mdsel-claude", "args": ["serve"]}}
@@ -129,7 +130,7 @@ def test_dry_run_changes_nothing(home: Path, capsys: pytest.CaptureFixture[str])
 def test_outline_mode_installs_a_post_tool_use_hook(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     assert cli.main(["install", "--mode", "outline"]) == 0
     hooks = json.loads(Path(".claude/settings.local.json").read_text())["hooks"]
     assert list(hooks) == ["PostToolUse", "PostToolUseFailure"]
@@ -228,7 +229,7 @@ def test_symlinked_settings_and_mode_are_kept(home: Path, tmp_path: Path) -> Non
 
 
 def test_user_scope(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     assert cli.main(["install", "--scope", "user"]) == 0
     assert claude_json(home) == {
         "mcpServers": {"mdsel": {"type": "stdio", "command": exe, "args": ["serve"]}}
@@ -300,7 +301,7 @@ def test_client_claude_is_claude_code_as_the_hook_names_it(
 ) -> None:
     """`--client claude` is accepted wherever `--client` is, and means no `--client`."""
     assert cli.main(["install", "--client", "claude"]) == 0
-    exe = paths.find_executable()
+    exe = find_executable()
     assert local_server(home, Path.cwd()) == {"type": "stdio", "command": exe, "args": ["serve"]}
     capsys.readouterr()
     doctor = cli.main(["doctor", "--client", "claude"])

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, paths
+from mdsel_claude.setup import cli
 from mdsel_claude.setup.clients import CLIENTS
+from mdsel_claude.setup.program import find_executable
 
 JSON_CLIENTS = ["cursor", "vscode", "gemini", "opencode"]
 
@@ -45,7 +46,7 @@ def test_user_scope_keeps_everything_else_and_uninstall_restores(home: Path, nam
         {"theme": "dark", container: {"other": {"command": "x"}}, "zz": [1, 2.5, None]}, indent=4
     )
     config.write_text(before)
-    exe = paths.find_executable()
+    exe = find_executable()
     assert cli.main(["install", "--client", name]) == 0
     after = json.loads(config.read_text())
     # Gemini CLI's hook goes in the same file, after everything there (see
@@ -169,7 +170,7 @@ def test_a_server_written_by_hand_exactly_as_ours_stays_the_users(
 ) -> None:
     """Install finds the server it would write, but did not write it: it is not noted, so
     uninstall leaves it (and the file is as it was)."""
-    exe = paths.find_executable()
+    exe = find_executable()
     client = CLIENTS[name]
     config = client.user_file({"HOME": str(home)})
     config.parent.mkdir(parents=True)

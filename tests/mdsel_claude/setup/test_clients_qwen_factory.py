@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, paths
+from mdsel_claude.setup import cli
 from mdsel_claude.setup.clients import CLIENTS
+from mdsel_claude.setup.program import find_executable
 
 USERS_HOOKS = {
     "PreToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "a"}]}],
@@ -47,7 +48,7 @@ def test_qwen_server_and_hook_go_in_its_settings_after_the_users(
     path.parent.mkdir()
     before = json.dumps({"model": {"name": "qwen3"}, "hooks": USERS_HOOKS}, indent=3)
     path.write_text(before)
-    exe = paths.find_executable()
+    exe = find_executable()
     status, out = run(capsys, "install", "--client", "qwen", "--min-words", "150")
     assert status == 0 and "qwen mcp approve mdsel" in out and "doctor --client qwen" in out
     after = json.loads(path.read_text())
@@ -69,7 +70,7 @@ def test_factory_server_in_mcp_json_and_hook_in_settings_beside_it(
     before = '{\n  "customModels": [{"model": "m", "baseUrl": "http://x"}],\n  "hooks": %s\n}'
     before %= json.dumps(USERS_HOOKS)
     settings.write_text(before)
-    exe = paths.find_executable()
+    exe = find_executable()
     status, out = run(capsys, "install", "--client", "factory", "--mode", "outline")
     assert status == 0 and "doctor --client factory" in out
     servers = json.loads((folder / "mcp.json").read_text())
@@ -154,7 +155,7 @@ def test_installing_again_replaces_our_hook(
 def test_a_changed_hook_of_ours_is_refused_and_left(
     home: Path, name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     path = hook_file(name, home)
     path.parent.mkdir()
     mine = {"type": "command", "command": f"{exe} hook --client {name}", "timeout": 5}
@@ -185,7 +186,7 @@ def test_factory_refuses_settings_it_cannot_edit_and_writes_neither_file(
 def test_a_hook_written_by_hand_exactly_as_ours_stays_the_users(
     home: Path, name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     group = (qwen_group if name == "qwen" else droid_group)(
         f"{exe} hook --client {name} --min-words 200"
     )

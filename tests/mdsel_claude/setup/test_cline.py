@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, paths
+from mdsel_claude.setup import cli
 from mdsel_claude.setup.clients import CLIENTS, cline
+from mdsel_claude.setup.program import find_executable
 
 SETTINGS = ".cline/data/settings/cline_mcp_settings.json"
 SCRIPT = "Documents/Cline/Hooks/PostToolUse"
@@ -39,7 +40,7 @@ def test_the_server_and_the_script(home: Path) -> None:
     settings = home / SETTINGS
     settings.parent.mkdir(parents=True)
     settings.write_text('{\n  "mcpServers": {"fs": {"command": "npx"}},\n  "x": 1\n}\n')
-    exe = paths.find_executable()
+    exe = find_executable()
     assert cli.main(["install", "--client", "cline", "--min-words", "150"]) == 0
     value = json.loads(settings.read_text())
     assert value["mcpServers"] == {

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, owned, paths
+from mdsel_claude.setup import cli, owned
 from mdsel_claude.setup.clients import copilot
+from mdsel_claude.setup.program import find_executable
 
 HOOK_ARGS = ["hook", "--client", "copilot", "--min-words"]
 
@@ -45,7 +46,7 @@ def record(home: Path) -> dict[str, object]:
 def test_install_writes_server_and_hooks_and_uninstall_removes_everything(
     folder: Path, home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     status, out, _ = run(capsys, "install", "--client", "copilot")
     assert status == 0
     assert "Copilot CLI postToolUse hook on view →" in out and "doctor --client copilot" in out
@@ -87,7 +88,7 @@ def test_install_again_takes_the_new_threshold_and_mode(
     argv = ["install", "--client", "copilot", "--min-words", "50", "--mode", "outline"]
     assert run(capsys, *argv)[0] == 0
     parsed = copilot.parse(hooks_of(folder).read_bytes())
-    assert parsed == (paths.find_executable(), 50, "outline")
+    assert parsed == (find_executable(), 50, "outline")
     assert os.listdir(hooks_of(folder).parent) == ["mdsel-claude.json"]
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude import dir_lock
-from mdsel_claude.setup import cli, cross_client, entries, paths, skill
+from mdsel_claude.setup import cli, cross_client, entries, skill
+from mdsel_claude.setup.program import find_executable
 
 COPIES = (".claude/skills/mdsel/SKILL.md", ".agents/skills/mdsel/SKILL.md")
 
@@ -133,7 +134,7 @@ def test_a_record_that_cannot_be_written_stops_the_skill(
 
 def _user_files(home: Path, project: Path) -> str:
     """Files of the user's that install adds to; returns a hook of theirs that looks like ours."""
-    exe = paths.find_executable()
+    exe = find_executable()
     lookalike = {**entries.hook_entry(exe, 200), "timeout": 5}  # install never writes a timeout
     (home / ".claude.json").write_text('{\n  "numStartups": 3,\n  "tips": {"a": 1.50}\n}\n')
     (home / ".claude.json").chmod(0o600)

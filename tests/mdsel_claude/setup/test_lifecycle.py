@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude import dir_lock, provision_state
-from mdsel_claude.setup import cli, entries, ours, paths
+from mdsel_claude.setup import cli, entries, ours
 from mdsel_claude.setup.clients import CLIENTS
+from mdsel_claude.setup.program import find_executable, passing_place
 from tests.mdsel_claude.setup.conftest import claude_json
 
 
@@ -32,7 +33,7 @@ def fake_install(folder: Path) -> Path:
     as pipx or a second venv would put it: deleting it is `pipx uninstall`."""
     folder.mkdir(parents=True)
     link = folder / "mdsel-claude"
-    link.symlink_to(paths.find_executable())
+    link.symlink_to(find_executable())
     return link
 
 
@@ -67,7 +68,7 @@ def test_uninstall_all_after_the_program_is_gone(tmp_path: Path, home: Path) -> 
         == 0
     )
     old.unlink()
-    new = paths.find_executable()
+    new = find_executable()
 
     doctor = run_exe(Path(new), projects[0], env, "doctor")
     assert doctor.returncode == 1
@@ -246,7 +247,7 @@ def test_reinstall_replaces_entries_whose_program_is_recorded(tmp_path: Path, ho
     project = Path.cwd()
     assert run_exe(old, project, env, "install").returncode == 0
     old.unlink()
-    assert run_exe(Path(paths.find_executable()), project, env, "install").returncode == 0
+    assert run_exe(Path(find_executable()), project, env, "install").returncode == 0
     text = Path(".claude/settings.local.json").read_text()
     assert str(old) not in text and text.count("mdsel-claude hook") == 1
     assert str(old) not in (home / ".claude.json").read_text()
@@ -366,7 +367,7 @@ def test_install_refuses_beside_the_enabled_plugin(
     ],
 )
 def test_passing_places(path: str, environ: dict[str, str], place: str | None) -> None:
-    found = paths.passing_place(path, {"HOME": "/home/me", **environ})
+    found = passing_place(path, {"HOME": "/home/me", **environ})
     assert (found is None) if place is None else (found is not None and place in found)
 
 
@@ -377,7 +378,7 @@ def test_a_link_into_a_cache_is_short_lived(tmp_path: Path) -> None:
     durable.mkdir(parents=True)
     (durable / "mdsel-claude").symlink_to(cache / "env" / "bin" / "mdsel-claude")
     environ = {"HOME": "/home/me", "UV_CACHE_DIR": str(cache)}
-    assert paths.passing_place(str(durable / "mdsel-claude"), environ) is not None
+    assert passing_place(str(durable / "mdsel-claude"), environ) is not None
 
 
 def test_install_warns_and_project_scope_refuses(tmp_path: Path, home: Path) -> None:
@@ -604,7 +605,7 @@ def test_doctor_all_finds_a_program_gone_in_every_clients_shape(tmp_path: Path, 
         done = run_exe(old, tmp_path, env, "install", "--client", client)
         assert done.returncode == 0, done.stderr
     old.unlink()
-    everywhere = run_exe(Path(paths.find_executable()), tmp_path, env, "doctor", "--all")
+    everywhere = run_exe(Path(find_executable()), tmp_path, env, "doctor", "--all")
     assert everywhere.returncode == 1
     # Each client's server, and Gemini CLI's hook.
     assert everywhere.stdout.count(f"runs {old}, which no longer exists") == 5, everywhere.stdout
@@ -617,7 +618,7 @@ def test_doctor_all_finds_a_codex_program_gone(tmp_path: Path, home: Path) -> No
     env = {**os.environ, "HOME": str(home), "PATH": "/usr/bin:/bin"}
     done = run_exe(old, tmp_path, env, "install", "--client", "codex")
     assert done.returncode == 0, done.stderr
-    me = Path(paths.find_executable())
+    me = Path(find_executable())
     kept = run_exe(old, tmp_path, env, "doctor", "--all")
     assert kept.returncode == 0, kept.stdout
     assert kept.stdout.count(f"ours, runs {old}") == 2, kept.stdout

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import ours
+from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.ours import Installation
+from mdsel_claude.setup.program import find_executable
 
 
 @pytest.fixture
@@ -129,7 +131,6 @@ def test_the_plugin_forms_are_those_of_the_plugin_files() -> None:
 def test_install_never_takes_mdsel_claude_from_a_relative_path_entry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mdsel_claude.setup import paths
 
     planted = tmp_path / "mdsel-claude"
     planted.write_text("#!/bin/sh\n")
@@ -139,7 +140,7 @@ def test_install_never_takes_mdsel_claude_from_a_relative_path_entry(
     monkeypatch.setattr("sys.executable", str(tmp_path / "nowhere" / "python"))
     monkeypatch.setattr("sysconfig.get_path", lambda name: str(tmp_path / "nowhere"))
     monkeypatch.setenv("PATH", ".")
-    with pytest.raises(paths.SetupError, match="cannot find the mdsel-claude executable"):
-        paths.find_executable()
+    with pytest.raises(SetupError, match="cannot find the mdsel-claude executable"):
+        find_executable()
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert paths.find_executable() == str(planted)
+    assert find_executable() == str(planted)

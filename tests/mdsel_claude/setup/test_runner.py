@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import jsonfile, runner
+from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.ledger import State
-from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.steps import (
     DeleteFile,
     MakeDir,

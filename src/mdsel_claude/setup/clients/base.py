@@ -21,11 +21,12 @@ from mdsel.settings import ConfigError, read_min_words
 from mdsel_claude.setup import entry_edits, jsonfile, ledger
 from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath, Ours
+from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.ours import Installation
-from mdsel_claude.setup.paths import SetupError, project_root
+from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.planner import (
     file_step,
     is_theirs,

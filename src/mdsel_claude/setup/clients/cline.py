@@ -28,8 +28,8 @@ from pathlib import Path
 
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target
-from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, WriteText
 
 TIMEOUT_SECONDS = 60

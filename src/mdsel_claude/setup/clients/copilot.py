@@ -30,9 +30,9 @@ from mdsel_claude.hook import copilot
 from mdsel_claude.setup import entries, jsonc, jsonfile, ours, owned
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, hook_args
+from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import ConfigFileError
-from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import MakeDir, Note, Plan
 

@@ -18,8 +18,8 @@ from mdsel_claude.setup import ours
 from mdsel_claude.setup.clients.codex import config_layers, config_toml, hook_tables, trust_keys
 from mdsel_claude.setup.clients.codex.hook_tables import HOOKS, MATCHER, STATE
 from mdsel_claude.setup.clients.codex.trust_keys import TRUSTED_HASH
+from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
-from mdsel_claude.setup.paths import SetupError
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import Plan
 

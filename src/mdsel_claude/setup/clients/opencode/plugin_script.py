@@ -26,7 +26,8 @@ from pathlib import Path
 from mdsel_claude.hook import opencode
 from mdsel_claude.setup import jsonfile, ours, owned
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
-from mdsel_claude.setup.paths import SetupError, project_root
+from mdsel_claude.setup.errors import SetupError
+from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.steps import MakeDir, Note, Plan
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, paths
+from mdsel_claude.setup import cli
+from mdsel_claude.setup.program import find_executable
 
 BEFORE = [
     None,
@@ -29,7 +30,7 @@ def test_install_adds_our_table_and_uninstall_restores_the_file(
     if before is not None:
         config.parent.mkdir()
         config.write_text(before)
-    exe = paths.find_executable()
+    exe = find_executable()
     assert cli.main(["install", "--client", "codex"]) == 0
     after = tomllib.loads(config.read_text())
     assert after["mcp_servers"]["mdsel"] == {"command": exe, "args": ["serve"]}
@@ -132,7 +133,7 @@ def test_codex_has_no_project_scope(home: Path, capsys: pytest.CaptureFixture[st
 def test_a_lookalike_table_is_left_alone(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = home / ".codex" / "config.toml"
     config.parent.mkdir()
-    exe = paths.find_executable()
+    exe = find_executable()
     text = f'[mcp_servers.mdsel]\ncommand = "{exe}"\nargs = ["serve"]\nenv = {{ A = "1" }}\n'
     config.write_text(text)
     assert cli.main(["uninstall", "--client", "codex"]) == 0

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, ledger, paths
+from mdsel_claude.setup import cli, ledger
 from mdsel_claude.setup.clients.codex import trust_keys
+from mdsel_claude.setup.program import find_executable
 
 
 def config_of(home: Path) -> Path:
@@ -25,7 +26,7 @@ def key(home: Path, event: str = "pre_tool_use", group: int = 0) -> str:
 
 
 def test_install_writes_the_hook_and_its_trust(home: Path) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     assert cli.main(["install", "--client", "codex", "--min-words", "150"]) == 0
     hooks = load(config_of(home))["hooks"]
     assert isinstance(hooks, dict)
@@ -212,7 +213,7 @@ def test_a_hook_written_by_hand_exactly_as_ours_stays_the_users(
 ) -> None:
     """The user's own hook (and their trust in it) is exactly the one install would write:
     install adds the server only, and uninstall gives the file back byte for byte."""
-    exe = paths.find_executable()
+    exe = find_executable()
     command = f"{exe} hook --client codex --min-words 150"
     digest = trust_keys.trust_hash("PreToolUse", {"command": command, "timeout": 30})
     config = config_of(home)

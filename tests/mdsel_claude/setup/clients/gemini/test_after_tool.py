@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, paths
+from mdsel_claude.setup import cli
 from mdsel_claude.setup.clients.gemini import after_tool
+from mdsel_claude.setup.program import find_executable
 
 MATCHER = "^(read_file|read_many_files)$"
 
@@ -51,7 +52,7 @@ def test_install_adds_the_hook_after_the_users_and_uninstall_restores(
     path.parent.mkdir()
     before = json.dumps(USERS_OWN, indent=2)
     path.write_text(before)
-    exe = paths.find_executable()
+    exe = find_executable()
     status, out, _ = run(capsys, "install", "--client", "gemini")
     assert status == 0
     assert "AfterTool hook on read_file" in out and "doctor --client gemini" in out
@@ -67,7 +68,7 @@ def test_install_adds_the_hook_after_the_users_and_uninstall_restores(
 def test_created_file_goes_again_and_the_record_names_the_hook(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     assert run(capsys, "install", "--client", "gemini", "--min-words", "50")[0] == 0
     record = json.loads((home / ".local" / "state" / "mdsel-claude" / "installed.json").read_text())
     (entry,) = record["files"].values()
@@ -80,7 +81,7 @@ def test_created_file_goes_again_and_the_record_names_the_hook(
 
 
 def test_install_again_replaces_the_hook(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     assert run(capsys, "install", "--client", "gemini")[0] == 0
     assert run(capsys, "install", "--client", "gemini", "--mode", "outline")[0] == 0
     groups = json.loads(settings_file(home).read_text())["hooks"]["AfterTool"]
@@ -95,7 +96,7 @@ def test_threshold_default_is_mdsel_min_words(
     monkeypatch.setenv("MDSEL_MIN_WORDS", "321")
     assert run(capsys, "install", "--client", "gemini")[0] == 0
     groups = json.loads(settings_file(home).read_text())["hooks"]["AfterTool"]
-    assert groups == [our_group(paths.find_executable(), "--min-words 321")]
+    assert groups == [our_group(find_executable(), "--min-words 321")]
 
 
 def test_project_scope_hook_is_guarded_and_portable(
@@ -119,7 +120,7 @@ def test_project_scope_hook_is_guarded_and_portable(
 def test_a_lookalike_hook_is_left_alone(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A hook of the user's that runs ours: install adds none beside it (the reminder would come
     twice) and changes nothing; one that only mentions us stays beside ours."""
-    exe = paths.find_executable()
+    exe = find_executable()
     mine = {"type": "command", "command": f"{exe} hook --client gemini --min-words 9 | tee log"}
     users = {"hooks": {"AfterTool": [{"matcher": "read_file", "hooks": [mine]}]}}
     path = settings_file(home)

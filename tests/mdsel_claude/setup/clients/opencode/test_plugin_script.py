@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, owned, paths
+from mdsel_claude.setup import cli, owned
 from mdsel_claude.setup.clients.opencode import plugin_script
+from mdsel_claude.setup.program import find_executable
 
 COMMAND_LINE = "const COMMAND = {};"
 
@@ -49,7 +50,7 @@ def record(home: Path) -> dict[str, object]:
 def test_install_writes_the_plugin_and_uninstall_removes_everything(
     config: Path, home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     status, out, _ = run(capsys, "install", "--client", "opencode")
     assert status == 0
     assert "OpenCode plugin →" in out and "doctor --client opencode" in out
@@ -72,7 +73,7 @@ def test_install_writes_the_plugin_and_uninstall_removes_everything(
 def test_install_again_bakes_in_the_new_threshold_and_mode(
     config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     assert run(capsys, "install", "--client", "opencode")[0] == 0
     assert (
         run(capsys, "install", "--client", "opencode", "--min-words", "50", "--mode", "outline")[0]
@@ -92,7 +93,7 @@ def test_threshold_default_is_mdsel_min_words(
     monkeypatch.setenv("MDSEL_MIN_WORDS", "321")
     assert run(capsys, "install", "--client", "opencode")[0] == 0
     parsed = plugin_script.parse(plugin_of(config).read_text(encoding="utf-8"))
-    assert parsed == (paths.find_executable(), 321, "reminder")
+    assert parsed == (find_executable(), 321, "reminder")
 
 
 def test_xdg_config_home_is_honoured(
@@ -283,7 +284,7 @@ def test_a_plugin_of_install_form_is_taken_over_when_the_record_is_lost(
 def test_a_plugin_written_by_hand_exactly_as_ours_stays_the_users(
     config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    exe = paths.find_executable()
+    exe = find_executable()
     text = plugin_script.render(command(exe))
     plugin_of(config).parent.mkdir(parents=True)
     plugin_of(config).write_text(text, encoding="utf-8")
