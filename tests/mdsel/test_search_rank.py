@@ -110,8 +110,7 @@ def test_a_plural_title_is_the_singular_query() -> None:
         "guide/env.md": b"# Env\n\n## Modes\n\nEach mode loads its own file.\n",
         "guide/other.md": b"# Other\n\n## Build mode options\n\nThe mode option, the mode.\n",
     })  # fmt: skip
-    found = dict(features(*ranked_in(index, "mode")))
-    by_title = {index.sections[rowid - 1].titles[-1]: values for rowid, values in found.items()}
+    by_title = features_by_title(index, "mode")
     assert by_title["Modes"]["title_is_query"] == 1.0
     assert by_title["Build mode options"]["title_is_query"] == 0.0
     assert best_title(index, "mode") == "Modes"
@@ -124,8 +123,7 @@ def test_common_words_of_a_title_count_as_words_not_asked() -> None:
         b"# Conditional\n\n## v-show\n\nToggles display.\n\n"
         b"## v-if vs. v-show\n\nv-if is lazy; v-show toggles display.\n"
     )})  # fmt: skip
-    found = dict(features(*ranked_in(index, "v-show")))
-    by_title = {index.sections[rowid - 1].titles[-1]: values for rowid, values in found.items()}
+    by_title = features_by_title(index, "v-show")
     assert by_title["v-show"]["title_extra"] == 0.0
     assert by_title["v-if vs. v-show"]["title_extra"] > 0.0
     assert best_title(index, "v-show") == "v-show"
@@ -137,11 +135,16 @@ def test_a_section_holding_the_words_only_as_a_link_points_away() -> None:
         "guide/b.md": b"# B\n\n## Slots\n\nScoped slots pass data to the slot.\n",
         "guide/c.md": b"# C\n\n## Image\n\n![scoped slots](slots.png)\n",
     })  # fmt: skip
-    found = dict(features(*ranked_in(index, "scoped slots")))
-    by_title = {index.sections[rowid - 1].titles[-1]: values for rowid, values in found.items()}
+    by_title = features_by_title(index, "scoped slots")
     assert by_title["Intro"]["linked_away"] == 1.0
     assert by_title["Slots"]["linked_away"] == 0.0
     assert by_title["Image"]["linked_away"] == 0.0  # an image's text is no link
+
+
+def features_by_title(index: SearchIndex, text: str) -> dict[str, dict[str, float]]:
+    """Each candidate's features, by its own title."""
+    found = dict(features(*ranked_in(index, text)))
+    return {index.sections[rowid - 1].titles[-1]: values for rowid, values in found.items()}
 
 
 def ranked_in(index: SearchIndex, text: str) -> tuple[SearchIndex, Query, list[tuple[int, float]]]:
