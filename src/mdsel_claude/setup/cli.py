@@ -1,6 +1,6 @@
 """`mdsel-claude install|uninstall|doctor`: put our server and hook into Claude Code, or take out.
 
-Each command is worked out first as a `Plan` (see `planner`: nothing is touched yet) and then
+Each command is worked out first as a `Plan` (see `claude_plans`: nothing is touched yet) and then
 applied (see `steps`), so a bad file stops everything before anything is written and
 `--dry-run` can show the plan. Every write is atomic (see `jsonfile`).
 
@@ -30,6 +30,7 @@ from mdsel_claude.setup import (
     ledger,
     sweep,
 )
+from mdsel_claude.setup.claude_plans import plan_install, plan_uninstall
 from mdsel_claude.setup.clients import CLIENTS, Request
 from mdsel_claude.setup.doctor import run_doctor
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
@@ -37,7 +38,6 @@ from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target, with_block, without_block
 from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.paths import SCOPES, Locations, locations
-from mdsel_claude.setup.planner import plan_install, plan_uninstall
 from mdsel_claude.setup.program import find_executable, passing_warning, portable_executable
 from mdsel_claude.setup.runner import carry_out, failure, left_over, lock_dir
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from mdsel_claude.dir_lock import exclusive
 from mdsel_claude.setup import ledger, sweep
+from mdsel_claude.setup.claude_plans import plan_uninstall
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.jsonfile import ConfigFileError
 from mdsel_claude.setup.paths import locations
-from mdsel_claude.setup.planner import plan_uninstall
 from mdsel_claude.setup.runner import carry_out, failure, left_over, lock_dir
 
 

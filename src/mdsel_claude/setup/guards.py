@@ -25,7 +25,7 @@ def registered_elsewhere(
     plugin: each as (what and where, the command that removes it)."""
     found = survey.survey(project_dir, environ)
     # In a checkout of mdsel-claude, the project's files are the plugin's own (see
-    # `planner.refuse_own_checkout`): not an install, and never removed by one.
+    # `claude_plans.refuse_own_checkout`): not an install, and never removed by one.
     skip = {scope, "project"} if is_own_checkout(found.project) else {scope}
     others: list[tuple[str, str]] = []
     for server in found.servers:

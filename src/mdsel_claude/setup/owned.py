@@ -21,7 +21,7 @@ from mdsel_claude.setup import jsonfile
 from mdsel_claude.setup.dirs import with_dirs, without_dir, without_dirs
 from mdsel_claude.setup.entries import KeyPath
 from mdsel_claude.setup.ledger import Created, State, Written
-from mdsel_claude.setup.planner import kept_as_theirs
+from mdsel_claude.setup.plan_parts import kept_as_theirs
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
 WHOLE_FILE: KeyPath = ("(whole file)",)
@@ -56,7 +56,7 @@ def plan_write(
     (False: a file there that install did not write, left alone with a note). A file the record
     does not list but that `install_form` recognises as exactly what an install writes (the
     record was lost, or kept elsewhere) is taken over; one that already holds `text` exactly is
-    left as the user's and not recorded, as for entries (`planner.is_theirs`)."""
+    left as the user's and not recorded, as for entries (`plan_parts.is_theirs`)."""
     data = text.encode("utf-8")
     current = jsonfile.read_bytes(path)
     created = state.created(path)

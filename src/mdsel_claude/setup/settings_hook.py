@@ -139,7 +139,7 @@ def add_beside(
     """Our hook added to the settings at `path` (a file of its own, beside the server's): the
     file's value before, after (None when an identical hook install did not write is kept as
     the user's), the record, and what changes in words."""
-    from mdsel_claude.setup.planner import is_theirs, record_added
+    from mdsel_claude.setup.plan_parts import is_theirs, record_added
 
     before = jsonfile.load(path)
     created = state.created(path)

@@ -86,7 +86,8 @@ class Plan:
     state_file: Path
     leftovers: tuple[str, ...] = ()
     """Entries exactly as install writes them that uninstall leaves in place because the record
-    does not list them (see `planner.plan_uninstall`): each in words; uninstall fails on them."""
+    does not list them (see `claude_plans.plan_uninstall`): each in words; uninstall fails on
+    them."""
 
 
 def describe(step: Step, done: bool) -> str:

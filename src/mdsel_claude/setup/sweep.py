@@ -5,7 +5,7 @@ The record (see `ledger`) lists, by real path, each file install wrote an entry 
 projects' `.claude/settings*.json` and `.mcp.json`, `~/.claude.json` with one server per
 local-scope project, other clients' configurations — with the value written and what install
 created around it. Removing everything is then one removal per recorded file, of exactly the
-recorded values (see `planner.removal`), whatever scope or client wrote them; what is no longer
+recorded values (see `plan_parts.removal`), whatever scope or client wrote them; what is no longer
 there is said, not guessed at. Each file is its own plan, applied before the next is worked out,
 so one unreadable file stops only itself.
 """
@@ -30,7 +30,7 @@ from mdsel_claude.setup.clients import recorded_file
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
-from mdsel_claude.setup.planner import lookalike_notes, removal
+from mdsel_claude.setup.plan_parts import lookalike_notes, removal
 from mdsel_claude.setup.probes import Report
 from mdsel_claude.setup.steps import Note, Plan, RemoveDir, Step
 

@@ -2,7 +2,7 @@
 (`base.Client`); this registry is the only place that lists them.
 
 Adding a client is its module and one line below. Claude Code itself is not here: its scopes
-are setup's default (`planner`), and `--client claude` names it.
+are setup's default (`claude_plans`), and `--client claude` names it.
 """
 
 from __future__ import annotations

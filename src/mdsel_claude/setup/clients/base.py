@@ -27,7 +27,7 @@ from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, Written
 from mdsel_claude.setup.ours import Installation
 from mdsel_claude.setup.paths import project_root
-from mdsel_claude.setup.planner import (
+from mdsel_claude.setup.plan_parts import (
     file_step,
     is_theirs,
     kept_as_theirs,

@@ -20,7 +20,7 @@ from mdsel_claude.setup.clients.base import Client, Doctoring, Request
 from mdsel_claude.setup.dirs import without_dir
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
-from mdsel_claude.setup.planner import file_step, kept_as_theirs, removal
+from mdsel_claude.setup.plan_parts import file_step, kept_as_theirs, removal
 from mdsel_claude.setup.probes import Payload
 from mdsel_claude.setup.settings_hook import JsonHook
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile

@@ -21,12 +21,13 @@ from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import Table
 
 from mdsel_claude.setup import entries, jsonfile, ledger, line_runs
+from mdsel_claude.setup.claude_plans import recorded_elsewhere
 from mdsel_claude.setup.clients.codex import hook_tables, trust_keys
 from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 from mdsel_claude.setup.ledger import Created, Written
-from mdsel_claude.setup.planner import kept_as_theirs, recorded_elsewhere
+from mdsel_claude.setup.plan_parts import kept_as_theirs
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
 CONTAINER = "mcp_servers"

@@ -1,4 +1,5 @@
-"""Planning install and uninstall: others' settings survive; uninstall undoes install exactly."""
+"""claude_plans and plan_parts: install and uninstall in Claude Code's scopes; others'
+settings survive, and uninstall undoes install exactly."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mdsel_claude.setup import cli, entries, entry_edits, paths, planner, steps
+from mdsel_claude.setup import claude_plans, cli, entries, entry_edits, paths, steps
 from mdsel_claude.setup.entries import HOOK_EVENTS
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
 
@@ -149,7 +150,7 @@ class Project:
         self, min_words: int = 200, event: str = "PreToolUse", allow_duplicate: bool = True
     ) -> list[str]:
         out: list[str] = []
-        plan = planner.plan_install(
+        plan = claude_plans.plan_install(
             self.where, EXE, min_words, event, self.state, allow_duplicate=allow_duplicate
         )
         steps.apply(plan, out)
@@ -157,7 +158,7 @@ class Project:
 
     def uninstall(self) -> list[str]:
         out: list[str] = []
-        steps.apply(planner.plan_uninstall(self.where, self.state), out)
+        steps.apply(claude_plans.plan_uninstall(self.where, self.state), out)
         return out
 
 
@@ -285,9 +286,9 @@ def test_invalid_json_is_refused_untouched(value: JSONObject, cut: int, which: s
         target = project.mcp if which == "mcp" else project.settings
         target.write_text(broken)
         with pytest.raises(ConfigFileError):
-            planner.plan_install(project.where, EXE, 200, "PreToolUse", project.state)
+            claude_plans.plan_install(project.where, EXE, 200, "PreToolUse", project.state)
         with pytest.raises(ConfigFileError):
-            planner.plan_uninstall(project.where, project.state)
+            claude_plans.plan_uninstall(project.where, project.state)
         assert target.read_text() == broken
         assert sorted(p.name for p in project.dir.rglob("*")) == sorted([".claude", target.name])
 

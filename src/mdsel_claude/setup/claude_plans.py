@@ -1,4 +1,4 @@
-"""Work out what install and uninstall will do, as a `Plan` (see `steps`): nothing is touched.
+"""Claude Code's install and uninstall, worked out as a `Plan` (see `steps`): nothing is touched.
 
 Only our own entries are ever added or removed (see `entry_edits`): what install wrote is noted
 (see `ledger`), with what it had to create for it, so that uninstall can take exactly that away
@@ -21,18 +21,19 @@ from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
 from mdsel_claude.setup.dirs import with_scope_dirs, without_scope_dirs
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.errors import SetupError
-from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import Created, State, Written
 from mdsel_claude.setup.paths import Locations, is_own_checkout
+from mdsel_claude.setup.plan_parts import (
+    file_step,
+    is_theirs,
+    kept_as_theirs,
+    lookalike_notes,
+    ours_in,
+    record_added,
+    removal,
+    server_at,
+)
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteFile
-
-
-def file_step(
-    path: Path, before: JSONObject | None, after: JSONObject, what: str, private: bool = False
-) -> Step:
-    if before == after:
-        return Note(f"unchanged {path}: {what}")
-    return WriteFile(path, after, before is None, what, private)
 
 
 def _server_what(where: Locations) -> str:
@@ -128,101 +129,6 @@ def plan_install(
         where.settings, entry_edits.remove_hooks(added.value, where.settings, mine)
     )
     return Plan(tuple(steps), state, state_file)
-
-
-def server_at(servers_at: KeyPath, container: str = "mcpServers") -> KeyPath:
-    """Where our server sits in its file: `("mcpServers", "mdsel")`, or deeper in a shared one."""
-    return (*servers_at, container, SERVER_KEY)
-
-
-def ours_in(
-    created: Created, hook: bool, at: KeyPath | None, executable: str | None
-) -> entries.Ours:
-    """What counts as ours in a file: what the record says install wrote there (at `at`, for a
-    server); when installing with `executable`, also an entry exactly as that install writes
-    it. Never a look-alike."""
-
-    def mine(value: object) -> bool:
-        return created.wrote(value, hook, at) or (
-            executable is not None and entries.is_install_form(value, executable)
-        )
-
-    return mine
-
-
-def is_theirs(
-    created: Created, value: object, entry: object, hook: bool, at: KeyPath | None
-) -> bool:
-    """Whether `value`, found where install would write `entry`, is exactly `entry` but not on
-    the record: written by hand (or by an install whose record is kept elsewhere). Install
-    leaves it and does not note it, so that uninstall never deletes what it did not write."""
-    return ledger.same_value(value, entry) and not created.wrote(value, hook, at)
-
-
-def kept_as_theirs(path: Path, what: str) -> Note:
-    """The note for an entry `is_theirs` found: left as it is, not taken over."""
-    return Note(
-        f"unchanged {path}: {what} is there already, exactly as install writes it, but "
-        "install did not write it; it stays yours (uninstall leaves it)"
-    )
-
-
-def lookalike_notes(path: Path, remaining: JSONObject) -> list[Step]:
-    """A note for each entry left in a file that looks like ours but that install did not
-    write: never removed, but worth knowing about."""
-    return [
-        Note(f"left alone in {path}: {found} — install did not write it")
-        for found in entries.lookalikes(remaining)
-    ]
-
-
-def record_added(
-    state: State, path: Path, before: JSONObject | None, added: entry_edits.Added, wrote: Written
-) -> State:
-    """The record with `wrote` (replacing what was written at the same place) and the
-    containers `added` created."""
-    old = state.created(path)
-    keys = tuple(dict.fromkeys(old.keys + added.created))
-    written = (*(w for w in old.written if w.at != wrote.at), wrote)
-    return state.with_file(path, Created(old.file or before is None, keys, written, old.legacy))
-
-
-def removal(
-    state: State,
-    path: Path,
-    change: tuple[JSONObject | None, JSONObject],
-    what: str,
-    chain: KeyPath | None = None,
-) -> tuple[State, Step | None]:
-    """The step that takes our entry out of one file, pruning what install created there.
-
-    `chain` is the key path of the container that held our entry, when the file is shared with
-    other installs (`~/.claude.json` holds the servers of every local-scope project and the
-    user-scope one): only the containers along it are pruned and forgotten, the record of the
-    others stays. Without it, everything install created in the file is ours.
-    """
-    before, after = change
-    created = state.created(path)
-    mine: tuple[KeyPath, ...] = created.keys
-    others: tuple[KeyPath, ...] = ()
-    written: tuple[Written, ...] = ()
-    if chain is not None:
-        mine = tuple(k for k in created.keys if chain[: len(k)] == k)
-        others = tuple(k for k in created.keys if k not in mine)
-        written = tuple(w for w in created.written if w.at[: len(chain)] != chain)
-    if before is None:
-        return state.with_file(path, Created()), None
-    pruned, remaining = entry_edits.prune(after, mine)
-    if created.file and pruned == {}:
-        return state.with_file(path, Created()), DeleteFile(path)
-    if chain is None:
-        state = state.with_file(path, Created())
-    else:  # the file and the other installs' containers and entries stay on record
-        kept = Created(created.file, (*others, *remaining), written, created.legacy)
-        state = state.with_file(path, kept)
-    if pruned == before:
-        return state, Note(f"nothing of mdsel-claude's install in {path}")
-    return state, WriteFile(path, pruned, False, what)
 
 
 def plan_uninstall(
