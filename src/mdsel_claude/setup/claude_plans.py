@@ -21,7 +21,7 @@ from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
 from mdsel_claude.setup.dirs import with_scope_dirs, without_scope_dirs
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.errors import SetupError
-from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.ledger import FileRecord, InstallRecord, WrittenEntry
 from mdsel_claude.setup.paths import Locations, is_own_checkout
 from mdsel_claude.setup.plan_parts import (
     file_step,
@@ -81,7 +81,7 @@ def plan_install(
         added = entry_edits.add_server(
             before or {}, server, where.mcp_config, mine, where.servers_at
         )
-        state = record_added(state, where.mcp_config, before, added, Written(at, server))
+        state = record_added(state, where.mcp_config, before, added, WrittenEntry(at, server))
         private = where.mcp_config.name == ".claude.json"
         steps.append(file_step(where.mcp_config, before, added.value, what, private))
 
@@ -109,7 +109,7 @@ def plan_install(
         cleared, kept = entry_edits.prune(
             entry_edits.remove_hooks(before or {}, where.settings, mine), old.keys
         )
-        state = state.with_file(where.settings, Created(old.file, kept))
+        state = state.with_file(where.settings, FileRecord(old.file, kept))
         if cleared != (before or {}):
             steps.append(file_step(where.settings, before, cleared, "remove the recorded hook"))
         steps.append(kept_as_theirs(where.settings, what))
@@ -122,8 +122,8 @@ def plan_install(
         cleared, event, hook, where.settings, mine, allow_duplicate, placements[1:]
     )
     keys = tuple(dict.fromkeys(kept + added.created))
-    wrote = tuple(Written(("hooks", name), hook, hook=True) for name, _ in placements)
-    state = state.with_file(where.settings, Created(old.file or before is None, keys, wrote))
+    wrote = tuple(WrittenEntry(("hooks", name), hook, hook=True) for name, _ in placements)
+    state = state.with_file(where.settings, FileRecord(old.file or before is None, keys, wrote))
     steps.append(file_step(where.settings, before, added.value, what))
     steps += lookalike_notes(
         where.settings, entry_edits.remove_hooks(added.value, where.settings, mine)
@@ -182,7 +182,7 @@ def plan_uninstall(
 
 
 def recorded_elsewhere(
-    state: State,
+    state: InstallRecord,
     here: Path,
     variable: str,
     lists: str = "also lists entries",

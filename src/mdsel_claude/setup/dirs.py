@@ -10,14 +10,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mdsel_claude.setup.ledger import State
+from mdsel_claude.setup.ledger import InstallRecord
 from mdsel_claude.setup.paths import Locations
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, RemoveDir, Step
 
 # -- Claude Code's scopes (the folders of their two files) ----------------------------------
 
 
-def with_scope_dirs(where: Locations, state: State) -> tuple[list[Step], State]:
+def with_scope_dirs(where: Locations, state: InstallRecord) -> tuple[list[Step], InstallRecord]:
     """Make the missing folders of `where`'s two files (`.claude/`, and every missing folder
     above a CLAUDE_CONFIG_DIR), and note each, so that uninstall removes them all again."""
     steps: list[Step] = []
@@ -31,7 +31,7 @@ def with_scope_dirs(where: Locations, state: State) -> tuple[list[Step], State]:
     return steps, state
 
 
-def without_scope_dirs(where: Locations, steps: list[Step], state: State) -> State:
+def without_scope_dirs(where: Locations, steps: list[Step], state: InstallRecord) -> InstallRecord:
     """Remove the directories install made for `where`'s files once the steps leave them empty,
     innermost first. A directory another scope still uses (local and project share `.claude`)
     stays on record, so that the uninstall that empties it removes it."""
@@ -52,7 +52,7 @@ def missing_dirs(folder: Path) -> list[Path]:
     return missing
 
 
-def with_dirs(path: Path, state: State) -> tuple[list[Step], State]:
+def with_dirs(path: Path, state: InstallRecord) -> tuple[list[Step], InstallRecord]:
     steps: list[Step] = []
     for folder in missing_dirs(path.parent):
         steps.append(MakeDir(folder))
@@ -60,12 +60,12 @@ def with_dirs(path: Path, state: State) -> tuple[list[Step], State]:
     return steps, state
 
 
-def without_dirs(path: Path, steps: list[Step], state: State) -> State:
+def without_dirs(path: Path, steps: list[Step], state: InstallRecord) -> InstallRecord:
     """Remove, innermost first, the directories install made for `path` once they are empty."""
     return without_dir(path.parent, steps, state)
 
 
-def without_dir(folder: Path, steps: list[Step], state: State) -> State:
+def without_dir(folder: Path, steps: list[Step], state: InstallRecord) -> InstallRecord:
     """Remove `folder` and the recorded folders above it, innermost first, once what the steps
     delete or remove leaves them empty (a folder two removals share goes with the second)."""
     gone = {step.path for step in steps if isinstance(step, (DeleteFile, RemoveDir))}
@@ -88,7 +88,7 @@ def without_dir(folder: Path, steps: list[Step], state: State) -> State:
     return state
 
 
-def without_emptied(steps: list[Step], state: State) -> State:
+def without_emptied(steps: list[Step], state: InstallRecord) -> InstallRecord:
     """Remove the recorded folders above what `steps` delete that the whole of them leaves
     empty. Plans joined from parts (a client's files, then its instructions file) each saw only
     their own steps: a folder the parts share (`~/Documents/Cline` above Cline's hook and rules

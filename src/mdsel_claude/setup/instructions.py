@@ -23,7 +23,7 @@ from mdsel_claude.setup import instructions_block, jsonfile
 from mdsel_claude.setup.dirs import with_dirs, without_dirs, without_emptied
 from mdsel_claude.setup.entries import KeyPath
 from mdsel_claude.setup.jsonfile import ConfigFileError
-from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.ledger import FileRecord, InstallRecord, WrittenEntry
 from mdsel_claude.setup.probes import Report
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
@@ -61,12 +61,12 @@ class Record:
     block: str
     owners: tuple[str, ...]
 
-    def written(self) -> Written:
+    def written(self) -> WrittenEntry:
         value = {"piece": self.piece, "block": self.block, "owners": list(self.owners)}
-        return Written(BLOCK_AT, value)
+        return WrittenEntry(BLOCK_AT, value)
 
 
-def recorded(created: Created) -> Record | None:
+def recorded(created: FileRecord) -> Record | None:
     """The block's record in a file's, if install wrote one there."""
     for written in created.written:
         value = written.value
@@ -78,7 +78,7 @@ def recorded(created: Created) -> Record | None:
     return None
 
 
-def is_block(created: Created) -> bool:
+def is_block(created: FileRecord) -> bool:
     """Whether a recorded file is an instructions file install put the block in."""
     return any(w.at == BLOCK_AT for w in created.written)
 
@@ -111,11 +111,15 @@ def read(path: Path) -> str | None:
         ) from None
 
 
-def _with_record(state: State, path: Path, file: bool, record: Record | None) -> State:
-    return state.with_file(path, Created(file, (), () if record is None else (record.written(),)))
+def _with_record(
+    state: InstallRecord, path: Path, file: bool, record: Record | None
+) -> InstallRecord:
+    return state.with_file(
+        path, FileRecord(file, (), () if record is None else (record.written(),))
+    )
 
 
-def add(target: Target, state: State) -> tuple[list[Step], State]:
+def add(target: Target, state: InstallRecord) -> tuple[list[Step], InstallRecord]:
     """The steps that put the block in `target`'s file (once, however often install runs),
     and the record after them."""
     path = target.path
@@ -171,7 +175,9 @@ def state_of(text: str, old: Record | None) -> str:
     return instructions_block.state(text, old.block if old else None)
 
 
-def remove(paths: Sequence[Path], owner: str | None, state: State) -> tuple[list[Step], State]:
+def remove(
+    paths: Sequence[Path], owner: str | None, state: InstallRecord
+) -> tuple[list[Step], InstallRecord]:
     """The steps that take the block out of each of `paths` where the record says install put
     it for `owner` (None: for every install), and the record after them. A block another
     install still uses stays; one changed by hand since is left, and said so."""
@@ -240,13 +246,13 @@ def _says_nothing(step: Step) -> bool:
     return isinstance(step, Note) and step.text.startswith("nothing of mdsel-claude")
 
 
-def plan_file(path: Path, state_file: Path, state: State) -> Plan:
+def plan_file(path: Path, state_file: Path, state: InstallRecord) -> Plan:
     """`uninstall --all` for one recorded instructions file: the block out, for every install."""
     steps, state = remove((path,), None, state)
     return Plan(tuple(steps), state, state_file)
 
 
-def describe(path: Path, created: Created) -> str:
+def describe(path: Path, created: FileRecord) -> str:
     """`doctor --all`'s word on a recorded instructions file."""
     try:
         text = read(path)
@@ -266,7 +272,7 @@ _WORDS = {
 }
 
 
-def report(scope: str, target: Target, state: State, flag: str, out: Report) -> None:
+def report(scope: str, target: Target, state: InstallRecord, flag: str, out: Report) -> None:
     """Doctor's lines on the block in one scope's instructions file: present, absent (it is
     optional: the install command that adds it) or edited. Never a failure."""
     for path in (target.path, *target.also):

@@ -28,7 +28,7 @@ def state_path(environ: Mapping[str, str]) -> Path:
 
 
 @dataclass(frozen=True, slots=True)
-class Written:
+class WrittenEntry:
     """One entry install wrote into a file."""
 
     at: KeyPath
@@ -45,14 +45,14 @@ def same_value(a: object, b: object) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class Created:
+class FileRecord:
     """What install created in one file."""
 
     file: bool = False
     """The file itself did not exist before."""
     keys: tuple[KeyPath, ...] = ()
     """Containers inside it that did not exist before."""
-    written: tuple[Written, ...] = ()
+    written: tuple[WrittenEntry, ...] = ()
     """The entries install wrote there."""
     legacy: bool = False
     """Noted by a version that recorded what it created but not the entries it wrote: there,
@@ -73,29 +73,29 @@ class Created:
 
 
 @dataclass(frozen=True, slots=True)
-class State:
+class InstallRecord:
     """Everything install created, by real file path, plus directories it made."""
 
-    files: Mapping[str, Created] = field(default_factory=dict)
+    files: Mapping[str, FileRecord] = field(default_factory=dict)
     dirs: tuple[str, ...] = ()
 
-    def created(self, path: Path) -> Created:
-        return self.files.get(str(jsonfile.write_target(path)), Created())
+    def created(self, path: Path) -> FileRecord:
+        return self.files.get(str(jsonfile.write_target(path)), FileRecord())
 
-    def with_file(self, path: Path, created: Created) -> State:
+    def with_file(self, path: Path, created: FileRecord) -> InstallRecord:
         files = dict(self.files)
         key = str(jsonfile.write_target(path))
         if created.file or created.keys or created.written or created.legacy:
             files[key] = created
         else:
             files.pop(key, None)
-        return State(files, self.dirs)
+        return InstallRecord(files, self.dirs)
 
-    def with_dir(self, path: Path, present: bool) -> State:
+    def with_dir(self, path: Path, present: bool) -> InstallRecord:
         dirs = [d for d in self.dirs if d != str(path)]
         if present:
             dirs.append(str(path))
-        return State(self.files, tuple(dirs))
+        return InstallRecord(self.files, tuple(dirs))
 
     def to_json(self) -> JSONObject:
         files: JSONObject = {
@@ -114,16 +114,16 @@ class State:
         return {"version": 2, "files": files, "dirs": list(self.dirs)}
 
 
-def load(path: Path) -> State:
+def load(path: Path) -> InstallRecord:
     """The record, or an empty one; a damaged record counts as empty (it is only a hint)."""
     try:
         raw = jsonfile.load(path)
     except ConfigFileError:
-        return State()
+        return InstallRecord()
     recorded = raw.get("files") if raw is not None else None
     if raw is None or not isinstance(recorded, dict):
-        return State()
-    files: dict[str, Created] = {}
+        return InstallRecord()
+    files: dict[str, FileRecord] = {}
     for name, item in recorded.items():
         if not isinstance(item, dict):
             continue
@@ -136,7 +136,7 @@ def load(path: Path) -> State:
         legacy = raw.get("version") == 1 or item.get("legacy") is True
         runs = item.get("inserted")
         inserted = tuple(r for r in (runs if isinstance(runs, list) else []) if isinstance(r, str))
-        created = Created(
+        created = FileRecord(
             item.get("created_file") is True,
             key_paths,
             _written(item),
@@ -147,20 +147,20 @@ def load(path: Path) -> State:
         files[name] = created
     dirs = raw.get("dirs")
     dir_names = tuple(d for d in (dirs if isinstance(dirs, list) else []) if isinstance(d, str))
-    return State(files, dir_names)
+    return InstallRecord(files, dir_names)
 
 
-def _written(item: JSONObject) -> tuple[Written, ...]:
+def _written(item: JSONObject) -> tuple[WrittenEntry, ...]:
     found = item.get("written")
-    result: list[Written] = []
+    result: list[WrittenEntry] = []
     for entry in found if isinstance(found, list) else []:
         at = entry.get("at") if isinstance(entry, dict) else None
         if isinstance(entry, dict) and isinstance(at, list) and all(isinstance(k, str) for k in at):
-            result.append(Written(tuple(at), entry.get("value"), entry.get("hook") is True))
+            result.append(WrittenEntry(tuple(at), entry.get("value"), entry.get("hook") is True))
     return tuple(result)
 
 
-def save(state: State, path: Path) -> None:
+def save(state: InstallRecord, path: Path) -> None:
     """Write the record, or delete it (and its directory, if empty) when nothing is left."""
     if state.files or state.dirs:
         path.parent.mkdir(parents=True, exist_ok=True)

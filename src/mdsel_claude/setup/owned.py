@@ -20,7 +20,7 @@ from pathlib import Path
 from mdsel_claude.setup import jsonfile
 from mdsel_claude.setup.dirs import with_dirs, without_dir, without_dirs
 from mdsel_claude.setup.entries import KeyPath
-from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.ledger import FileRecord, InstallRecord, WrittenEntry
 from mdsel_claude.setup.plan_parts import kept_as_theirs
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
@@ -32,12 +32,12 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def is_owned(created: Created) -> bool:
+def is_owned(created: FileRecord) -> bool:
     """Whether the record says install wrote this file whole."""
     return any(w.at == WHOLE_FILE for w in created.written)
 
 
-def _recorded(created: Created) -> set[str]:
+def _recorded(created: FileRecord) -> set[str]:
     return {
         str(w.value.get("sha256"))
         for w in created.written
@@ -49,9 +49,9 @@ def plan_write(
     path: Path,
     text: str,
     what: str,
-    state: State,
+    state: InstallRecord,
     install_form: Callable[[bytes], bool] = lambda data: False,
-) -> tuple[list[Step], State, bool]:
+) -> tuple[list[Step], InstallRecord, bool]:
     """Steps that put `text` at `path`, the record after them, and whether it could be done
     (False: a file there that install did not write, left alone with a note). A file the record
     does not list but that `install_form` recognises as exactly what an install writes (the
@@ -60,7 +60,7 @@ def plan_write(
     data = text.encode("utf-8")
     current = jsonfile.read_bytes(path)
     created = state.created(path)
-    record = Written(WHOLE_FILE, {"sha256": digest(data)})
+    record = WrittenEntry(WHOLE_FILE, {"sha256": digest(data)})
     if current == data:
         if digest(data) in _recorded(created):
             return [Note(f"unchanged {path}: {what}")], state, True
@@ -76,11 +76,11 @@ def plan_write(
         return [note], state, False
     steps, state = with_dirs(path, state)
     steps.append(WriteText(path, text, current is None, what))
-    state = state.with_file(path, Created(created.file or current is None, (), (record,)))
+    state = state.with_file(path, FileRecord(created.file or current is None, (), (record,)))
     return steps, state, True
 
 
-def plan_remove(path: Path, state: State) -> tuple[list[Step], State]:
+def plan_remove(path: Path, state: InstallRecord) -> tuple[list[Step], InstallRecord]:
     """Steps that delete the file install wrote at `path` (if unchanged) and the directories it
     made for it, and the record after them."""
     created = state.created(path)
@@ -89,19 +89,19 @@ def plan_remove(path: Path, state: State) -> tuple[list[Step], State]:
     if current is None:
         if is_owned(created):
             steps.append(Note(f"not found: {path} (written by install; gone already)"))
-        state = state.with_file(path, Created())
+        state = state.with_file(path, FileRecord())
     elif digest(current) in _recorded(created):
         steps.append(DeleteFile(path, "install wrote it; unchanged since"))
-        state = state.with_file(path, Created())
+        state = state.with_file(path, FileRecord())
     elif is_owned(created):
         steps.append(Note(f"left alone: {path} was changed since install wrote it"))
-        state = state.with_file(path, Created())
+        state = state.with_file(path, FileRecord())
     else:
         steps.append(Note(f"left alone: {path} (mdsel-claude did not write it)"))
     return steps, without_dirs(path, steps, state)
 
 
-def describe(path: Path, created: Created) -> str:
+def describe(path: Path, created: FileRecord) -> str:
     """`doctor --all`'s word on a recorded whole file: there as written, changed, or gone."""
     current = jsonfile.read_bytes(path)
     if current is None:

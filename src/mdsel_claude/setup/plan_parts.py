@@ -11,7 +11,7 @@ from pathlib import Path
 from mdsel_claude.setup import entries, entry_edits, ledger
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.jsonfile import JSONObject
-from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.ledger import FileRecord, InstallRecord, WrittenEntry
 from mdsel_claude.setup.steps import DeleteFile, Note, Step, WriteFile
 
 
@@ -29,7 +29,7 @@ def server_at(servers_at: KeyPath, container: str = "mcpServers") -> KeyPath:
 
 
 def ours_in(
-    created: Created, hook: bool, at: KeyPath | None, executable: str | None
+    created: FileRecord, hook: bool, at: KeyPath | None, executable: str | None
 ) -> entries.Ours:
     """What counts as ours in a file: what the record says install wrote there (at `at`, for a
     server); when installing with `executable`, also an entry exactly as that install writes
@@ -44,7 +44,7 @@ def ours_in(
 
 
 def is_theirs(
-    created: Created, value: object, entry: object, hook: bool, at: KeyPath | None
+    created: FileRecord, value: object, entry: object, hook: bool, at: KeyPath | None
 ) -> bool:
     """Whether `value`, found where install would write `entry`, is exactly `entry` but not on
     the record: written by hand (or by an install whose record is kept elsewhere). Install
@@ -70,23 +70,27 @@ def lookalike_notes(path: Path, remaining: JSONObject) -> list[Step]:
 
 
 def record_added(
-    state: State, path: Path, before: JSONObject | None, added: entry_edits.Added, wrote: Written
-) -> State:
+    state: InstallRecord,
+    path: Path,
+    before: JSONObject | None,
+    added: entry_edits.Added,
+    wrote: WrittenEntry,
+) -> InstallRecord:
     """The record with `wrote` (replacing what was written at the same place) and the
     containers `added` created."""
     old = state.created(path)
     keys = tuple(dict.fromkeys(old.keys + added.created))
     written = (*(w for w in old.written if w.at != wrote.at), wrote)
-    return state.with_file(path, Created(old.file or before is None, keys, written, old.legacy))
+    return state.with_file(path, FileRecord(old.file or before is None, keys, written, old.legacy))
 
 
 def removal(
-    state: State,
+    state: InstallRecord,
     path: Path,
     change: tuple[JSONObject | None, JSONObject],
     what: str,
     chain: KeyPath | None = None,
-) -> tuple[State, Step | None]:
+) -> tuple[InstallRecord, Step | None]:
     """The step that takes our entry out of one file, pruning what install created there.
 
     `chain` is the key path of the container that held our entry, when the file is shared with
@@ -98,20 +102,20 @@ def removal(
     created = state.created(path)
     mine: tuple[KeyPath, ...] = created.keys
     others: tuple[KeyPath, ...] = ()
-    written: tuple[Written, ...] = ()
+    written: tuple[WrittenEntry, ...] = ()
     if chain is not None:
         mine = tuple(k for k in created.keys if chain[: len(k)] == k)
         others = tuple(k for k in created.keys if k not in mine)
         written = tuple(w for w in created.written if w.at[: len(chain)] != chain)
     if before is None:
-        return state.with_file(path, Created()), None
+        return state.with_file(path, FileRecord()), None
     pruned, remaining = entry_edits.prune(after, mine)
     if created.file and pruned == {}:
-        return state.with_file(path, Created()), DeleteFile(path)
+        return state.with_file(path, FileRecord()), DeleteFile(path)
     if chain is None:
-        state = state.with_file(path, Created())
+        state = state.with_file(path, FileRecord())
     else:  # the file and the other installs' containers and entries stay on record
-        kept = Created(created.file, (*others, *remaining), written, created.legacy)
+        kept = FileRecord(created.file, (*others, *remaining), written, created.legacy)
         state = state.with_file(path, kept)
     if pruned == before:
         return state, Note(f"nothing of mdsel-claude's install in {path}")

@@ -25,7 +25,7 @@ from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
 from mdsel_claude.setup.entry_edits import Added
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
-from mdsel_claude.setup.ledger import Created, Written
+from mdsel_claude.setup.ledger import FileRecord, WrittenEntry
 from mdsel_claude.setup.probes import Payload, Report, run_on_threshold
 
 Parsed = tuple[str, int, str]
@@ -74,8 +74,13 @@ class JsonHook:
         return parsed if ledger.same_value(value, self.entry(*parsed)) else None
 
     def add(
-        self, settings: JSONObject, entry: JSONObject, path: Path, created: Created, executable: str
-    ) -> tuple[Added, Written]:
+        self,
+        settings: JSONObject,
+        entry: JSONObject,
+        path: Path,
+        created: FileRecord,
+        executable: str,
+    ) -> tuple[Added, WrittenEntry]:
         """`settings` with `entry` as its own matcher group at the end of `hooks.EVENT`, and
         the record of it. A hook of ours already there (recorded, or exactly as this install
         writes it with any threshold or mode) is taken out first, so installing again
@@ -103,9 +108,9 @@ class JsonHook:
                 path, f'"hooks"."{self.event}" should be an array, found {type_name(groups)}'
             )
         groups.append({"matcher": self.matcher, "hooks": [copy.deepcopy(entry)]})
-        return Added(result, tuple(made)), Written(("hooks", self.event), entry, hook=True)
+        return Added(result, tuple(made)), WrittenEntry(("hooks", self.event), entry, hook=True)
 
-    def remove(self, settings: JSONObject, path: Path, created: Created) -> JSONObject:
+    def remove(self, settings: JSONObject, path: Path, created: FileRecord) -> JSONObject:
         """`settings` without the hooks the record says install wrote there (none recorded:
         as is, whatever `hooks` holds)."""
         if not any(w.hook for w in created.written):
@@ -134,8 +139,8 @@ class JsonHook:
 
 
 def add_beside(
-    hook: JsonHook, path: Path, entry: JSONObject, executable: str, state: ledger.State
-) -> tuple[JSONObject | None, Added | None, ledger.State, str]:
+    hook: JsonHook, path: Path, entry: JSONObject, executable: str, state: ledger.InstallRecord
+) -> tuple[JSONObject | None, Added | None, ledger.InstallRecord, str]:
     """Our hook added to the settings at `path` (a file of its own, beside the server's): the
     file's value before, after (None when an identical hook install did not write is kept as
     the user's), the record, and what changes in words."""

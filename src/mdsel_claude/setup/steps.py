@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mdsel_claude.setup import jsonfile, ledger
 from mdsel_claude.setup.jsonfile import JSONObject
-from mdsel_claude.setup.ledger import State
+from mdsel_claude.setup.ledger import InstallRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ class Plan:
     """What one command will do, in order; `state` is the record to keep afterwards."""
 
     steps: tuple[Step, ...]
-    state: State
+    state: InstallRecord
     """The record of what install created, to keep once the steps are done."""
     state_file: Path
     leftovers: tuple[str, ...] = ()

@@ -29,18 +29,18 @@ from mdsel_claude.setup import (
 from mdsel_claude.setup.clients import recorded_file
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import JSONObject
-from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.ledger import FileRecord, InstallRecord, WrittenEntry
 from mdsel_claude.setup.plan_parts import lookalike_notes, removal
 from mdsel_claude.setup.probes import Report
 from mdsel_claude.setup.steps import Note, Plan, RemoveDir, Step
 
 
-def recorded_files(state: State) -> list[Path]:
+def recorded_files(state: InstallRecord) -> list[Path]:
     """The files the record lists, in a stable order."""
     return [Path(name) for name in sorted(state.files)]
 
 
-def describe_entry(written: Written) -> str:
+def describe_entry(written: WrittenEntry) -> str:
     """A recorded entry in words: which server or hook, and where in its file."""
     if written.hook:
         command = written.value.get("command") if isinstance(written.value, dict) else None
@@ -50,7 +50,7 @@ def describe_entry(written: Written) -> str:
     return f"MCP server {written.at[-1]!r}{inside}"
 
 
-def _present(value: JSONObject, path: Path, created: Created, written: Written) -> bool:
+def _present(value: JSONObject, path: Path, created: FileRecord, written: WrittenEntry) -> bool:
     """Whether `written` is still in `value` exactly as install wrote it."""
     if written.hook:
         return any(created.wrote(hook, True) for _, hook in entry_edits.hooks_in(value))
@@ -59,7 +59,7 @@ def _present(value: JSONObject, path: Path, created: Created, written: Written) 
     return name in servers and created.wrote(servers[name], False, written.at)
 
 
-def _without(value: JSONObject, path: Path, created: Created) -> JSONObject:
+def _without(value: JSONObject, path: Path, created: FileRecord) -> JSONObject:
     """`value` without every entry the record lists for it."""
     after = entry_edits.remove_hooks(value, path, lambda hook: created.wrote(hook, True))
     servers = [w.at for w in created.written if not w.hook]
@@ -86,7 +86,7 @@ def plan_file(path: Path, state_file: Path) -> Plan:
     before = jsonfile.load(path)
     if before is None:
         gone = Note(f"not found: {path} (recorded by install; gone already)")
-        return Plan((gone,), state.with_file(path, Created()), state_file)
+        return Plan((gone,), state.with_file(path, FileRecord()), state_file)
     missing = [w for w in created.written if not _present(before, path, created, w)]
     steps: list[Step] = [
         Note(f"not found: {describe_entry(w)} in {path} (removed or changed since install)")
@@ -99,7 +99,7 @@ def plan_file(path: Path, state_file: Path) -> Plan:
     return Plan(tuple(steps), state, state_file)
 
 
-def _program(written: Written) -> str:
+def _program(written: WrittenEntry) -> str:
     """The program a recorded entry runs, in any client's shape (OpenCode's `command` is a
     list): the record says install wrote it, so a path that no longer exists is ours, gone."""
     value = written.value
@@ -109,7 +109,7 @@ def _program(written: Written) -> str:
     return entries.program_of(value, written.hook)
 
 
-def _rekeyed(state: State, path: Path) -> State:
+def _rekeyed(state: InstallRecord, path: Path) -> InstallRecord:
     """`state` with the record of `path` under the file it now resolves to: a settings file
     moved elsewhere and linked back since install still holds what install wrote."""
     real = str(jsonfile.write_target(path))
@@ -118,7 +118,7 @@ def _rekeyed(state: State, path: Path) -> State:
     files = dict(state.files)
     # The file there now is not the one install created: empty it of our entries, keep it.
     files[real] = dataclasses.replace(files.pop(str(path)), file=False)
-    return State(files, state.dirs)
+    return InstallRecord(files, state.dirs)
 
 
 def plan_dirs(state_file: Path) -> Plan:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import dirs, paths
-from mdsel_claude.setup.ledger import State
+from mdsel_claude.setup.ledger import InstallRecord
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Plan, RemoveDir, Step, apply
 
 
-def carry(tmp_path: Path, steps: Sequence[Step], state: State) -> None:
+def carry(tmp_path: Path, steps: Sequence[Step], state: InstallRecord) -> None:
     """Take the steps for real (the record beside the test's files, never the user's)."""
     apply(Plan(tuple(steps), state, tmp_path / "state" / "installed.json"), [])
 
@@ -29,12 +29,12 @@ def tree(root: Path) -> list[str]:
 def test_scope_dirs_are_made_only_when_missing_and_noted(home: Path) -> None:
     project = Path.cwd()
     where = paths.locations("project", project, {})
-    steps, state = dirs.with_scope_dirs(where, State())
+    steps, state = dirs.with_scope_dirs(where, InstallRecord())
     assert steps == [MakeDir(project / ".claude")]  # the project root is there already
     assert state.dirs == (str(project / ".claude"),)
 
     (project / ".claude").mkdir()
-    before = State(dirs=("/elsewhere",))
+    before = InstallRecord(dirs=("/elsewhere",))
     steps, state = dirs.with_scope_dirs(where, before)
     assert steps == [] and state == before  # one that was there is never noted as made
 
@@ -45,7 +45,9 @@ def test_user_scope_makes_its_folder_once_and_never_the_home(
 ) -> None:
     environ = {"CLAUDE_CONFIG_DIR": str(home / config_dir)} if config_dir else {}
     folder = home / (config_dir or ".claude")
-    steps, state = dirs.with_scope_dirs(paths.locations("user", Path.cwd(), environ), State())
+    steps, state = dirs.with_scope_dirs(
+        paths.locations("user", Path.cwd(), environ), InstallRecord()
+    )
     # With CLAUDE_CONFIG_DIR both files are in one folder: it is made (and noted) once.
     assert steps == [MakeDir(folder)] and state.dirs == (str(folder),)
 
@@ -53,14 +55,14 @@ def test_user_scope_makes_its_folder_once_and_never_the_home(
     monkeypatch.setenv("HOME", str(missing_home))
     where = paths.locations("user", Path.cwd(), {})
     assert where.mcp_config.parent == missing_home
-    steps, state = dirs.with_scope_dirs(where, State())
+    steps, state = dirs.with_scope_dirs(where, InstallRecord())
     assert steps == [MakeDir(missing_home / ".claude")]
     assert str(missing_home) not in state.dirs
 
 
 def test_every_folder_a_scope_needs_is_noted_and_goes_again(home: Path, tmp_path: Path) -> None:
     where = paths.locations("user", Path.cwd(), {"CLAUDE_CONFIG_DIR": str(home / "cfg" / "c")})
-    made, state = dirs.with_scope_dirs(where, State())
+    made, state = dirs.with_scope_dirs(where, InstallRecord())
     carry(tmp_path, made, state)
     assert (home / "cfg" / "c").is_dir()
     removed: list[Step] = []
@@ -69,9 +71,9 @@ def test_every_folder_a_scope_needs_is_noted_and_goes_again(home: Path, tmp_path
     assert os.listdir(home) == []
 
 
-def _made_claude_dir(project: Path) -> tuple[paths.Locations, State]:
+def _made_claude_dir(project: Path) -> tuple[paths.Locations, InstallRecord]:
     where = paths.locations("project", project, {})
-    steps, state = dirs.with_scope_dirs(where, State())
+    steps, state = dirs.with_scope_dirs(where, InstallRecord())
     assert steps == [MakeDir(project / ".claude")]
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text("{}")
@@ -115,7 +117,7 @@ def test_a_scope_dir_the_user_made_is_never_removed(home: Path, tmp_path: Path) 
     project = Path.cwd()
     (project / ".claude").mkdir()  # the user's, empty
     where = paths.locations("project", project, {})
-    state = State(dirs=(str(home / "other"),))
+    state = InstallRecord(dirs=(str(home / "other"),))
     steps: list[Step] = []
     assert dirs.without_scope_dirs(where, steps, state) == state
     assert steps == [] and (project / ".claude").is_dir()
@@ -134,7 +136,7 @@ def test_a_noted_scope_dir_gone_already_is_forgotten(home: Path) -> None:
 def test_a_made_folder_gone_by_hand_leaves_the_ones_above_to_go(home: Path) -> None:
     made = home / "cfg" / "claude"
     made.mkdir(parents=True)
-    state = State(dirs=(str(home / "cfg"), str(made)))
+    state = InstallRecord(dirs=(str(home / "cfg"), str(made)))
     made.rmdir()
     steps: list[Step] = []
     assert dirs.without_dir(made, steps, state).dirs == ()
@@ -143,7 +145,7 @@ def test_a_made_folder_gone_by_hand_leaves_the_ones_above_to_go(home: Path) -> N
 
 def test_a_folder_gone_between_plan_and_removal_is_said_so(home: Path, tmp_path: Path) -> None:
     out: list[str] = []
-    apply(Plan((RemoveDir(home / "never-made"),), State(), tmp_path / "state.json"), out)
+    apply(Plan((RemoveDir(home / "never-made"),), InstallRecord(), tmp_path / "state.json"), out)
     assert out == [f"{home / 'never-made'} was already gone"]
 
 
@@ -171,7 +173,7 @@ def test_with_dirs_then_without_dirs_gives_the_tree_back(home: Path, tmp_path: P
     (home / ".config" / "theirs.json").write_text("{}")
     before = tree(home)
     target = home / ".config" / "app" / "sub" / "mcp.json"
-    start = State(dirs=(str(home / "unrelated"),))
+    start = InstallRecord(dirs=(str(home / "unrelated"),))
 
     made, state = dirs.with_dirs(target, start)
     app, sub = home / ".config" / "app", home / ".config" / "app" / "sub"
@@ -190,7 +192,7 @@ def test_with_dirs_then_without_dirs_gives_the_tree_back(home: Path, tmp_path: P
 
 def test_without_dirs_stops_at_a_folder_with_something_else_in_it(home: Path) -> None:
     target = home / "app" / "sub" / "mcp.json"
-    made, state = dirs.with_dirs(target, State())
+    made, state = dirs.with_dirs(target, InstallRecord())
     assert made == [MakeDir(home / "app"), MakeDir(home / "app" / "sub")]
     target.parent.mkdir(parents=True)
     target.write_text("{}")
@@ -208,7 +210,7 @@ def test_without_dirs_stops_at_a_folder_with_something_else_in_it(home: Path) ->
 
 def test_a_folder_two_files_share_goes_with_the_second(home: Path) -> None:
     one, two = home / "app" / "one.json", home / "app" / "two.json"
-    _, state = dirs.with_dirs(one, State())
+    _, state = dirs.with_dirs(one, InstallRecord())
     (home / "app").mkdir()
     one.write_text("{}")
     two.write_text("{}")
@@ -222,7 +224,7 @@ def test_a_folder_two_files_share_goes_with_the_second(home: Path) -> None:
     assert steps == [DeleteFile(one), DeleteFile(two), RemoveDir(home / "app")]
     assert state.dirs == ()
     # Asked again with the same steps, nothing is removed twice.
-    assert dirs.without_dir(home / "app", steps, State(dirs=(str(home / "app"),))).dirs == (
+    assert dirs.without_dir(home / "app", steps, InstallRecord(dirs=(str(home / "app"),))).dirs == (
         str(home / "app"),
     )
     assert steps.count(RemoveDir(home / "app")) == 1
@@ -230,9 +232,9 @@ def test_a_folder_two_files_share_goes_with_the_second(home: Path) -> None:
 
 def test_without_dir_never_removes_a_folder_it_did_not_note(home: Path) -> None:
     (home / "app" / "sub").mkdir(parents=True)
-    state = State(dirs=(str(home / "app" / "sub"),))  # "app" was there before install
+    state = InstallRecord(dirs=(str(home / "app" / "sub"),))  # "app" was there before install
     steps: list[Step] = []
     after = dirs.without_dir(home / "app" / "sub", steps, state)
     assert steps == [RemoveDir(home / "app" / "sub")] and after.dirs == ()
     steps = []
-    assert dirs.without_dir(home / "app", steps, State()) == State() and steps == []
+    assert dirs.without_dir(home / "app", steps, InstallRecord()) == InstallRecord() and steps == []

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude.setup import cli, entries, jsonfile, ledger
-from mdsel_claude.setup.ledger import Created, State, Written
+from mdsel_claude.setup.ledger import FileRecord, InstallRecord, WrittenEntry
 
 
 @pytest.mark.parametrize(
@@ -29,8 +29,10 @@ def test_same_value(a: object, b: object, same: bool) -> None:
 def test_record_round_trip(tmp_path: Path) -> None:
     settings = tmp_path / "settings.json"
     hook = {"type": "command", "command": "/x/mdsel-claude hook --min-words 5"}
-    created = Created(True, (("hooks",),), (Written(("hooks", "PreToolUse"), hook, hook=True),))
-    state = State().with_file(settings, created).with_dir(tmp_path / ".claude", True)
+    created = FileRecord(
+        True, (("hooks",),), (WrittenEntry(("hooks", "PreToolUse"), hook, hook=True),)
+    )
+    state = InstallRecord().with_file(settings, created).with_dir(tmp_path / ".claude", True)
     record = tmp_path / "state" / "installed.json"
     ledger.save(state, record)
     loaded = ledger.load(record)
@@ -39,7 +41,7 @@ def test_record_round_trip(tmp_path: Path) -> None:
     assert not loaded.created(settings).wrote(hook, hook=False)
     assert not loaded.created(settings).wrote({**hook, "timeout": 5}, hook=True)
     assert loaded.dirs == (str(tmp_path / ".claude"),)
-    ledger.save(State(), record)
+    ledger.save(InstallRecord(), record)
     assert not record.exists() and not record.parent.exists()
 
 
@@ -47,10 +49,10 @@ def test_a_damaged_record_counts_as_empty(tmp_path: Path) -> None:
     record = tmp_path / "installed.json"
     record.write_text('{"files": {"/a": {"written": [{"at": "no"}, 3]}}, "dirs": [1, "/d"]}')
     state = ledger.load(record)
-    assert state.files["/a"] == Created()
+    assert state.files["/a"] == FileRecord()
     assert state.dirs == ("/d",)
     record.write_text("{")
-    assert ledger.load(record) == State()
+    assert ledger.load(record) == InstallRecord()
 
 
 def test_a_record_of_the_first_format_still_uninstalls(

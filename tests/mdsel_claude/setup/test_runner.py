@@ -12,7 +12,7 @@ import pytest
 from mdsel_claude.setup import jsonfile, runner
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.jsonfile import ConfigFileError
-from mdsel_claude.setup.ledger import State
+from mdsel_claude.setup.ledger import InstallRecord
 from mdsel_claude.setup.steps import (
     DeleteFile,
     MakeDir,
@@ -61,7 +61,7 @@ def _plan(root: Path) -> Plan:
         DeleteFile(root / "gone.json"),
         RemoveDir(root / "empty"),
     )
-    state = State(dirs=(str(root / "new"),))
+    state = InstallRecord(dirs=(str(root / "new"),))
     return Plan(steps, state, root / "state" / "installed.json")
 
 
@@ -106,7 +106,9 @@ def test_a_failed_step_says_what_was_done_then_undone_and_raises(
         WriteFile(tmp_path / "new" / "made.json", {}, True, "made"),
         WriteFile(tmp_path / "a-folder.json", {}, False, "cannot be"),
     )
-    plan = Plan(steps, State(dirs=(str(tmp_path / "new"),)), tmp_path / "st" / "installed.json")
+    plan = Plan(
+        steps, InstallRecord(dirs=(str(tmp_path / "new"),)), tmp_path / "st" / "installed.json"
+    )
     with pytest.raises(ConfigFileError, match=r"a-folder\.json"):
         runner.carry_out(plan, dry_run=False)
     # The lines of the steps done before the failure are printed (they were then undone).

@@ -24,7 +24,7 @@ from mdsel_claude.setup.entries import SERVER_KEY, KeyPath, Ours
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
-from mdsel_claude.setup.ledger import Created, Written
+from mdsel_claude.setup.ledger import FileRecord, WrittenEntry
 from mdsel_claude.setup.ours import Installation
 from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.plan_parts import (
@@ -106,7 +106,7 @@ class RecordedFile:
     """(file, state file) → the plan that takes out what the record says install wrote."""
     values: Callable[[Path], JSONObject | None]
     """The file's contents as plain values (None when it is gone), for doctor's checks."""
-    program: Callable[[Written], bool]
+    program: Callable[[WrittenEntry], bool]
     """Whether a recorded entry runs a program (doctor checks it) rather than being a setting
     beside one (such as a trust its client's own doctor checks)."""
 
@@ -170,7 +170,7 @@ class Client:
         else:
             mine = _ours(state.created(path), at, entry)
             added = entry_edits.add_server(before or {}, entry, path, mine, (), self.container)
-            state = record_added(state, path, before, added, Written(at, entry))
+            state = record_added(state, path, before, added, WrittenEntry(at, entry))
         if hook is not None:
             spec, wanted = hook
             created = state.created(path)
@@ -208,7 +208,7 @@ class Client:
             steps.append(Note(f"nothing of mdsel-claude is installed for {self.title} in {path}"))
         return Plan(tuple(steps), state, request.state_file)
 
-    def without_hooks(self, value: JSONObject, path: Path, created: Created) -> JSONObject:
+    def without_hooks(self, value: JSONObject, path: Path, created: FileRecord) -> JSONObject:
         """`value` without the hooks install wrote beside the server (none here)."""
         return value
 
@@ -243,6 +243,6 @@ class Client:
         )
 
 
-def _ours(created: Created, at: KeyPath, entry: object) -> Ours:
+def _ours(created: FileRecord, at: KeyPath, entry: object) -> Ours:
     """Ours in a client's file: what the record says install wrote, or exactly `entry`."""
     return lambda value: created.wrote(value, False, at) or ledger.same_value(value, entry)

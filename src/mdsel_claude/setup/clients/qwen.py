@@ -21,7 +21,7 @@ from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
 from mdsel_claude.setup.clients.gemini import context_names
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
-from mdsel_claude.setup.ledger import Created
+from mdsel_claude.setup.ledger import FileRecord
 from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.probes import Payload
 from mdsel_claude.setup.settings_hook import JsonHook
@@ -76,7 +76,7 @@ class Qwen(Client):
         entry = HOOK.entry(request.executable, request.words(), request.mode)
         return self.plan_server(request, (HOOK, entry))
 
-    def without_hooks(self, value: JSONObject, path: Path, created: Created) -> JSONObject:
+    def without_hooks(self, value: JSONObject, path: Path, created: FileRecord) -> JSONObject:
         return HOOK.remove(value, path, created)
 
     def doctor(self, found: Doctoring) -> None:

@@ -26,7 +26,7 @@ from mdsel_claude.setup.clients.codex import hook_tables, trust_keys
 from mdsel_claude.setup.dirs import with_dirs, without_dirs
 from mdsel_claude.setup.entries import SERVER_KEY
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
-from mdsel_claude.setup.ledger import Created, Written
+from mdsel_claude.setup.ledger import FileRecord, WrittenEntry
 from mdsel_claude.setup.plan_parts import kept_as_theirs
 from mdsel_claude.setup.steps import DeleteFile, Note, Plan, Step, WriteText
 
@@ -145,7 +145,7 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
     expected.setdefault(CONTAINER, {})[SERVER_KEY] = entry
     # One already there exactly as ours but not on the record stays the user's: not noted.
     theirs = current is not None and not old.wrote(_unwrap(current), False, AT)
-    wrote: tuple[Written, ...] = () if theirs else (Written(AT, entry),)
+    wrote: tuple[WrittenEntry, ...] = () if theirs else (WrittenEntry(AT, entry),)
     what = f"Codex CLI MCP server {SERVER_KEY!r} → {entry['command']} serve"
     kept: list[Step] = [kept_as_theirs(path, f"[{CONTAINER}.{SERVER_KEY}]")] if theirs else []
     if hook is not None:
@@ -162,7 +162,9 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
     new, runs = _spliced(source or "", rendered, expected)
     keys = tuple(dict.fromkeys(old.keys + tuple(created)))
     ends = bool(runs) and line_runs.unterminated(source or "")
-    state = state.with_file(path, Created(old.file or text is None, keys, wrote, False, runs, ends))
+    state = state.with_file(
+        path, FileRecord(old.file or text is None, keys, wrote, False, runs, ends)
+    )
     step: Step = (
         Note(f"unchanged {path}: {what}")
         if new == text
@@ -173,7 +175,7 @@ def plan_install(path: Path, entry: JSONObject, state_file: Path, hook: Hook | N
 
 
 def _before_install(
-    path: Path, text: str | None, doc: tomlkit.TOMLDocument, old: Created
+    path: Path, text: str | None, doc: tomlkit.TOMLDocument, old: FileRecord
 ) -> str | None:
     """The file's text before the install on record, when the lines it inserted are all still
     there as written and taking them out leaves everything else's values; else `text`."""
@@ -208,7 +210,7 @@ def _spliced(source: str, rendered: str, expected: dict[str, Any]) -> tuple[str,
 
 
 def _with_hook(
-    doc: tomlkit.TOMLDocument, expected: dict[str, Any], hook: Hook, old: Created, path: Path
+    doc: tomlkit.TOMLDocument, expected: dict[str, Any], hook: Hook, old: FileRecord, path: Path
 ) -> trust_keys.Trusted | None:
     """`hook` into the document and into `expected` alike (the plain values the new text must
     parse back to), in place of any of ours; trust noted for another place is taken away.
@@ -239,7 +241,7 @@ def _with_hook(
     return placed
 
 
-def _theirs(plain: dict[str, Any], hook: Hook, old: Created) -> bool:
+def _theirs(plain: dict[str, Any], hook: Hook, old: FileRecord) -> bool:
     """Whether a group of our matcher under `hook`'s event holds `hook` exactly and the record
     does not list it (written by hand, or by an install whose record is kept elsewhere)."""
     hooks = plain.get(hook_tables.HOOKS)
@@ -283,7 +285,7 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
     install created for them once empty."""
     state = ledger.load(state_file)
     created = state.created(path)
-    state = state.with_file(path, Created())
+    state = state.with_file(path, FileRecord())
     text, doc = _read(path)
     _servers(doc, path)  # a wrong shape is refused before anything else
     steps: list[Step] = []
@@ -317,7 +319,7 @@ def plan_uninstall(path: Path, state_file: Path) -> Plan:
     return Plan(tuple(steps), state, state_file)
 
 
-def _taken_out(text: str, created: Created, expected: dict[str, Any]) -> str | None:
+def _taken_out(text: str, created: FileRecord, expected: dict[str, Any]) -> str | None:
     """`text` without the lines install inserted, byte for byte as it was before, when they are
     all still there and taking them out leaves `expected`; else None."""
     if not created.inserted:
@@ -331,7 +333,7 @@ def _taken_out(text: str, created: Created, expected: dict[str, Any]) -> str | N
         return None
 
 
-def _remove_ours(target: Any, created: Created, path: Path) -> None:
+def _remove_ours(target: Any, created: FileRecord, path: Path) -> None:
     """What the record says install wrote out of `target` (tomlkit's document or the plain
     values), with the containers install created for it once they are empty."""
     servers = target.get(CONTAINER)

@@ -29,7 +29,7 @@ from typing import Any
 from mdsel_claude.setup import entry_edits
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath, runs_our_hook
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
-from mdsel_claude.setup.ledger import Created
+from mdsel_claude.setup.ledger import FileRecord
 
 CLIENT = "codex"
 """The hook's `--client` in Codex's hook command."""
@@ -235,7 +235,7 @@ def _new_table(make: Containers, values: JSONObject) -> Any:
     return table
 
 
-def prune(doc: Any, created: Created) -> None:
+def prune(doc: Any, created: FileRecord) -> None:
     """Containers install created under `hooks` that are empty now, innermost first."""
     hooks = doc.get(HOOKS)
     if not isinstance(hooks, MutableMapping):

@@ -39,7 +39,7 @@ from mdsel_claude.setup.clients.codex.hook_tables import (
 )
 from mdsel_claude.setup.entries import KeyPath
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
-from mdsel_claude.setup.ledger import Created, Written
+from mdsel_claude.setup.ledger import FileRecord, WrittenEntry
 
 EVENT_LABELS = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use"}
 """Each event's label in trust keys and hashes, as Codex writes it."""
@@ -91,7 +91,7 @@ class Trusted:
     """The trust key of our hook where it now is."""
     created: tuple[KeyPath, ...]
     """Containers install had to create, outermost first."""
-    written: tuple[Written, ...]
+    written: tuple[WrittenEntry, ...]
     """The hook and its trust, as the install record notes them."""
 
 
@@ -135,13 +135,13 @@ def add_trusted_hook(
             )
     entry[TRUSTED_HASH] = digest
     written = (
-        Written((HOOKS, event), hook, hook=True),
-        Written((HOOKS, STATE, key, TRUSTED_HASH), digest),
+        WrittenEntry((HOOKS, event), hook, hook=True),
+        WrittenEntry((HOOKS, STATE, key, TRUSTED_HASH), digest),
     )
     return Trusted(key, tuple(created), written)
 
 
-def remove_trust(doc: Any, created: Created, path: Path, keep: str | None = None) -> None:
+def remove_trust(doc: Any, created: FileRecord, path: Path, keep: str | None = None) -> None:
     """The trust install noted out of `hooks.state` (each only while it still holds the
     hash install wrote), and the tables install created for it once empty; not `keep`."""
     hooks = table_at(doc, HOOKS, path, HOOKS)

@@ -10,7 +10,7 @@ from pathlib import Path
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
-from mdsel_claude.setup.ledger import Created
+from mdsel_claude.setup.ledger import FileRecord
 from mdsel_claude.setup.steps import Plan
 
 
@@ -33,7 +33,7 @@ class Gemini(Client):
         hook = after_tool.hook_entry(request.executable, request.words(), request.mode)
         return self.plan_server(request, (after_tool.HOOK, hook))
 
-    def without_hooks(self, value: JSONObject, path: Path, created: Created) -> JSONObject:
+    def without_hooks(self, value: JSONObject, path: Path, created: FileRecord) -> JSONObject:
         from mdsel_claude.setup.clients.gemini import after_tool
 
         return after_tool.remove_hooks(value, path, created)

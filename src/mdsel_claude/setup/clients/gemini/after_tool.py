@@ -30,7 +30,7 @@ from mdsel_claude.setup import entries, entry_edits, jsonfile, ours
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args
 from mdsel_claude.setup.entry_edits import Added
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
-from mdsel_claude.setup.ledger import Created, Written
+from mdsel_claude.setup.ledger import FileRecord, WrittenEntry
 from mdsel_claude.setup.probes import Report, run_on_threshold
 from mdsel_claude.setup.settings_hook import JsonHook
 
@@ -67,14 +67,14 @@ def parse_entry(value: object) -> tuple[str, int, str] | None:
 
 
 def add_hook(
-    settings: JSONObject, entry: JSONObject, path: Path, created: Created, executable: str
-) -> tuple[Added, Written]:
+    settings: JSONObject, entry: JSONObject, path: Path, created: FileRecord, executable: str
+) -> tuple[Added, WrittenEntry]:
     """`settings` with `entry` as its own matcher group at the end of `hooks.AfterTool`, and the
     record of it (see `JsonHook.add`)."""
     return HOOK.add(settings, entry, path, created, executable)
 
 
-def remove_hooks(settings: JSONObject, path: Path, created: Created) -> JSONObject:
+def remove_hooks(settings: JSONObject, path: Path, created: FileRecord) -> JSONObject:
     """`settings` without the hooks the record says install wrote there."""
     return HOOK.remove(settings, path, created)
 
