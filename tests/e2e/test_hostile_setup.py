@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, ours
+from mdsel_claude.setup import cli, ownership
 from tests.conftest import BIN
 
 SCRIPTS = BIN
@@ -139,7 +139,7 @@ def test_doctor_runs_nothing_a_repository_names(
     before = snapshot(repo, Path.home())
     assert cli.main(["doctor"]) == 1
     out = capsys.readouterr().out
-    own = ours.this_installation().argv[0]
+    own = ownership.this_installation().argv[0]
     assert spawned == [], spawned  # no entry is ours: nothing at all is started
     assert list((repo.parent / "markers").iterdir()) == []
     assert snapshot(repo, Path.home()) == before

@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
+from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ownership
 from mdsel_claude.setup.dirs import with_scope_dirs, without_scope_dirs
 from mdsel_claude.setup.entries import SERVER_KEY, KeyPath
 from mdsel_claude.setup.errors import SetupError
@@ -137,7 +137,7 @@ def plan_uninstall(
     """Work out an uninstall: remove exactly our entries, and what install created for them.
 
     Only what the record lists is removed. An entry left that is exactly this installation's
-    (as `ours` judges it, with `environ`'s PATH) or of install's form with its program gone is
+    (as `ownership` judges it, with `environ`'s PATH) or of install's form with its program gone is
     named in `Plan.leftovers`: the record is missing (another `XDG_STATE_HOME`) or was lost, and
     uninstall must not report success with it still in place."""
     refuse_own_checkout(where)
@@ -217,16 +217,16 @@ def _leftover(value: object, hook: bool, environ: Mapping[str, str]) -> str | No
     """For an entry the record does not list: what makes it exactly ours — this installation's
     (as doctor calls ours), or of install's form with its program gone — and the fix; else
     None (a look-alike, left alone without a word more)."""
-    gone = ours.missing_program(value, hook)
+    gone = ownership.missing_program(value, hook)
     if gone is not None:
         return f"its program {gone} no longer exists; delete the entry by hand"
-    me = ours.this_installation()
+    me = ownership.this_installation()
     if hook:
         command = value.get("command") if isinstance(value, dict) else None
         is_object = isinstance(value, dict) and set(value) == {"type", "command"}
-        verdict = ours.judge_hook(command, me, environ) if is_object else None
+        verdict = ownership.judge_hook(command, me, environ) if is_object else None
     else:
-        verdict = ours.judge_server(value, me, environ)
-    if verdict is None or verdict.args is None or verdict.reason == ours.PLUGIN_REASON:
+        verdict = ownership.judge_server(value, me, environ)
+    if verdict is None or verdict.args is None or verdict.reason == ownership.PLUGIN_REASON:
         return None
     return "exactly as install writes it, but install did not write it: delete it by hand"

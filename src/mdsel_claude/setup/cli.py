@@ -6,7 +6,7 @@ applied (see `steps`), so a bad file stops everything before anything is written
 
 Here: the arguments, and install or uninstall in one client's configuration (Claude Code's
 scopes, or `--client`, whose adapter in `clients` does the work). The Agent Skill and
-`uninstall --all` are `cross_client`'s; the lock, `--dry-run` and the failure line every
+`uninstall --all` are `any_client`'s; the lock, `--dry-run` and the failure line every
 command shares are `runner`'s.
 """
 
@@ -22,13 +22,13 @@ from pathlib import Path
 from mdsel.settings import ConfigError, read_min_words
 from mdsel_claude.dir_lock import exclusive
 from mdsel_claude.setup import (
+    any_client,
     arguments,
-    cross_client,
     doctor_clients,
+    every_install,
     git_ignore,
     guards,
     ledger,
-    sweep,
 )
 from mdsel_claude.setup.claude_plans import plan_install, plan_uninstall
 from mdsel_claude.setup.clients import CLIENTS, Request
@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(
                 "--all takes every scope and client the record knows: no --scope, --client"
             )
-        return cross_client.uninstall_all(args.dry_run)
+        return any_client.uninstall_all(args.dry_run)
     if args.skill:
         if getattr(args, "instructions", False):
             parser.error("--instructions goes with the server, not with --skill")
@@ -77,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(
                 "--skill goes where every agent looks: no --client; --scope user or project"
             )
-        return cross_client.skill_command(args.command, args.scope or "user", args.dry_run)
+        return any_client.skill_command(args.command, args.scope or "user", args.dry_run)
     if args.client is not None and not claude:
         return _client_main(args)
     leftovers: tuple[str, ...] = ()
@@ -148,7 +148,7 @@ def _warn_if_passing(executable: str) -> None:
 
 def _doctor_main(args: argparse.Namespace, claude: bool) -> int:
     if args.all:
-        report = sweep.report_all(ledger.state_path(os.environ), os.environ)
+        report = every_install.report_all(ledger.state_path(os.environ), os.environ)
         report.say("all good" if not report.failed else "problems found (see above)")
         print("\n".join(report.lines))
         return 1 if report.failed else 0

@@ -1,7 +1,7 @@
 """`mdsel-claude doctor`: what is registered where, whether ours works, and what is doubled.
 
-It reads every scope's files itself (see `survey`), says for each entry whether it is this
-installation's own (see `ours`) — anything else is reported as not ours and never run — and
+It reads every scope's files itself (see `claude_places`), says for each entry whether it is this
+installation's own (see `ownership`) — anything else is reported as not ours and never run — and
 checks ours by running its own executable. It writes nothing and runs nothing a project file
 names. Exit status 0 only when our server and hook are registered, both work, Claude Code will
 use them (a project server approved), and nothing is registered twice.
@@ -13,9 +13,10 @@ import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import instructions, ledger, ours, paths, policy, survey
+from mdsel_claude.setup import claude_places, instructions, ledger, ownership, paths, policy
+from mdsel_claude.setup.claude_places import Hook, Server, Survey
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, FAILURE_EVENT, SERVER_KEY
-from mdsel_claude.setup.ours import Installation, Verdict
+from mdsel_claude.setup.ownership import Installation, Verdict
 from mdsel_claude.setup.probes import (
     Report,
     check_hook,
@@ -23,7 +24,6 @@ from mdsel_claude.setup.probes import (
     fires_on_failed_read,
     fires_on_read,
 )
-from mdsel_claude.setup.survey import Hook, Server, Survey
 
 SCOPE_ORDER = ("local", "project", "user")
 """Which scope's server Claude Code uses when several have one by the same name."""
@@ -34,13 +34,13 @@ APPROVE_HINT = "start `claude` in the project and approve it (or enable it in /m
 def run_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     """Check everything, print the report, return the exit status."""
     report = Report()
-    me = ours.this_installation()
+    me = ownership.this_installation()
     report.say(f"{EXECUTABLE_NAME}: {shlex.join(me.argv)} (the only program doctor runs)")
-    found = survey.survey(project_dir, environ)
+    found = claude_places.survey(project_dir, environ)
     report.say(f"project {found.project}")
     for problem in found.problems:
         report.fail(problem)
-    servers = [(s, ours.judge_server(s.value, me, environ)) for s in found.servers]
+    servers = [(s, ownership.judge_server(s.value, me, environ)) for s in found.servers]
     hooks = [(h, _judge_hook(h, me, environ)) for h in found.hooks]
     report.say("found")
     _list(servers, hooks, found, report)
@@ -72,7 +72,7 @@ def _judge_hook(hook: Hook, me: Installation, environ: Mapping[str, str]) -> Ver
     if hook.other_keys:
         keys = ", ".join(hook.other_keys)
         return Verdict(None, f"not a hook install writes (other keys or values: {keys})")
-    return ours.judge_hook(hook.command, me, environ)
+    return ownership.judge_hook(hook.command, me, environ)
 
 
 def _where(scope: str, where: str) -> str:
@@ -95,7 +95,7 @@ def _list(
         place = _where(server.scope, server.where)
         report.say(f"  MCP server {server.name!r} {place}: {_judged(verdict)}")
         if server.scope == "project":
-            report.say(f"    approval: {survey.approval_of(found, server.name)}")
+            report.say(f"    approval: {claude_places.approval_of(found, server.name)}")
     for hook, verdict in hooks:
         report.say(
             f"  {hook.event} hook (matcher {hook.matcher!r}) {_where(hook.scope, hook.where)}: "
@@ -108,10 +108,10 @@ def _gone(
 ) -> None:
     """Entries of install's exact form whose program no longer exists: they fail on every
     start or Read. Said with the commands that fix them."""
-    dead = [(s.scope, ours.missing_program(s.value, False)) for s, _ in servers]
+    dead = [(s.scope, ownership.missing_program(s.value, False)) for s, _ in servers]
     for hook, _ in hooks:
         value = {"type": "command", "command": hook.command}
-        dead.append((hook.scope, ours.missing_program(value, True)))
+        dead.append((hook.scope, ownership.missing_program(value, True)))
     for scope, program in dict.fromkeys((s, p) for s, p in dead if p):
         if scope == "managed":
             report.fail(f"the managed settings run {program}, which does not exist: tell the "
@@ -192,7 +192,7 @@ def _judge_active(server: Server, verdict: Verdict, found: Survey, report: Repor
             f"MCP server {server.name!r} is switched off ({off}), so Claude Code does not "
             "start it: remove it there (or enable the server in /mcp)"
         )
-    denied = survey.denied_tools(found, server.name)
+    denied = claude_places.denied_tools(found, server.name)
     if denied:
         report.fail(
             f"Claude Code refuses the tools of MCP server {server.name!r}: permissions.deny "
@@ -202,7 +202,7 @@ def _judge_active(server: Server, verdict: Verdict, found: Survey, report: Repor
     refused = (
         None
         if server.scope == "managed"
-        else survey.allowlist_refusal(found, server.name, server.value)
+        else claude_places.allowlist_refusal(found, server.name, server.value)
     )
     if refused is not None:
         report.fail(f"Claude Code does not start MCP server {server.name!r}: {refused}")
@@ -213,7 +213,7 @@ def _judge_active(server: Server, verdict: Verdict, found: Survey, report: Repor
             f"({verdict.reason}); it was not run"
         )
     elif server.scope == "project":
-        state = survey.approval_of(found, server.name)
+        state = claude_places.approval_of(found, server.name)
         if state != "approved":
             report.fail(f"project MCP server {server.name!r} is {state}: {APPROVE_HINT}")
 

@@ -1,7 +1,7 @@
 """`doctor --client NAME` and `doctor --plugin`: the installs `mdsel-claude doctor` does not read.
 
 For another MCP client it reads the client's user and project files (see `clients`), judges our
-server entry as `ours` does for Claude Code — exactly the form install writes there, running
+server entry as `ownership` does for Claude Code — exactly the form install writes there, running
 this very installation — and starts this installation's server. For the Claude Code plugin it
 reads Claude Code's plugin records: installed, enabled, the plugin's own entries; what the
 plugin will really run (`doctor_plugin`: its Python, its server's environment, Claude Code's
@@ -18,19 +18,19 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.setup import (
+    claude_places,
     doctor_plugin,
     instructions,
     jsonfile,
     ledger,
-    ours,
+    ownership,
     paths,
     policy,
-    survey,
 )
 from mdsel_claude.setup.clients import Client, Doctoring
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, PLUGIN_NAME, PLUGIN_NAMES, SERVER_KEY
 from mdsel_claude.setup.jsonfile import ConfigFileError
-from mdsel_claude.setup.ours import Installation
+from mdsel_claude.setup.ownership import Installation
 from mdsel_claude.setup.probes import Report, check_hook, check_server
 
 INSTALL_PLUGIN = (
@@ -66,14 +66,14 @@ def judge_client_server(
         return False, "not an entry install writes (other keys or arguments)", False
     if os.path.isabs(program) and not os.path.lexists(program):
         return False, f"runs {program}, which no longer exists", True
-    problem = ours.program_problem(program, me, environ)
+    problem = ownership.program_problem(program, me, environ)
     return problem is None, problem or f"runs {program} serve", False
 
 
 def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, str]) -> int:
     """`doctor --client NAME`: print the report, return the exit status."""
     report = Report()
-    me = ours.this_installation()
+    me = ownership.this_installation()
     _header(me, report)
     places = [("user", client.user_file(environ))]
     if client.project_file is not None:
@@ -133,10 +133,10 @@ def run_client_doctor(client: Client, project_dir: Path, environ: Mapping[str, s
 def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
     """`doctor --plugin`: print the report, return the exit status."""
     report = Report()
-    me = ours.this_installation()
+    me = ownership.this_installation()
     _header(me, report)
     config_dir = paths.user_config_dir(environ)
-    found = survey.survey(project_dir, environ)
+    found = claude_places.survey(project_dir, environ)
     report.say(f"project {found.project}")
     records = config_dir / "plugins" / "installed_plugins.json"
     try:
@@ -160,8 +160,8 @@ def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
         if key not in found.plugins:
             report.fail(f"enable it: `claude plugin enable {key}` (or /plugin in Claude Code)")
     for server in (s for s in found.servers if s.scope.startswith("plugin")):
-        verdict = ours.judge_server(server.value, me, environ)
-        if verdict.reason == ours.PLUGIN_REASON:
+        verdict = ownership.judge_server(server.value, me, environ)
+        if verdict.reason == ownership.PLUGIN_REASON:
             report.say(f"  server {server.name!r} ({server.where}): the plugin's launcher")
         else:
             report.fail(f"server {server.name!r} in {server.where} is not the plugin's own entry")
@@ -169,7 +169,7 @@ def run_plugin_doctor(project_dir: Path, environ: Mapping[str, str]) -> int:
         if refusal is not None:
             report.fail(f"Claude Code does not start the plugin's server: {refusal}")
     for hook in (h for h in found.hooks if h.scope.startswith("plugin")):
-        if hook.command == ours.PLUGIN_HOOK:
+        if hook.command == ownership.PLUGIN_HOOK:
             report.say(f"  {hook.event} hook ({hook.where}): the plugin's launcher")
         else:
             report.fail(f"hook {hook.command!r} in {hook.where} is not the plugin's own entry")

@@ -4,7 +4,7 @@ Claude Code uses every scope at once: a server named `mdsel` in two scopes is on
 (only one is started), and two Read hooks give the reminder twice. So installing in one scope
 while another already has our server or hook is refused, naming what is there and the command
 that removes it, unless `--allow-duplicate` says it is meant. Only reading happens here (see
-`survey`); nothing found in a file is run.
+`claude_places`); nothing found in a file is run.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import survey
+from mdsel_claude.setup import claude_places
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.paths import is_own_checkout
 from mdsel_claude.setup.probes import fires_on_read
@@ -23,7 +23,7 @@ def registered_elsewhere(
 ) -> list[tuple[str, str]]:
     """Our server or a Read hook of mdsel-claude in any scope but `scope`, or in an enabled
     plugin: each as (what and where, the command that removes it)."""
-    found = survey.survey(project_dir, environ)
+    found = claude_places.survey(project_dir, environ)
     # In a checkout of mdsel-claude, the project's files are the plugin's own (see
     # `claude_plans.refuse_own_checkout`): not an install, and never removed by one.
     skip = {scope, "project"} if is_own_checkout(found.project) else {scope}

@@ -84,7 +84,7 @@ def _find(text: str, run: str) -> int:
 
 
 def take_out(text: str, piece: str, ours: str) -> str | None:
-    """`text` without the run `append` added (`piece`, whose block is `ours`); None when the
+    """`text` without the run `append` added (`piece`, whose block is `ownership`); None when the
     block is not there as it was written (edited, or gone).
 
     The block is found first (its last whole-line occurrence; or, its final line ending taken

@@ -3,8 +3,8 @@ hook that another scope registers. The messages say which file decides and what 
 
 from __future__ import annotations
 
+from mdsel_claude.setup.claude_places import Hook, Server, Survey
 from mdsel_claude.setup.entries import SERVER_KEY
-from mdsel_claude.setup.survey import Hook, Server, Survey
 
 SCOPES = ("local", "project", "user")
 """The scopes of the user's own files (the plugin's are `plugin NAME`, the policy's `managed`)."""

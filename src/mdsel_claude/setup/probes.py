@@ -1,6 +1,6 @@
 """Run this installation's hook and server the way Claude Code would, and judge the answers.
 
-Only our own executable is ever run (see `ours`), with the arguments of an entry that was
+Only our own executable is ever run (see `ownership`), with the arguments of an entry that was
 recognised as ours, never through a shell and in a temporary directory: the hook on generated
 Markdown files just over and just at its threshold, the server up to an MCP `initialize` answer.
 """

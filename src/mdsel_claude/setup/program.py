@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import ours
+from mdsel_claude.setup import ownership
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.errors import SetupError
 
@@ -33,7 +33,7 @@ def find_executable() -> str:
             return candidate
     # Absolute PATH entries only: with `.` on PATH, a repository's own `mdsel-claude` would
     # otherwise be written into the user's configuration as ours.
-    found = ours.resolve(EXECUTABLE_NAME, os.environ)
+    found = ownership.resolve(EXECUTABLE_NAME, os.environ)
     if found:
         return found
     raise SetupError(

@@ -9,7 +9,7 @@ event, matcher and read tool; from it come our hook object (`EXE hook --client N
 --min-words N`, see `entries.hook_command`), its recognition, adding it (replacing an earlier
 one of ours) and taking out what the record says install wrote, and doctor's look at it. The
 entry and the containers it needed are noted in the install record like a server's, so that
-uninstall (and `uninstall --all`, through `sweep`) removes exactly them.
+uninstall (and `uninstall --all`, through `every_install`) removes exactly them.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ours
+from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ownership
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
 from mdsel_claude.setup.entry_edits import Added
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
@@ -162,7 +162,7 @@ def add_beside(
 def report(
     hook: JsonHook,
     places: Sequence[tuple[str, Path]],
-    me: ours.Installation,
+    me: ownership.Installation,
     environ: Mapping[str, str],
     out: Report,
     payload: Callable[[str, str], Payload],
@@ -193,7 +193,7 @@ def report(
             if parsed is None:
                 problem: str | None = "not a hook install writes (other keys or arguments)"
             else:
-                problem = ours.program_problem(parsed[0], me, environ)
+                problem = ownership.program_problem(parsed[0], me, environ)
             if problem is None and not hook.fires(event, matcher):
                 problem = f"does not run after {hook.tool} ({event}, matcher {matcher!r})"
             verdict = "ours" if problem is None else f"not ours or not run: {problem}"

@@ -13,7 +13,7 @@ a copy goes there too where that client's folder already is, so that no folder o
 user does not run is made.
 
 Under the home directory (user scope, the default) or at the project root (`--scope project`,
-shared with whoever clones the project). Each copy is a whole file of ours (see `owned`).
+shared with whoever clones the project). Each copy is a whole file of ours (see `whole_files`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from mdsel_claude.setup import ledger, owned
+from mdsel_claude.setup import ledger, whole_files
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.steps import Note, Plan, Step
@@ -76,7 +76,7 @@ def plan_install(paths: list[Path], state_file: Path) -> tuple[Plan, bool]:
     steps: list[Step] = []
     refused = False
     for path in paths:
-        more, state, done = owned.plan_write(path, text, "the mdsel Agent Skill", state)
+        more, state, done = whole_files.plan_write(path, text, "the mdsel Agent Skill", state)
         steps += more
         refused |= not done
     return Plan(tuple(steps), state, state_file), refused
@@ -86,7 +86,7 @@ def plan_uninstall(paths: list[Path], state_file: Path) -> Plan:
     state = ledger.load(state_file)
     steps: list[Step] = []
     for path in paths:
-        more, state = owned.plan_remove(path, state)
+        more, state = whole_files.plan_remove(path, state)
         steps += more
     if not steps:
         steps.append(Note("nothing of mdsel-claude's skill is installed there"))

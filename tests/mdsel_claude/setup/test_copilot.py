@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, owned
+from mdsel_claude.setup import cli, whole_files
 from mdsel_claude.setup.clients import copilot
 from mdsel_claude.setup.program import find_executable
 
@@ -59,7 +59,7 @@ def test_install_writes_server_and_hooks_and_uninstall_removes_everything(
         assert entry == {"type": "command", "matcher": matcher, "bash": f"{exe} hook --client "
                          "copilot --min-words 200"}  # fmt: skip
     written = record(home)[str(hooks_of(folder))]
-    digest = owned.digest(hooks_of(folder).read_bytes())
+    digest = whole_files.digest(hooks_of(folder).read_bytes())
     assert written["written"] == [  # type: ignore[index]
         {"at": ["(whole file)"], "hook": False, "value": {"sha256": digest}}
     ]

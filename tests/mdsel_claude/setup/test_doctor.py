@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, entries, ours, probes
+from mdsel_claude.setup import cli, entries, ownership, probes
 from mdsel_claude.setup.doctor import run_doctor
 
 
 def own_executable() -> str:
-    executable = ours.this_installation().executable
+    executable = ownership.this_installation().executable
     assert executable is not None, "the tests need mdsel-claude installed (pip install -e .)"
     return executable
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude import dir_lock, provision_state
-from mdsel_claude.setup import cli, entries, ours
+from mdsel_claude.setup import cli, entries, ownership
 from mdsel_claude.setup.clients import CLIENTS
 from mdsel_claude.setup.program import find_executable, passing_place
 from tests.mdsel_claude.setup.conftest import claude_json
@@ -279,8 +279,8 @@ def test_project_hook_is_silent_where_mdsel_claude_is_missing(on_path: str, home
         assert done.returncode == 0 and done.stderr == ""
         assert ("mdsel_index" in done.stdout) is reminds
     # doctor calls it ours and runs it; uninstall removes it, as the old bare form before it.
-    me = ours.this_installation()
-    assert ours.judge_hook(command, me, os.environ).args == ("hook", "--min-words", "200")
+    me = ownership.this_installation()
+    assert ownership.judge_hook(command, me, os.environ).args == ("hook", "--min-words", "200")
     big.unlink()
     assert cli.main(["uninstall", "--scope", "project"]) == 0
     assert os.listdir(".") == []

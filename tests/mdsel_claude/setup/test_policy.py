@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mdsel_claude.setup import managed, policy
-from mdsel_claude.setup.survey import Hook, Server, Survey
+from mdsel_claude.setup.claude_places import Hook, Server, Survey
 
 
 def found(**switches: object) -> Survey:

@@ -25,7 +25,7 @@ from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import JSONObject
 from mdsel_claude.setup.ledger import FileRecord, WrittenEntry
-from mdsel_claude.setup.ours import Installation
+from mdsel_claude.setup.ownership import Installation
 from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.plan_parts import (
     file_step,

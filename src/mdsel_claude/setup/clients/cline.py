@@ -14,7 +14,7 @@ only if it is executable. Ours goes in the first, executable, the folder both re
     exec /abs/mdsel-claude hook --client cline --min-words 200
 
 so that with mdsel-claude gone the script says nothing and exits 0. The script is ours whole
-(see `owned`): install writes it only while it is absent or as an install wrote it, uninstall
+(see `whole_files`): install writes it only while it is absent or as an install wrote it, uninstall
 deletes it only while unchanged, and a `PostToolUse` of the user's own is never touched.
 """
 
@@ -139,13 +139,13 @@ class Cline(Client):
     """The server in Cline's MCP settings, and the hook script beside them."""
 
     def plan_install(self, request: Request) -> Plan:
-        from mdsel_claude.setup import owned
+        from mdsel_claude.setup import whole_files
 
         argv = hook_argv(request.executable, request.words(), request.mode)
         plan = super().plan_install(request)
         path = script_file(request.environ)
         what = f"Cline {HOOK_NAME} hook → {shlex.join(argv)}"
-        steps, state, done = owned.plan_write(path, render(argv), what, plan.state, _is_ours)
+        steps, state, done = whole_files.plan_write(path, render(argv), what, plan.state, _is_ours)
         if not done:
             raise SetupError(
                 f"{path} is a {HOOK_NAME} hook of your own (mdsel-claude did not write it), "
@@ -161,10 +161,10 @@ class Cline(Client):
         return Plan((*plan.steps, *script), state, plan.state_file, plan.leftovers)
 
     def plan_uninstall(self, request: Request) -> Plan:
-        from mdsel_claude.setup import owned
+        from mdsel_claude.setup import whole_files
 
         plan = super().plan_uninstall(request)
-        removed, state = owned.plan_remove(script_file(request.environ), plan.state)
+        removed, state = whole_files.plan_remove(script_file(request.environ), plan.state)
         deletes = any(isinstance(step, DeleteFile) for step in removed)
         earlier = [
             step
@@ -175,7 +175,7 @@ class Cline(Client):
         return Plan((*earlier, *removed), state, plan.state_file, plan.leftovers)
 
     def doctor(self, found: Doctoring) -> None:
-        from mdsel_claude.setup import jsonfile, ours
+        from mdsel_claude.setup import jsonfile, ownership
         from mdsel_claude.setup.probes import run_on_threshold
 
         report = found.report
@@ -190,7 +190,9 @@ class Cline(Client):
             )
         _others(path, found)
         problem = (
-            None if parsed is None else ours.program_problem(parsed[0], found.me, found.environ)
+            None
+            if parsed is None
+            else ownership.program_problem(parsed[0], found.me, found.environ)
         )
         if parsed is not None:
             runs = shlex.join(hook_argv(*parsed))

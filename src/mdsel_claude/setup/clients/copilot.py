@@ -4,7 +4,7 @@
 
 Copilot CLI loads every `*.json` in `~/.copilot/hooks/` (`$COPILOT_HOME/hooks/`) and in the
 project's `.github/hooks/`, so install writes its own `hooks/mdsel-claude.json` next to the
-server's file, a whole file of ours (see `owned`):
+server's file, a whole file of ours (see `whole_files`):
 
     {"version": 1, "hooks": {
       "postToolUse": [{"type": "command", "matcher": "view|bash", "bash": "CMD"}],
@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel_claude.hook import copilot
-from mdsel_claude.setup import entries, jsonc, jsonfile, ours, owned
+from mdsel_claude.setup import entries, jsonc, jsonfile, ownership, whole_files
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, hook_args
 from mdsel_claude.setup.errors import SetupError
@@ -103,7 +103,7 @@ class Copilot(Client):
         plan = super().plan_install(request)
         path = hooks_file(request.path)
         what = f"Copilot CLI postToolUse hook on view → {command}"
-        steps, state, done = owned.plan_write(
+        steps, state, done = whole_files.plan_write(
             path, render(command), what, plan.state, lambda data: parse(data) is not None
         )
         if not done:
@@ -115,7 +115,7 @@ class Copilot(Client):
     def plan_uninstall(self, request: Request) -> Plan:
         plan = super().plan_uninstall(request)
         # The folder both files needed (`~/.copilot`, `.github`) goes once both are gone.
-        return owned.plan_remove_after(plan, hooks_file(request.path))
+        return whole_files.plan_remove_after(plan, hooks_file(request.path))
 
     def doctor(self, found: Doctoring) -> None:
         report_hooks(found.places, found.me, found.environ, found.report)
@@ -138,7 +138,7 @@ class Copilot(Client):
 
 def report_hooks(
     places: Sequence[tuple[str, Path]],
-    me: ours.Installation,
+    me: ownership.Installation,
     environ: Mapping[str, str],
     report: Report,
 ) -> None:
@@ -160,7 +160,7 @@ def report_hooks(
         if parsed is None:
             report.say(f"  hooks {scope} ({path}): not ours, not run: not a file install writes")
             continue
-        problem = ours.program_problem(parsed[0], me, environ)
+        problem = ownership.program_problem(parsed[0], me, environ)
         verdict = "ours, " if problem is None else "not ours: "
         runs = f"runs {hook_command(*parsed)}"
         report.say(f"  hooks {scope} ({path}): {verdict}{problem or runs}")

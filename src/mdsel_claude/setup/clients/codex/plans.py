@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from mdsel_claude.hook import codex
-from mdsel_claude.setup import ours
+from mdsel_claude.setup import ownership
 from mdsel_claude.setup.clients.codex import config_layers, config_toml, hook_tables, trust_keys
 from mdsel_claude.setup.clients.codex.hook_tables import HOOKS, MATCHER, STATE
 from mdsel_claude.setup.clients.codex.trust_keys import TRUSTED_HASH
@@ -96,7 +96,7 @@ def doctor(path: Path, environ: Mapping[str, str], report: Report, folder: Path)
         report.fail(
             f"hooks are switched off in {where} ([features] {key} = false): Codex runs none"
         )
-    me = ours.this_installation()
+    me = ownership.this_installation()
     source = trust_keys.trust_source(environ)
     mine: list[str] = []
     for event, group, index, hook in _our_hooks(doc):
@@ -104,7 +104,7 @@ def doctor(path: Path, environ: Mapping[str, str], report: Report, folder: Path)
         command = str(hook["command"])
         program = shlex.split(command)[0]
         report.say(f"  {event} hook ({path}): {command}")
-        problem = ours.program_problem(program, me, environ)
+        problem = ownership.program_problem(program, me, environ)
         if problem:
             report.fail(f"not this installation's: {problem}")
             continue

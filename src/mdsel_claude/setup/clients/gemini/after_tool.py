@@ -15,7 +15,7 @@ Code. Gemini CLI 0.61 runs hooks unless `hooksConfig.enabled` is false (its defa
 no other setting is written; it runs them only in folders the user trusts.
 
 The entry and the containers it needed are noted in the install record like the server's, so
-uninstall (and `uninstall --all`, through `sweep`) removes exactly them.
+uninstall (and `uninstall --all`, through `every_install`) removes exactly them.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel_claude.hook import gemini
-from mdsel_claude.setup import entries, entry_edits, jsonfile, ours
+from mdsel_claude.setup import entries, entry_edits, jsonfile, ownership
 from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args
 from mdsel_claude.setup.entry_edits import Added
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject
@@ -103,7 +103,7 @@ def fires_on_read_file(event: str, matcher: object) -> bool:
 
 def report_hooks(
     places: Sequence[tuple[str, Path]],
-    me: ours.Installation,
+    me: ownership.Installation,
     environ: Mapping[str, str],
     report: Report,
 ) -> None:
@@ -135,7 +135,7 @@ def report_hooks(
             if parsed is None:
                 problem: str | None = "not a hook install writes (other keys or arguments)"
             else:
-                problem = ours.program_problem(parsed[0], me, environ)
+                problem = ownership.program_problem(parsed[0], me, environ)
             if problem is None and not fires_on_read_file(event, matcher):
                 problem = f"does not run after read_file ({event}, matcher {matcher!r})"
             verdict = "ours" if problem is None else f"not ours or not run: {problem}"

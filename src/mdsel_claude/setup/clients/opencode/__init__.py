@@ -33,7 +33,7 @@ class OpenCode(Client):
         return plugin_script.plan_install(plan, where, command)
 
     def plan_uninstall(self, request: Request) -> Plan:
-        from mdsel_claude.setup import owned
+        from mdsel_claude.setup import whole_files
         from mdsel_claude.setup.clients.opencode import merge_order, plugin_script
 
         plan = super().plan_uninstall(request)
@@ -42,7 +42,7 @@ class OpenCode(Client):
             plan, request.scope, request.path, False, user_home, request.environ
         )
         where = plugin_script.plugin_file(request.scope, request.path, request.cwd)
-        return owned.plan_remove_after(plan, where)
+        return whole_files.plan_remove_after(plan, where)
 
     def doctor(self, found: Doctoring) -> None:
         from mdsel_claude.setup.clients.opencode import plugin_script

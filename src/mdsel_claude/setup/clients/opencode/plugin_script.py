@@ -10,9 +10,9 @@ the bare `mdsel-claude`, found on PATH, and nothing happens when it is not). Its
 `tool.execute.after` hook passes each `read` and `bash` call to that command and adds its answer
 to the output the model sees (see `mdsel_claude.hook.opencode`).
 
-The file is ours whole (see `owned`): the install record notes its SHA-256, install replaces it
-only while it is absent or as an install wrote it, and uninstall (and `uninstall --all`) deletes
-it only while unchanged; a changed file is named and left alone.
+The file is ours whole (see `whole_files`): the install record notes its SHA-256, install
+replaces it only while it is absent or as an install wrote it, and uninstall (and `uninstall
+--all`) deletes it only while unchanged; a changed file is named and left alone.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel_claude.hook import opencode
-from mdsel_claude.setup import jsonfile, ours, owned
+from mdsel_claude.setup import jsonfile, ownership, whole_files
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.paths import project_root
@@ -111,7 +111,7 @@ def plan_install(plan: Plan, path: Path, command: Sequence[str]) -> Plan:
     """`plan` (the server's) followed by writing our plugin at `path`; refused, before anything
     is written, when a file install did not write is there."""
     what = f"OpenCode plugin → {shlex.join(command)}"
-    steps, state, done = owned.plan_write(path, render(command), what, plan.state, _is_ours)
+    steps, state, done = whole_files.plan_write(path, render(command), what, plan.state, _is_ours)
     if not done:
         raise SetupError(next(step.text for step in steps if isinstance(step, Note)))
     # The configuration folder the server's file needed is made once.
@@ -124,7 +124,7 @@ def plan_install(plan: Plan, path: Path, command: Sequence[str]) -> Plan:
 
 def report(
     places: Sequence[tuple[str, Path]],
-    me: ours.Installation,
+    me: ownership.Installation,
     environ: Mapping[str, str],
     out: Report,
 ) -> None:
@@ -144,7 +144,7 @@ def report(
         if parsed is None:
             out.say(f"  plugin {scope} ({path}): not ours, not run: not a plugin install writes")
             continue
-        problem = ours.program_problem(parsed[0], me, environ)
+        problem = ownership.program_problem(parsed[0], me, environ)
         verdict = "ours, runs " if problem is None else "not ours, not run: "
         runs = shlex.join(hook_command(*parsed))
         out.say(f"  plugin {scope} ({path}): {verdict}{problem or runs}")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import cli, owned
+from mdsel_claude.setup import cli, whole_files
 from mdsel_claude.setup.clients.opencode import plugin_script
 from mdsel_claude.setup.program import find_executable
 
@@ -61,7 +61,11 @@ def test_install_writes_the_plugin_and_uninstall_removes_everything(
     assert server["command"] == [exe, "serve"]
     written = record(home)[str(plugin_of(config))]
     assert written["written"] == [  # type: ignore[index]
-        {"at": ["(whole file)"], "hook": False, "value": {"sha256": owned.digest(text.encode())}}
+        {
+            "at": ["(whole file)"],
+            "hook": False,
+            "value": {"sha256": whole_files.digest(text.encode())},
+        }
     ]
     status, out, _ = run(capsys, "uninstall", "--client", "opencode")
     assert status == 0

@@ -1,7 +1,7 @@
 """The commands that are no one client's: the Agent Skill (`--skill`) and `uninstall --all`.
 
 The skill goes where every agent that reads skills looks; `uninstall --all` takes whatever the
-install record lists, in every scope and client (see `sweep`).
+install record lists, in every scope and client (see `every_install`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from mdsel_claude.dir_lock import exclusive
-from mdsel_claude.setup import ledger, sweep
+from mdsel_claude.setup import every_install, ledger
 from mdsel_claude.setup.claude_plans import plan_uninstall
 from mdsel_claude.setup.entries import EXECUTABLE_NAME
 from mdsel_claude.setup.errors import SetupError
@@ -52,17 +52,17 @@ def uninstall_all(dry_run: bool) -> int:
     state_file = ledger.state_path(os.environ)
     failed = False
     with exclusive(lock_dir()):
-        files = sweep.recorded_files(ledger.load(state_file))
+        files = every_install.recorded_files(ledger.load(state_file))
         if not files:
             print(f"the install record ({state_file}) lists nothing: nothing to remove")
         for path in files:
             try:
-                carry_out(sweep.plan_file(path, state_file), dry_run)
+                carry_out(every_install.plan_file(path, state_file), dry_run)
             except (ConfigFileError, SetupError, OSError) as error:
                 failure(error)
                 failed = True
         try:
-            carry_out(sweep.plan_dirs(state_file), dry_run)
+            carry_out(every_install.plan_dirs(state_file), dry_run)
         except OSError as error:
             failure(error)
             failed = True

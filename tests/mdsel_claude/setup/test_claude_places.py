@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import survey
+from mdsel_claude.setup import claude_places
 
 SERVER = {"command": "mdsel-claude", "args": ["serve"]}
 
@@ -35,7 +35,7 @@ def test_every_scope_is_read(home: Path, tmp_path: Path) -> None:
     }
     write(home / ".claude" / "settings.json", hook)
     write(project / ".claude" / "settings.local.json", hook)
-    found = survey.survey(project / "docs", {})
+    found = claude_places.survey(project / "docs", {})
     assert found.project == project
     assert [(s.scope, s.name) for s in found.servers] == [
         ("user", "mdsel"),
@@ -74,7 +74,7 @@ def test_approval(home: Path, trusted: bool, settings: object, state: str) -> No
     project = Path.cwd()
     write(home / ".claude.json", {"projects": {str(project): {"hasTrustDialogAccepted": trusted}}})
     write(project / ".claude" / "settings.local.json", settings)
-    assert survey.approval_of(survey.survey(project, {}), "mdsel") == state
+    assert claude_places.approval_of(claude_places.survey(project, {}), "mdsel") == state
 
 
 def test_older_approval_keys_in_claude_json_count(home: Path) -> None:
@@ -87,14 +87,14 @@ def test_older_approval_keys_in_claude_json_count(home: Path) -> None:
             }
         },
     )
-    assert survey.approval_of(survey.survey(Path.cwd(), {}), "mdsel") == "approved"
+    assert claude_places.approval_of(claude_places.survey(Path.cwd(), {}), "mdsel") == "approved"
 
 
 def test_unreadable_files_are_problems_not_crashes(home: Path) -> None:
     (home / ".claude.json").write_text("{")
     write(Path(".claude/settings.json"), {"a": 1})
     Path(".mcp.json").symlink_to("/dev/zero")
-    found = survey.survey(Path.cwd(), {})
+    found = claude_places.survey(Path.cwd(), {})
     assert len(found.problems) == 2
     assert any("not valid JSON" in p for p in found.problems)
     assert any("is a device, not a regular file" in p for p in found.problems)
@@ -103,11 +103,11 @@ def test_unreadable_files_are_problems_not_crashes(home: Path) -> None:
 def test_plugin_enabled_but_not_installed(home: Path) -> None:
     write(home / ".claude" / "settings.json", {"enabledPlugins": {"mdsel-claude@m": True}})
     write(Path(".claude/settings.local.json"), {"enabledPlugins": {"other@m": True}})
-    found = survey.survey(Path.cwd(), {})
+    found = claude_places.survey(Path.cwd(), {})
     assert found.plugins == ["mdsel-claude@m"]
     assert found.problems == ["plugin mdsel-claude@m is enabled but not installed"]
     write(Path(".claude/settings.local.json"), {"enabledPlugins": {"mdsel-claude@m": False}})
-    assert survey.survey(Path.cwd(), {}).plugins == []
+    assert claude_places.survey(Path.cwd(), {}).plugins == []
 
 
 def test_in_the_home_directory_the_user_settings_are_read_once(home: Path) -> None:
@@ -117,7 +117,7 @@ def test_in_the_home_directory_the_user_settings_are_read_once(home: Path) -> No
         "hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [{"command": "mdsel-claude hook"}]}]}
     }
     write(home / ".claude" / "settings.json", hook)
-    found = survey.survey(home, {})
+    found = claude_places.survey(home, {})
     assert [(h.scope, h.where) for h in found.hooks] == [
         ("user", str(home / ".claude" / "settings.json"))
     ]
@@ -139,11 +139,11 @@ def test_in_the_home_directory_the_user_settings_are_read_once(home: Path) -> No
 def test_allowed_mcp_servers_are_merged_and_judged(
     tmp_path: Path, allowlists: list[object], starts: bool
 ) -> None:
-    found = survey.Survey(tmp_path)
+    found = claude_places.Survey(tmp_path)
     for number, entries_ in enumerate(allowlists):
-        survey._allowlist(found, f"settings{number}.json", {"allowedMcpServers": entries_})
+        claude_places._allowlist(found, f"settings{number}.json", {"allowedMcpServers": entries_})
     server = {"type": "stdio", "command": "/bin/mdsel-claude", "args": ["serve"]}
-    refusal = survey.allowlist_refusal(found, "mdsel", server)
+    refusal = claude_places.allowlist_refusal(found, "mdsel", server)
     assert (refusal is None) == starts, refusal
     if refusal is not None:
         assert refusal.startswith("allowedMcpServers in settings0.json")
@@ -187,5 +187,5 @@ def test_a_worktree_that_does_not_point_back_keeps_its_own_key(tmp_path: Path) -
 def test_a_worktree_local_server_is_read_under_the_main_key(home: Path, tmp_path: Path) -> None:
     main, tree = _worktree(tmp_path)
     write(home / ".claude.json", {"projects": {str(main): {"mcpServers": {"mdsel": SERVER}}}})
-    found = survey.survey(tree, {})
+    found = claude_places.survey(tree, {})
     assert [(s.scope, s.name) for s in found.servers] == [("local", "mdsel")]

@@ -23,8 +23,8 @@ from mdsel_claude.setup import (
     instructions,
     jsonfile,
     ledger,
-    ours,
-    owned,
+    ownership,
+    whole_files,
 )
 from mdsel_claude.setup.clients import recorded_file
 from mdsel_claude.setup.entries import SERVER_KEY
@@ -78,8 +78,10 @@ def plan_file(path: Path, state_file: Path) -> Plan:
         return own.plan_uninstall(path, state_file)
     if instructions.is_block(ledger.load(state_file).created(path)):  # our block in prose
         return instructions.plan_file(path, state_file, ledger.load(state_file))
-    if owned.is_owned(ledger.load(state_file).created(path)):  # a file of ours whole (a skill)
-        removed, kept = owned.plan_remove(path, ledger.load(state_file))
+    if whole_files.is_owned(
+        ledger.load(state_file).created(path)
+    ):  # a file of ours whole (a skill)
+        removed, kept = whole_files.plan_remove(path, ledger.load(state_file))
         return Plan(tuple(removed), kept, state_file)
     state = _rekeyed(ledger.load(state_file), path)
     created = state.created(path)
@@ -141,7 +143,7 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
     it runs still exists and is this installation's. Nothing is run or written."""
     report = Report()
     state = ledger.load(state_file)
-    me = ours.this_installation()
+    me = ownership.this_installation()
     report.say(f"install record {state_file}")
     if not state.files:
         report.say(
@@ -153,8 +155,8 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
     for path in recorded_files(state):
         created = state.created(path)
         report.say(f"  {path}")
-        if owned.is_owned(created):
-            report.say("    " + owned.describe(path, created))
+        if whole_files.is_owned(created):
+            report.say("    " + whole_files.describe(path, created))
             continue
         if instructions.is_block(created):
             report.say("    " + instructions.describe(path, created))
@@ -187,7 +189,7 @@ def report_all(state_file: Path, environ: Mapping[str, str]) -> Report:
                 stale = True
                 report.fail(f"{what} runs {program}, which no longer exists")
                 continue
-            problem = ours.program_problem(program, me, environ)
+            problem = ownership.program_problem(program, me, environ)
             report.say(f"    {what}: " + (problem or f"ours, runs {program}"))
     if stale:
         report.fail(

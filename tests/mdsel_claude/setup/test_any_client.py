@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mdsel_claude import dir_lock
-from mdsel_claude.setup import cli, cross_client, entries, skill
+from mdsel_claude.setup import any_client, cli, entries, skill
 from mdsel_claude.setup.program import find_executable
 
 COPIES = (".claude/skills/mdsel/SKILL.md", ".agents/skills/mdsel/SKILL.md")
@@ -49,7 +49,7 @@ def test_skill_install_then_uninstall_gives_every_byte_back(
     (base / ".claude" / "settings.json").write_text('{"model": "x"}\n')
     before = snapshot(tmp_path)
 
-    assert cross_client.skill_command("install", scope, dry_run=False) == 0
+    assert any_client.skill_command("install", scope, dry_run=False) == 0
     assert "load it at their next start" in capsys.readouterr().out
     for copy in COPIES:
         assert (base / copy).read_bytes() == skill.SKILL_FILE.read_bytes()
@@ -57,7 +57,7 @@ def test_skill_install_then_uninstall_gives_every_byte_back(
     other = home if scope == "project" else Path.cwd()
     assert not any((other / copy).exists() for copy in COPIES)  # only the scope's own place
 
-    assert cross_client.skill_command("uninstall", scope, dry_run=False) == 0
+    assert any_client.skill_command("uninstall", scope, dry_run=False) == 0
     assert snapshot(tmp_path) == before
 
 
@@ -65,16 +65,16 @@ def test_skill_dry_runs_change_no_byte(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = snapshot(tmp_path)
-    assert cross_client.skill_command("install", "user", dry_run=True) == 0
+    assert any_client.skill_command("install", "user", dry_run=True) == 0
     out = capsys.readouterr().out
     assert snapshot(tmp_path) == before
     assert out and all(line.startswith("would ") for line in out.splitlines())  # named only
     assert "next start" not in out
 
-    assert cross_client.skill_command("install", "user", dry_run=False) == 0
+    assert any_client.skill_command("install", "user", dry_run=False) == 0
     installed = snapshot(tmp_path)
     capsys.readouterr()
-    assert cross_client.skill_command("uninstall", "user", dry_run=True) == 0
+    assert any_client.skill_command("uninstall", "user", dry_run=True) == 0
     out = capsys.readouterr().out
     assert snapshot(tmp_path) == installed
     assert out.count("would delete ") == len(COPIES)
@@ -86,7 +86,7 @@ def test_a_copy_refused_fails_the_command_but_the_other_is_written(
     theirs = home / COPIES[1]
     theirs.parent.mkdir(parents=True)
     theirs.write_text("---\nname: mdsel\ndescription: mine\n---\n")
-    assert cross_client.skill_command("install", "user", dry_run=False) == 1
+    assert any_client.skill_command("install", "user", dry_run=False) == 1
     out = capsys.readouterr().out
     assert "left alone: " in out and "next start" not in out
     assert theirs.read_text() == "---\nname: mdsel\ndescription: mine\n---\n"
@@ -97,7 +97,7 @@ def test_skill_uninstall_with_nothing_installed_says_so(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = snapshot(tmp_path)
-    assert cross_client.skill_command("uninstall", "project", dry_run=False) == 0
+    assert any_client.skill_command("uninstall", "project", dry_run=False) == 0
     assert capsys.readouterr().out == "nothing of mdsel-claude's skill is installed there\n"
     assert snapshot(tmp_path) == before
 
@@ -106,7 +106,7 @@ def test_a_scope_the_skill_has_not_is_one_line_and_no_change(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = snapshot(tmp_path)
-    assert cross_client.skill_command("install", "local", dry_run=False) == 1
+    assert any_client.skill_command("install", "local", dry_run=False) == 1
     out, err = capsys.readouterr()
     assert out == ""
     assert err == (
@@ -122,7 +122,7 @@ def test_a_record_that_cannot_be_written_stops_the_skill(
     blocker.write_text("")
     monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
     before = snapshot(tmp_path)
-    assert cross_client.skill_command("install", "user", dry_run=False) == 1
+    assert any_client.skill_command("install", "user", dry_run=False) == 1
     out, err = capsys.readouterr()
     assert "next start" not in out
     assert err.startswith("mdsel-claude: cannot write the install record") and err.count("\n") == 1
@@ -175,7 +175,7 @@ def test_uninstall_all_takes_what_the_record_lists_in_every_scope_and_client(
     capsys.readouterr()
 
     os.chdir(elsewhere)  # the record says where: not the directory it is run from
-    assert cross_client.uninstall_all(dry_run=False) == 0
+    assert any_client.uninstall_all(dry_run=False) == 0
     out, err = capsys.readouterr()
     assert err == ""
     for name in recorded["files"]:
@@ -197,12 +197,12 @@ def test_uninstall_all_dry_run_changes_no_byte(
     _install_everywhere()
     installed = snapshot(tmp_path)
     capsys.readouterr()
-    assert cross_client.uninstall_all(dry_run=True) == 0
+    assert any_client.uninstall_all(dry_run=True) == 0
     out = capsys.readouterr().out
     assert snapshot(tmp_path) == installed
     assert "would update " in out and "would delete " in out
     assert "would remove empty directory " in out
-    assert cross_client.uninstall_all(dry_run=False) == 0  # what it showed can then be done
+    assert any_client.uninstall_all(dry_run=False) == 0  # what it showed can then be done
     assert not record(home).exists()
 
 
@@ -210,7 +210,7 @@ def test_uninstall_all_with_nothing_recorded(
     home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     before = snapshot(tmp_path)
-    assert cross_client.uninstall_all(dry_run=False) == 0
+    assert any_client.uninstall_all(dry_run=False) == 0
     out, err = capsys.readouterr()
     assert out == f"the install record ({record(home)}) lists nothing: nothing to remove\n"
     assert err == ""
@@ -222,7 +222,7 @@ def test_uninstall_all_keeps_a_folder_it_made_that_holds_something_else(
 ) -> None:
     assert cli.main(["install", "--client", "gemini"]) == 0
     (home / ".gemini" / "notes.md").write_text("mine")
-    assert cross_client.uninstall_all(dry_run=False) == 0
+    assert any_client.uninstall_all(dry_run=False) == 0
     assert sorted(os.listdir(home / ".gemini")) == ["notes.md"]
     assert f"kept {home / '.gemini'} (not empty)" in capsys.readouterr().out
     assert not record(home).exists()  # forgotten: uninstall never owns it again
@@ -234,8 +234,8 @@ def test_uninstall_all_keeps_a_folder_it_made_that_holds_something_else(
 @pytest.mark.parametrize(
     "command",
     [
-        lambda: cross_client.skill_command("install", "user", dry_run=False),
-        lambda: cross_client.uninstall_all(dry_run=False),
+        lambda: any_client.skill_command("install", "user", dry_run=False),
+        lambda: any_client.uninstall_all(dry_run=False),
     ],
     ids=["skill", "uninstall-all"],
 )

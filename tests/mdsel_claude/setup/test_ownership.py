@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mdsel_claude.setup import ours
+from mdsel_claude.setup import ownership
 from mdsel_claude.setup.errors import SetupError
-from mdsel_claude.setup.ours import Installation
+from mdsel_claude.setup.ownership import Installation
 from mdsel_claude.setup.program import find_executable
 
 
@@ -26,7 +26,7 @@ def installed(tmp_path: Path) -> tuple[Installation, Path]:
 
 
 def test_this_installation_is_beside_the_interpreter() -> None:
-    found = ours.this_installation()
+    found = ownership.this_installation()
     assert found.executable is not None and found.executable.endswith("/mdsel-claude")
     assert found.argv == (found.executable,)
 
@@ -59,25 +59,25 @@ def test_judge_hook(installed: tuple[Installation, Path], template: str, args: o
     exe = installation.executable
     assert exe is not None
     command = template.format(exe=shlex.quote(exe), raw=exe)
-    assert ours.judge_hook(command, installation, {"PATH": "/usr/bin"}).args == args
+    assert ownership.judge_hook(command, installation, {"PATH": "/usr/bin"}).args == args
 
 
 def test_bare_names_resolve_through_absolute_path_entries_only(
     installed: tuple[Installation, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     installation, folder = installed
-    assert ours.judge_hook("mdsel-claude hook", installation, {"PATH": str(folder)}).args
+    assert ownership.judge_hook("mdsel-claude hook", installation, {"PATH": str(folder)}).args
     # A relative PATH entry (here `.`, where a repository put its own) is never searched.
     monkeypatch.chdir(folder)
-    verdict = ours.judge_hook("mdsel-claude hook", installation, {"PATH": "."})
+    verdict = ownership.judge_hook("mdsel-claude hook", installation, {"PATH": "."})
     assert verdict.args is None and "not an installed program" in verdict.reason
-    verdict = ours.judge_hook("./mdsel-claude hook", installation, {"PATH": str(folder)})
+    verdict = ownership.judge_hook("./mdsel-claude hook", installation, {"PATH": str(folder)})
     assert verdict.args is None
     other = tmp_path / "other" / "mdsel-claude"
     other.parent.mkdir()
     other.write_text("#!/bin/sh\n")
     other.chmod(0o755)
-    verdict = ours.judge_hook(f"{other} hook", installation, {})
+    verdict = ownership.judge_hook(f"{other} hook", installation, {})
     assert verdict.args is None and "another mdsel-claude than this one" in verdict.reason
 
 
@@ -87,7 +87,7 @@ def test_a_symlink_to_this_installation_is_ours(
     installation, folder = installed
     link = tmp_path / "mdsel-claude"
     link.symlink_to(folder / "mdsel-claude")
-    assert ours.judge_hook(f"{link} hook", installation, {}).args == ("hook",)
+    assert ownership.judge_hook(f"{link} hook", installation, {}).args == ("hook",)
 
 
 @pytest.mark.parametrize(
@@ -106,26 +106,26 @@ def test_judge_server(installed: tuple[Installation, Path], extra: object, args:
     installation, _ = installed
     assert isinstance(extra, dict)
     value = {"type": "stdio", "command": installation.executable, "args": ["serve"], **extra}
-    assert ours.judge_server(value, installation, {}).args == args
+    assert ownership.judge_server(value, installation, {}).args == args
 
 
 def test_no_installation_means_nothing_is_ours(installed: tuple[Installation, Path]) -> None:
     installation, _ = installed
     nothing = Installation(None, ("python3", "-m", "mdsel_claude"))
     value = {"command": installation.executable, "args": ["serve"]}
-    assert ours.judge_server(value, nothing, {}).args is None
+    assert ownership.judge_server(value, nothing, {}).args is None
 
 
 def test_the_plugin_forms_are_those_of_the_plugin_files() -> None:
     root = Path(__file__).resolve().parents[3] / "plugin"
     server = json.loads((root / ".mcp.json").read_text())["mcpServers"]["mdsel"]
     hooks = json.loads((root / "hooks" / "hooks.json").read_text())["hooks"]["PreToolUse"]
-    assert server == ours.PLUGIN_SERVER
-    assert hooks[0]["hooks"][0]["command"] == ours.PLUGIN_HOOK
+    assert server == ownership.PLUGIN_SERVER
+    assert hooks[0]["hooks"][0]["command"] == ownership.PLUGIN_HOOK
     nothing = Installation(None, ("python3", "-m", "mdsel_claude"))
-    assert ours.judge_server(server, nothing, {}).args == ("serve",)
-    assert ours.judge_hook(ours.PLUGIN_HOOK, nothing, {}).args == ("hook",)
-    assert ours.judge_hook(ours.PLUGIN_HOOK + "; id", nothing, {}).args is None
+    assert ownership.judge_server(server, nothing, {}).args == ("serve",)
+    assert ownership.judge_hook(ownership.PLUGIN_HOOK, nothing, {}).args == ("hook",)
+    assert ownership.judge_hook(ownership.PLUGIN_HOOK + "; id", nothing, {}).args is None
 
 
 def test_install_never_takes_mdsel_claude_from_a_relative_path_entry(
