@@ -24,7 +24,9 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(an attribute block ending a title, one attribute)."""
     word = rf"(?:{_ATTRIBUTE}|{_BARE})"
     words = rf"(?::[ \t]*{word}(?:[ \t]+{word})*|{_ATTRIBUTE}(?:[ \t]+{_ATTRIBUTE})*)"
-    block = rf"[ \t]*(\{{[ \t]*{words}[ \t]*\}})\Z"
+    # The block's own `{` starts the pattern: spaces before it are stripped after, since a
+    # leading `[ \t]*` would be tried from every space of a long run (quadratic).
+    block = rf"(\{{[ \t]*{words}[ \t]*\}})\Z"
     return re.compile(block), re.compile(_ATTRIBUTE)
 
 
@@ -48,7 +50,7 @@ def attribute_block(title: str, raw: bytes) -> tuple[str, str | None] | None:
         return None
     ids = [_id_of(word) for word in attribute.findall(found.group(1))]
     ids = [ident for ident in ids if ident]
-    return title[: found.start()], (ids[-1] if ids else None)
+    return title[: found.start()].rstrip(" \t"), (ids[-1] if ids else None)
 
 
 def _id_of(attribute: str) -> str | None:

@@ -20,16 +20,29 @@ def heading_text(title: str, raw: bytes) -> tuple[str, tuple[str, str | None] | 
     if title and title[-1] == "}":
         found = attribute_block(title, raw)
         if found is not None:
-            # `### Dependencies ### {: #x }`: the `#`s were a closing sequence the block hid;
-            # generators that read the block drop them with it (Python-Markdown's attr_list).
             shown, ident = found
-            found = _CLOSING_RUN.sub("", shown) or shown, ident
+            found = _without_hidden_closing(shown, raw), ident
         return title, found
     return title, None
 
 
-_CLOSING_RUN = re.compile(r"[ \t]+#+[ \t]*\Z")
-"""A run of `#`s after a space, ending a title once its attribute block is taken off."""
+def _without_hidden_closing(shown: str, raw: bytes) -> str:
+    """`shown` (a title, its attribute block taken off) without a closing sequence the block
+    hid: `### Dependencies ### {: #x }` is `Dependencies`, as generators that read the block
+    show it (Python-Markdown's attr_list drops the `#`s with it). Only `#`s written so in the
+    source, after a space and before the block: not a code span's (`` `a ##` ``), escaped ones
+    (a backslash before them) or an entity's."""
+    body = shown.rstrip(" \t")
+    run = len(body) - len(body.rstrip("#"))
+    if not run or not body[:-run].endswith((" ", "\t")) or not body[:-run].strip():
+        return shown
+    line = raw.rstrip(b"\r\n")
+    brace = line.rfind(b"{")
+    before = line[:brace].rstrip(b" \t") if brace > 0 else b""
+    written = len(before) - len(before.rstrip(b"#"))
+    if written != run or before[-run - 1 : -run] not in (b" ", b"\t"):
+        return shown
+    return body[:-run].rstrip(" \t")
 
 
 _ATX_OPENING = rb" {0,3}#{1,6}[ \t]"

@@ -35,18 +35,23 @@ field only for the second ranking to ask whether the words are a link to elsewhe
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
+TEXT = "{title context body code} : "
+"""The column filter of a search's own words: every field but `links`, whose texts repeat the
+prose's in another order (a phrase must not run from one link's text into the next)."""
+
 _CJK = re.compile(
     "([\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f])"
 )
 # Link targets and HTML tags are markup, not words a reader sees: `[text](url)` keeps its text.
-# One pattern for both: one pass over each section's text. A target stops at a bracket or a
-# parenthesis and a tag at a `<`, and a title at the line's end: each try then ends where the
-# next could start, so an unclosed `[a](b[a](b…` or `<a<a…` is read in linear time (a target
-# running on to the next `)` made it quadratic: minutes for 200 KB).
-_TARGET = r"\]\([^()\[\]\s]*(?:\s+\"[^\"\n]*\")?\)"
+# One pattern for both: one pass over each section's text. A target stops at a bracket or at a
+# parenthesis it does not close (`wiki/Foo_(bar)` is one), a tag at a `<`, a title at the line's
+# end: each try then ends where the next could start, so an unclosed `[a](b[a](b…` or `<a<a…`
+# is read in linear time (a target running on to the next `)` made it quadratic: minutes for
+# 200 KB).
+_TARGET = r"\]\((?:[^()\[\]\s]|\([^()\[\]\s]*\))*(?:\s+\"[^\"\n]*\")?\)"
 _MARKUP = re.compile(_TARGET + r"|</?[A-Za-z][^<>\n]{0,500}>")
-_LINK_TEXT = re.compile(r"(?<![!\\])\[([^\[\]\n]{1,300})" + _TARGET)
+_LINK_TEXT = re.compile(r"(?<![!\\])\[([^\[\]]{1,300})" + _TARGET)
 """An inline link's text (not an image's): `[text](url "title")`."""
 
 
@@ -115,7 +120,8 @@ class SearchIndex:
         self, expression: str, limit: int, allowed: Sequence[int] | None = None
     ) -> tuple[list[tuple[int, float]], int]:
         """(rowid, BM25 score; higher is better) of the best `limit` rows matching the FTS5
-        `expression` (only `allowed` rowids, when given), and how many rows match."""
+        `expression` in their TEXT fields (only `allowed` rowids, when given), and how many
+        rows match."""
         scope = ""
         arguments: tuple[str, ...] = ()
         if allowed is not None:
@@ -125,14 +131,14 @@ class SearchIndex:
             rows = self.connection.execute(
                 "SELECT rowid, -bm25(sections, ?, ?, ?, ?, ?) AS score FROM sections "
                 f"WHERE sections MATCH ?{scope} ORDER BY score DESC LIMIT ?",
-                (*WEIGHTS, expression, *arguments, limit),
+                (*WEIGHTS, f"{TEXT}({expression})", *arguments, limit),
             ).fetchall()
             if len(rows) < limit:
                 total = len(rows)
             else:
                 (total,) = self.connection.execute(
                     f"SELECT count(*) FROM sections WHERE sections MATCH ?{scope}",
-                    (expression, *arguments),
+                    (f"{TEXT}({expression})", *arguments),
                 ).fetchone()
         return [(int(rowid), float(score)) for rowid, score in rows], int(total)
 

@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from mdsel.search_index import SearchIndex, Section, spaced
+from mdsel.search_index import TEXT, SearchIndex, Section, spaced
 from mdsel.search_query import STOP_WORDS, Query, fts_string
 
 RANK_WEIGHTS = {
@@ -111,16 +111,17 @@ def features(
     anywhere = (
         [dict.fromkeys(rowids, 1.0)]
         if count == 1 and len(each[0]) == 1
-        else [_shares(index, "", found, rowids) for found in each]
+        else [_shares(index, TEXT, found, rowids) for found in each]
     )
     in_title = [_shares(index, "title : ", found, rowids) for found in each]
     in_context = [_shares(index, "context : ", found, rowids) for found in each]
     in_links = [_shares(index, "links : ", found, rowids) for found in each]
-    wanted = _singular({token for unit in units for token in _tokens(unit)})
-    stems = {token[:5] for token in wanted}
+    words = {token for unit in units for token in _tokens(unit)}
+    wanted = _singular(words)
+    stems = {token[:5] for token in words}
     # A title's every word counts against it, common ones too (`v-if vs. v-show` is not
-    # `v-show`), unless the query has it.
-    asked = {token[:5] for token in _TOKEN.findall(query.written.lower())}
+    # `v-show`), unless the query has it (in either number: `Modes` has no word not `mode`).
+    asked = {_one(token)[:5] for token in _TOKEN.findall(query.written.lower())}
     verbatim = _as_written(query.written.replace('"', ""))
     best = candidates[0][1] or 1.0
     found_features = []
@@ -139,7 +140,7 @@ def features(
             / count,
             "title_is_query": float(bool(title_tokens) and _singular(title_tokens) == wanted),
             "title_verbatim": float(bool(title) and _as_written(title) == verbatim),
-            "title_extra": _extra(_TOKEN.findall(title.lower()), asked),
+            "title_extra": _extra([_one(t) for t in _TOKEN.findall(title.lower())], asked),
             "changelog": float(bool(_CHANGELOG.search(index.paths[section.doc]))),
             "root": float(section.heading < 0),
             "page_words": _share(_tokens(section.titles[0]) if section.titles else [], stems),
@@ -211,10 +212,18 @@ def _tokens(text: str) -> list[str]:
 
 def _singular(tokens: Iterable[str]) -> set[str]:
     """The words, a plural's `s` dropped: a title `Modes` is the query `mode`."""
-    return {t[:-1] if len(t) > 3 and t.endswith("s") else t for t in tokens}
+    return {_one(t) for t in tokens}
+
+
+def _one(token: str) -> str:
+    return token[:-1] if len(token) > 3 and token.endswith("s") else token
 
 
 def _as_written(text: str) -> str:
-    """A title or query as written, case, runs of spaces and marks around it (`ref() **`,
-    `Features ###`) aside."""
-    return " ".join(text.casefold().split()).strip(" *#")
+    """A title or query as written, case and runs of spaces aside, and marks after it: `*`s
+    (`ref() **`) and a run of `#`s after a space (`Features ###`), never a word's own (`C#`)."""
+    text = " ".join(text.casefold().split()).rstrip(" *")
+    bare = text.rstrip("#")
+    if bare != text and bare.endswith(" "):
+        text = bare.rstrip(" *")
+    return text

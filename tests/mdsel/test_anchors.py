@@ -193,6 +193,14 @@ def test_a_closing_sequence_before_the_block_leaves_with_it() -> None:
     assert doc.headings.title(1) == "Dependencies"
     assert anchors(doc)[1] == "deps"
     assert doc.headings.title(2) == "Using C#"
+    # `#`s that are not a closing sequence in the source stay: a code span's, escaped ones,
+    # entities.
+    for written, shown in [
+        ("## Use `foo ##` {#x}", "Use foo ##"),
+        ("## Foo \\## {#x}", "Foo ##"),
+        ("## Foo &#35;&#35; {#x}", "Foo ##"),
+    ]:
+        assert document(f"{written}\n").headings.title(0) == shown, written
     markdown = "# Top\n\n## Intro ## {#intro}\n\ntext\n"
     assert picked(markdown, "#intro") == [("h2.0", "## Intro ## {#intro}")]
     assert picked(markdown, "#intro--intro") == [("h2.0", "## Intro ## {#intro}")]

@@ -152,6 +152,24 @@ def test_pages_of_hits_follow_one_another(tmp_path: Path) -> None:
     assert past.search is None and "past the last" in past.problems[0].message
 
 
+def test_a_phrase_does_not_run_from_one_link_into_the_next(tmp_path: Path) -> None:
+    """The links' texts are kept together for the ranking: `[scoped](a.md) … [slots](b.md)`
+    holds no phrase "scoped slots" (the words are far apart in the prose)."""
+    paths = write(tmp_path, {"g.md": "## Links\n\nSee [scoped](a.md) for one thing, and much "
+                             "later the [slots](b.md) page for another.\n"})  # fmt: skip
+    sources, _ = load(paths)
+    assert select('?q="scoped slots"', sources, Options()).problems[0].code == "NO_MATCH"
+    assert hits(paths, "scoped slots") == [("g.md", "h2.0", 1)]
+
+
+def test_a_link_target_with_parentheses_is_no_prose(tmp_path: Path) -> None:
+    paths = write(tmp_path, {"g.md": "## Terms\n\nSee [Foo](https://en.wikipedia.org/wiki/"
+                             "Foo_(bar)) now.\n"})  # fmt: skip
+    sources, _ = load(paths)
+    assert select("?q=wikipedia", sources, Options()).problems[0].code == "NO_MATCH"
+    assert hits(paths, "foo") == [("g.md", "h2.0", 1)]
+
+
 def test_an_identifier_found_nowhere_as_written_finds_the_sections_holding_its_parts(
     tmp_path: Path,
 ) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mdsel.api import load
-from mdsel.search_index import SearchCache, SearchIndex, prose, spaced
+from mdsel.search_index import SearchCache, SearchIndex, link_texts, prose, spaced
 from mdsel.search_query import fts_string
 from mdsel.tree import Source, parse_document
 
@@ -87,6 +87,14 @@ def test_prose_drops_link_targets_and_tags() -> None:
     assert prose('see [docs](https://x.io/a "T") and <a href="y">z</a>').split() == [
         "see", "[docs", "and", "z",
     ]  # fmt: skip
+
+
+def test_link_texts_are_the_links_own_and_not_an_images() -> None:
+    assert link_texts("[a\nb](x.md) ![pic](p.png) [Foo](w/Foo_(bar)) \\[no](y)").split("\n") == [
+        "a",
+        "b",
+        "Foo",
+    ]
 
 
 def test_the_cache_reuses_an_index_while_the_documents_are_the_same_objects() -> None:

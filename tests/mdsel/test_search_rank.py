@@ -112,8 +112,25 @@ def test_a_plural_title_is_the_singular_query() -> None:
     })  # fmt: skip
     by_title = features_by_title(index, "mode")
     assert by_title["Modes"]["title_is_query"] == 1.0
+    assert by_title["Modes"]["title_extra"] == 0.0  # nor a word that is not the query's
     assert by_title["Build mode options"]["title_is_query"] == 0.0
     assert best_title(index, "mode") == "Modes"
+    # A page titled by the plural query is still the page's: its sections defer to it.
+    hooks = index_of({"hooks.md": b"# Hooks\n\n## Overview\n\nA hook runs.\n"})
+    assert features_by_title(hooks, "hooks")["Overview"]["page_words"] == 1.0
+
+
+def test_a_mark_that_is_part_of_a_name_counts_as_written() -> None:
+    """`C#` is not `C`; `*`s after a title (`Install **`) are marks."""
+    body = "Language notes. " * 30
+    index = index_of({
+        "a.md": f"# Langs\n\n## C\n\n{body}\n".encode(),
+        "b.md": f"# More\n\n## C#\n\n{body}\n".encode(),
+        "c.md": f"# Other\n\n## Install **\n\n{body}\n".encode(),
+    })  # fmt: skip
+    assert best_title(index, "C#") == "C#"
+    assert features_by_title(index, "C#")["C"]["title_verbatim"] == 0.0
+    assert features_by_title(index, "install")["Install **"]["title_verbatim"] == 1.0
 
 
 def test_common_words_of_a_title_count_as_words_not_asked() -> None:
@@ -139,6 +156,14 @@ def test_a_section_holding_the_words_only_as_a_link_points_away() -> None:
     assert by_title["Intro"]["linked_away"] == 1.0
     assert by_title["Slots"]["linked_away"] == 0.0
     assert by_title["Image"]["linked_away"] == 0.0  # an image's text is no link
+    # Two sections alike but for that (the linked one says the words once more, which alone
+    # would put it first): the one treating the words comes first.
+    alike = index_of({
+        "a.md": b"# A\n\n## Slots\n\nRead [scoped slots](b.md) first, and scoped slots again.\n",
+        "b.md": b"# B\n\n## Slots\n\nRead scoped slots first, and the rest again.\n",
+    })  # fmt: skip
+    best = rerank(*ranked_in(alike, "scoped slots"))[0][0]
+    assert alike.paths[alike.sections[best - 1].doc] == "b.md"
 
 
 def features_by_title(index: SearchIndex, text: str) -> dict[str, dict[str, float]]:
