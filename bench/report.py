@@ -1212,7 +1212,9 @@ def page(results: dict[str, Any]) -> str:
         "`bench/bench_select_work.py`, "
         "`bench/bench_tree.py`, `bench/bench_links.py`, `bench/bench_search.py`, "
         "`bench/bench_search_speed.py`, `bench/bench_growth.py`, `bench/bench_skill.py`, "
-        "`bench/bench_estimate.py`.",
+        "`bench/bench_estimate.py`. `bench/search_features.py` prints the search's top-1 and "
+        "top-3 for any ranking weights in seconds (the weights in use give bench_search's "
+        "figures).",
         "",
     ]
     return "\n".join(wrap(lines))
