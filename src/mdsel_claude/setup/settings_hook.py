@@ -210,8 +210,6 @@ def report(
             f"twice; keep one (`mdsel-claude uninstall --client {hook.client} --scope user`)"
         )
     _, threshold, mode = mine[0][1]
-    args = ["hook", "--client", hook.client, "--min-words", str(threshold)]
-    args += ["--mode", mode] if mode != "reminder" else []
-    argv = (*me.argv, *args)
+    argv = (*me.argv, *entries.hook_args(threshold, mode, hook.client))
     out.say(f"  {shlex.join(argv)}")
     run_on_threshold(argv, payload, answer, out)

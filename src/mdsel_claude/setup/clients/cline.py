@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
-from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, WriteText
@@ -97,8 +97,7 @@ def script_file(environ: Mapping[str, str]) -> Path:
 def hook_argv(executable: str, min_words: int, mode: str = "reminder") -> list[str]:
     """`EXE hook --client cline --min-words N [--mode M]`: a mode other than the default travels
     on the line, so `MDSEL_HOOK_MODE` still applies to a default one."""
-    argv = [executable, "hook", "--client", "cline", "--min-words", str(min_words)]
-    return [*argv, "--mode", mode] if mode != "reminder" else argv
+    return [executable, *hook_args(min_words, mode, "cline")]
 
 
 def render(argv: Sequence[str]) -> str:

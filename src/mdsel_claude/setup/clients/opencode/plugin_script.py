@@ -25,7 +25,7 @@ from pathlib import Path
 
 from mdsel_claude.hook import opencode
 from mdsel_claude.setup import jsonfile, ownership, whole_files
-from mdsel_claude.setup.entries import EXECUTABLE_NAME
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.probes import Report, run_on_threshold
@@ -58,8 +58,7 @@ def plugin_file(scope: str, config_file: Path, cwd: Path) -> Path:
 def hook_command(executable: str, min_words: int, mode: str = "reminder") -> list[str]:
     """The command the plugin runs; a mode other than the default travels as `--mode M`, so
     `MDSEL_HOOK_MODE` still applies to a default one."""
-    command = [executable, "hook", "--client", "opencode", "--min-words", str(min_words)]
-    return [*command, "--mode", mode] if mode != "reminder" else command
+    return [executable, *hook_args(min_words, mode, "opencode")]
 
 
 def _template() -> str:
