@@ -6,9 +6,10 @@ it hold, whether its title is the question itself (and as written), how many of 
 words are not the question's, whether its page's title holds them (then the page answers, not
 this section), how long it is (a treatment, not a mention in passing), how deep its heading is,
 whether it is a changelog's or a blog's (which mention everything in passing), and whether it
-holds the words as a link's text (it points to where they are treated). The weights were chosen on
-labelled questions from real documentation trees (bench/bench_search.py), tuned on two trees
-and checked on three others, never per tree.
+holds the words as a link's text (it points to where they are treated). The weights were chosen
+on labelled questions from real documentation trees (bench/bench_search.py), tuned on two trees
+and checked on three others and on seven never tuned on (`--more`), never per tree;
+bench/search_features.py tries other weights in seconds.
 """
 
 from __future__ import annotations
