@@ -22,10 +22,12 @@ from tests.e2e.stub_http import Handler
 USAGE = {"input_tokens": 10, "output_tokens": 5}
 
 
-def _events(content: list[dict[str, Any]], stop: str, model: str) -> list[dict[str, Any]]:
+def _events(
+    content: list[dict[str, Any]], stop: str, model: str, message_id: str
+) -> list[dict[str, Any]]:
     """The server-sent events of one streamed message with `content`."""
     message: dict[str, Any] = {
-        "id": "msg_stub",
+        "id": message_id,
         "type": "message",
         "role": "assistant",
         "model": model,
@@ -54,6 +56,29 @@ def _events(content: list[dict[str, Any]], stop: str, model: str) -> list[dict[s
     return events
 
 
+CALL_AGAIN = "Call again with the same arguments"
+"""How our server's answer begins its advice when a call's time for reading ran out."""
+MAX_CALLS = 4
+"""Calls the stand-in model makes at most when told to call again."""
+
+
+def _tool_results(body: dict[str, Any]) -> list[str]:
+    """The texts of the stand-in's tool calls' results in a request, in order."""
+    found = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        for block in content if isinstance(content, list) else []:
+            if block.get("type") == "tool_result" and str(
+                block.get("tool_use_id", "")
+            ).startswith("toolu_stub"):
+                inner = block.get("content")
+                if isinstance(inner, list):
+                    found.append("".join(part.get("text", "") for part in inner))
+                else:
+                    found.append(str(inner))
+    return found
+
+
 class Stub:
     def __init__(self, tool: str, tool_input: dict[str, Any] | None) -> None:
         """The model asks for one call of `tool` with `tool_input` (None: it answers text)."""
@@ -62,23 +87,20 @@ class Stub:
         self.requests: list[dict[str, Any]] = []
 
     def answer(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-        if self.tool_input is None or "tool_result" in json.dumps(body.get("messages", [])):
+        results = _tool_results(body)
+        # As a model does, it calls again when our server says its time for reading ran out
+        # and to call again (a loaded machine: server.read_budget), a few times at most.
+        again = bool(results) and CALL_AGAIN in results[-1] and len(results) < MAX_CALLS
+        if self.tool_input is None or (results and not again):
             return [{"type": "text", "text": "done"}], "end_turn"
-        call = {"type": "tool_use", "id": "toolu_stub", "name": self.tool, "input": self.tool_input}
+        call_id = "toolu_stub" + (str(len(results) + 1) if results else "")
+        call = {"type": "tool_use", "id": call_id, "name": self.tool, "input": self.tool_input}
         return [call], "tool_use"
 
     def tool_result(self) -> str:
-        """The text of the tool's tool_result, as the model was shown it."""
-        for body in self.requests:
-            for message in body.get("messages", []):
-                content = message.get("content")
-                for block in content if isinstance(content, list) else []:
-                    if block.get("type") == "tool_result" and block["tool_use_id"] == "toolu_stub":
-                        inner = block.get("content")
-                        if isinstance(inner, list):
-                            return "".join(part.get("text", "") for part in inner)
-                        return str(inner)
-        return ""
+        """The text of the tool's last tool_result, as the model was shown it."""
+        found = [text for body in self.requests for text in _tool_results(body)]
+        return found[-1] if found else ""
 
     def after_tool(self) -> str:
         """What Claude Code sent with the tool's result (the messages, as JSON text)."""
@@ -99,15 +121,16 @@ def _handler(stub: Stub) -> type[Handler]:
                 return
             content, stop = stub.answer(body)
             model = str(body.get("model", "stub"))
+            message_id = f"msg_stub_{len(stub.requests)}"  # one per message, as the API's
             if body.get("stream"):
                 data = "".join(
                     f"event: {event['type']}\ndata: {json.dumps(event)}\n\n"
-                    for event in _events(content, stop, model)
+                    for event in _events(content, stop, model, message_id)
                 )
                 self.send("text/event-stream", data.encode())
                 return
             message = {
-                "id": "msg_stub",
+                "id": message_id,
                 "type": "message",
                 "role": "assistant",
                 "model": model,
