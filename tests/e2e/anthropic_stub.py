@@ -68,9 +68,8 @@ def _tool_results(body: dict[str, Any]) -> list[str]:
     for message in body.get("messages", []):
         content = message.get("content")
         for block in content if isinstance(content, list) else []:
-            if block.get("type") == "tool_result" and str(
-                block.get("tool_use_id", "")
-            ).startswith("toolu_stub"):
+            called = str(block.get("tool_use_id", ""))
+            if block.get("type") == "tool_result" and called.startswith("toolu_stub"):
                 inner = block.get("content")
                 if isinstance(inner, list):
                     found.append("".join(part.get("text", "") for part in inner))
