@@ -83,14 +83,27 @@ def front_matter_title(block: bytes) -> str | None:
     found = next(reversed(list(re.finditer(_YAML_TITLE, block))), None)
     if found is None:
         return None
-    raw = found.group(1)
+    raw, end = found.group(1), found.end()
+    if raw.startswith(b"#"):
+        raw = b""  # a comment: the value, if any, is below
+    if not raw:
+        # The value starts on a line below the key, indented: a scalar, or (`- x`, `en: …`) a
+        # sequence or a mapping, which is no title.
+        below = _value_below(block, end)
+        if below is None:
+            return None  # nothing: null
+        raw, end = below
+        if _is_collection_line(raw):
+            return None
     properties = re.match(_PROPERTIES, raw)
     if properties is not None:
         raw = raw[properties.end() :]
     if re.fullmatch(_BLOCK_HEADER, raw):
-        return _block_scalar(block, found.end())
-    raw = _yaml_scalar(block, raw, found.end())
-    value = raw.decode("utf-8", "replace")
+        return _block_scalar(block, end)
+    scalar = _yaml_scalar(block, raw, end)
+    if scalar is None:
+        return None
+    value = scalar.decode("utf-8", "replace")
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         if value[0] == "'":
             value = value[1:-1].replace("''", "'")
@@ -109,10 +122,29 @@ def front_matter_title(block: bytes) -> str | None:
     return value or None
 
 
-def _yaml_scalar(block: bytes, raw: bytes, end: int) -> bytes:
+def _value_below(block: bytes, end: int) -> tuple[bytes, int] | None:
+    """The first indented line below a key with no value on its own line (blank and comment
+    lines skipped), stripped, and where it ends; None where the next line is not indented."""
+    while end < len(block):
+        start = end + 1 if block[end : end + 1] == b"\r" else end
+        start += block[start : start + 1] == b"\n"
+        found = block.find(b"\n", start)
+        end = len(block) if found < 0 else found
+        line = block[start:end].rstrip(b"\r")
+        stripped = line.strip(b" \t")
+        if not stripped or stripped.startswith(b"#"):
+            continue
+        if line[:1] not in (b" ", b"\t"):
+            return None
+        return stripped, start + len(line)
+    return None
+
+
+def _yaml_scalar(block: bytes, raw: bytes, end: int) -> bytes | None:
     """The title's scalar whole, on one line: a quoted one up to its closing quote (on a later
     line if need be; a comment after it dropped), a plain one with the indented lines that
-    continue it. `raw`: the rest of the key's line; `end`: where that line ends in `block`."""
+    continue it (None where they are a mapping's). `raw`: the rest of the key's line; `end`:
+    where that line ends in `block`."""
     quote = raw[:1]
     if quote in (b"'", b'"'):
         # Each line is searched once: the lines join with a space, so no escape or doubled
@@ -133,8 +165,27 @@ def _yaml_scalar(block: bytes, raw: bytes, end: int) -> bytes:
         return b" ".join(pieces)
     continued = re.compile(_CONTINUED).match(block, end)
     if continued is not None:
-        raw += b" " + b" ".join(line.strip() for line in continued.group().splitlines() if line)
+        lines = [line.strip() for line in continued.group().splitlines() if line]
+        if any(_is_entry(line) for line in lines):
+            return None  # `title:` over a mapping (YAML allows no `key: v` in a plain scalar)
+        raw += b" " + b" ".join(lines)
     return raw
+
+
+_ITEM_OR_KEY = rb"[-?](?:[ \t]|$)"
+"""A line that starts a sequence's item (`- x`) or a complex key (`? k`)."""
+_ENTRY = rb"(?:[^\s#'\"][^\r\n]*?|\"[^\"]*\"|'[^']*')[ \t]*:(?:[ \t]|$)"
+"""A line that is a mapping's entry (`en: English`, `"k": v`): in a plain scalar, `: ` is not
+allowed."""
+
+
+def _is_collection_line(line: bytes) -> bool:
+    """Whether a value's first line below its key starts a sequence or a mapping."""
+    return re.match(_ITEM_OR_KEY, line) is not None or _is_entry(line)
+
+
+def _is_entry(line: bytes) -> bool:
+    return re.match(_ENTRY, line) is not None
 
 
 def _toml_title(block: bytes) -> str | None:

@@ -128,10 +128,12 @@ def _levels_note(level: int, tokens: int, partly: bool = False) -> str:
     return f"index cut to fit MDSEL_MAX_ANSWER_TOKENS={tokens}: {kept}; {HOW}, or index fewer files"
 
 
-def _rest_note(left_out: Entries, what: str, tokens: int) -> str:
+def _rest_note(left_out: Entries, what: str, tokens: int, name: str = "file_path") -> str:
+    """What was left out, each entry by its `name` (a document by its path, a match by its
+    selector: what to ask for next)."""
     if not left_out:
         return ""
-    names = " ".join(str(e.get("file_path") or e.get("selector")) for e in left_out[:MAX_NAMED])
+    names = " ".join(str(e.get(name) or e.get("file_path")) for e in left_out[:MAX_NAMED])
     more = f" … +{len(left_out) - MAX_NAMED}" if len(left_out) > MAX_NAMED else ""
     return f"{len(left_out)} {what} to fit MDSEL_MAX_ANSWER_TOKENS={tokens}: {names}{more}"
 
@@ -150,7 +152,7 @@ def fit_select(matches: Entries, measure: Measure, room: int, tokens: int) -> tu
             return matches, note
 
     def notes(kept: int) -> list[str]:
-        rest = _rest_note(matches[kept:], "more matches not shown", tokens)
+        rest = _rest_note(matches[kept:], "more matches not shown", tokens, "selector")
         return [n for n in (note, rest) if n]
 
     kept = _prefix(lambda kept: measure(matches[:kept], notes(kept)), len(matches), room)

@@ -6,6 +6,7 @@ left out, and every envelope stays valid."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,16 @@ def test_a_select_envelope_drops_children_then_matches_to_fit(tmp_path: Path) ->
     assert matches and all(m["children_available"] == [] for m in matches)
     notes = " ".join(body["warnings"])
     assert "children_available left out" in notes and "more matches not shown" in notes
+    # Every match asked for is shown or named by its selector (a range `doc::h2.5-99` in the
+    # response budget's note), so it can be asked for next; none by the file's path alone.
+    named = set()
+    for name in re.findall(r"doc::h(\d)\.(\d+)(?:-(\d+))?", notes):
+        level, first, last = name[0], int(name[1]), int(name[2] or name[1])
+        named |= {f"doc::h{level}.{n}" for n in range(first, last + 1)}
+    shown = {m["selector"] for m in matches}
+    asked = {"doc::h1.0", *(f"doc::h2.{n}" for n in range(100))}
+    assert shown | named == asked and not shown & named
+    assert str(path) not in notes
     for way_past in (["h1.0?full=true"], ["--full", "h1.0"]):
         _, full = envelope("select", *way_past, str(path), env=env)
         assert len(full["data"]["matches"][0]["children_available"]) == 100

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mdsel.errors import ParseError
@@ -201,6 +201,19 @@ def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> Non
         (b"---\ntitle: 'It''s' # c\n---\n", "It's"),
         (b"---\ntitle:\n---\n", None),
         (b"---\nmeta:\n  title: nested\n---\n", None),
+        # A value on the lines below its key: a scalar (quoted or not), or a collection (no title).
+        (b"---\ntitle:\n  en: English\n  fr: French\n---\n", None),
+        (b"---\ntitle:\n  - one\n  - two\n---\n", None),
+        (b"---\ntitle:\n  ? key\n---\n", None),
+        (b'---\ntitle:\n  "Quoted below"\n---\n', "Quoted below"),
+        (b"---\ntitle:\r\n  'It''s below'\r\n---\r\n", "It's below"),
+        (b"---\ntitle:\n  Plain words\n  go on\ndate: x\n---\n", "Plain words go on"),
+        (b"---\ntitle:\n  !!str tagged\n---\n", "tagged"),
+        (b"---\ntitle:\n  -dash first\n---\n", "-dash first"),
+        (b"---\ntitle:\n# a comment\nother: 1\n---\n", None),
+        # YAML allows no `key: value` inside a plain scalar: not a title.
+        (b"---\ntitle: Foo\n  bar: baz\n---\n", None),
+        (b"---\ntitle: http://example.com/a\n  b\n---\n", "http://example.com/a b"),
         # An anchor or a tag before the value is not part of it; an alias has no text here.
         (b"---\ntitle: &name Anchored\n---\n", "Anchored"),
         (b'---\ntitle: !!str "2024 notes"\n---\n', "2024 notes"),
@@ -229,3 +242,33 @@ def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> Non
 )
 def test_front_matter_title(block: bytes, title: str | None) -> None:
     assert front_matter_title(block) == title
+
+
+_VALUE_LINES = st.lists(
+    st.sampled_from(
+        ["Plain", "two words", "'single'", '"double"', "- item", "key: v", "a:b", "-5", "#x",
+         "!!str tagged", "&anchor Text", "[a, b]", "{k: v}", "~", "null", "'open", 'close"',
+         "x # comment", "? k", "|", ">-"]
+    ),
+    min_size=1,
+    max_size=3,
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.booleans(), _VALUE_LINES)
+def test_front_matter_title_reads_as_yaml_does(inline: bool, lines: list[str]) -> None:
+    """Whatever the value's lines (on the key's line or below it), the title of valid YAML is
+    PyYAML's string (spaces folded), or None where PyYAML finds no string."""
+    yaml = pytest.importorskip("yaml")
+    head, rest = (lines[0], lines[1:]) if inline else ("", lines)
+    text = "title: " + head + "".join(f"\n  {line}" for line in rest) + "\ndate: x\n"
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError:
+        assume(False)  # what invalid YAML is titled is not YAML's to say
+    value = loaded.get("title")
+    # A number's or a date's title is its text as written (`2024`), where YAML reads a number.
+    assume(isinstance(value, (str, list, dict)) or value is None)
+    expected = " ".join(value.split()) or None if isinstance(value, str) else None
+    assert front_matter_title(b"---\n" + text.encode() + b"---\n") == expected, text
