@@ -32,14 +32,14 @@ def fit_index(documents: Entries, measure: Measure, room: int, tokens: int) -> t
     headings level by level (encoded compactly, in C, with room for the line breaks and
     indentation the answer adds), then the cut measured whole."""
     shells = [{**d, "headings": []} for d in documents]
-    shell_costs = [_cost([shell]) for shell in shells]
+    shell_costs = [entries_cost([shell]) for shell in shells]
     by_level = [0] * 8
     for document in documents:
         levels: dict[int, Entries] = {}
         for heading in document["headings"]:
             levels.setdefault(heading["depth"], []).append(heading)
         for depth, headings in levels.items():
-            by_level[depth] += _cost(headings)
+            by_level[depth] += entries_cost(headings)
     base = measure([], [_levels_note(0, tokens)]) + sum(shell_costs)
     if base + sum(by_level) <= room:
         return documents, ""
@@ -54,7 +54,7 @@ def fit_index(documents: Entries, measure: Measure, room: int, tokens: int) -> t
         for heading in document["headings"]:
             if heading["depth"] != level + 1:
                 continue
-            cost = _cost([heading])
+            cost = entries_cost([heading])
             if used + cost > room:
                 break
             used += cost
@@ -88,7 +88,7 @@ LINE_ALLOWANCE = 14
 (a heading's keys sit 14 deep in the envelope)."""
 
 
-def _cost(entries: Entries) -> int:
+def entries_cost(entries: Entries) -> int:
     """At least what `entries` add to the indented envelope: their compact encoding (the C
     encoder's: an indented one is Python's, ten times slower) and, for each `, ` and bracket,
     a line break and its indentation (a `, ` inside a title counted too: never less)."""

@@ -254,6 +254,13 @@ def select(
 
         matches.extend(render_search.json_matches(result.search))
         data["search"] = render_search.json_summary(result.search)
+        if result.search.left_out:
+            left_out = result.search.left_out
+            tokens = (options or Options()).answer_tokens
+            all_warnings.append(
+                f"{len(left_out)} more hits of this page not listed to fit "
+                f"MDSEL_MAX_ANSWER_TOKENS={tokens}: {' '.join(left_out)}"
+            )
     problems = [*file_problems, *result.problems]
     unresolved_selectors = [str(u["selector"]) for u in unresolved]
     options = options or Options()

@@ -47,18 +47,32 @@ def text(search: Search, qualify: bool) -> list[str]:
     out.append("\n")
     body = search.text
     out.append(body if not body or body.endswith(("\n", "\r")) else body + "\n")
-    if search.text_end < best.line_end or not search.text:
-        lines = f"L{best.line_start}-{best.line_end}"
+    if _truncated(search) or not search.text:
+        # The rest from the first line not shown whole: the line cut short is asked again.
+        start = search.text_end if search.text_cut or not search.text else search.text_end + 1
+        lines = f"L{start}-{best.line_end}" if start < best.line_end else f"L{start}"
         rest = f"{best.namespace}::{lines}" if qualify else lines
+        short = f", line {search.text_end} cut short" if search.text_cut else ""
         out.append(
             f"[lines {search.text_start}-{search.text_end} of the section's "
-            f"{best.line_start}-{best.line_end}; the rest: {rest}]\n"
+            f"{best.line_start}-{best.line_end}{short}; the rest: {rest}]\n"
         )
     closing = f"[{search.total} section{plural} match{'es' * (not plural)}"
+    if search.left_out:
+        listed = search.first + len(search.hits)
+        closing += (
+            f"; hits {listed}-{listed + len(search.left_out) - 1} not listed, to fit the answer "
+            f"budget: {' '.join(search.left_out)}"
+        )
     if search.next is not None:
         closing += f"; next hits: {search.next}"
     out.append(f"{closing}; to narrow, search {search.narrow}]\n")
     return out
+
+
+def _truncated(search: Search) -> bool:
+    """Whether the first hit's text is less than its section's own lines."""
+    return search.text_cut or search.text_end < search.hits[0].line_end
 
 
 def json_matches(search: Search, qualify_all: bool = True) -> list[dict[str, Any]]:
@@ -72,7 +86,7 @@ def json_matches(search: Search, qualify_all: bool = True) -> list[dict[str, Any
                 "selector": f"{hit.namespace}::{hit.selector}",
                 "type": "root" if hit.selector == "root" else "section",
                 "content": search.text if first else "",
-                "truncated": first and search.text_end < hit.line_end,
+                "truncated": first and _truncated(search),
                 "line_start": hit.line_start,
                 "line_end": hit.line_end,
                 "file_path": printable_path(hit.path),

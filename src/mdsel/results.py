@@ -126,6 +126,10 @@ class Search(NamedTuple):
     """The lines `text` holds."""
     documents: int
     """Documents searched."""
+    text_cut: bool
+    """Whether `text` ends inside line `text_end` (a line too long alone for the answer)."""
+    left_out: tuple[str, ...]
+    """Hits of the page not listed, to fit the answer budget: `namespace::selector` each."""
 
 
 class SelectResult(NamedTuple):

@@ -11,7 +11,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from mdsel.budget import RESERVE, UNITS_PER_TOKEN, answer_room, data_cost, text_cost
+from mdsel.budget import (
+    RESERVE,
+    UNITS_PER_TOKEN,
+    answer_room,
+    data_cost,
+    text_cost,
+)
 from mdsel.errors import INVALID_SELECTOR, SELECTOR_NOT_FOUND, Problem, Suggestion
 from mdsel.names import heading_selector
 from mdsel.results import Hit, Options, Search
@@ -83,8 +89,9 @@ def _answer(
     ranked = rerank(index, query, candidates)
     page = selector.params.page or 1
     first = (page - 1) * HITS_PER_PAGE
-    if first >= len(ranked) and first >= total:
-        pages = -(-min(total, len(ranked)) // HITS_PER_PAGE)
+    listed = min(total, len(ranked))  # the best CANDIDATES are ranked and can be paged
+    if first >= listed:
+        pages = -(-listed // HITS_PER_PAGE)
         return Problem(
             SELECTOR_NOT_FOUND,
             "OUT_OF_RANGE",
@@ -94,19 +101,63 @@ def _answer(
         )
     chosen = ranked[first : first + HITS_PER_PAGE]
     hits = tuple(_hit(index, sources, rowid, score, query) for rowid, score in chosen)
-    room = answer_room(options.answer_tokens) - RESERVE
-    # The text's `==>` line repeats the first hit's path, selector and titles.
-    room -= sum(_hit_cost(hit) for hit in hits) + _hit_cost(hits[0]) + 160 * UNITS_PER_TOKEN
-    best = hits[0]
-    document = sources[index.sections[chosen[0][0] - 1].doc].document
-    text, text_end = _text(document, best.line_start, best.line_end, room, options)
     shown_through = first + len(hits)
-    more = min(total, len(ranked)) > shown_through
+    more = listed > shown_through
     next_page = _with_page(selector, page + 1) if more else None
-    return Search(
+    best = hits[0]
+    answer = Search(
         query.written, hits, total, first + 1, next_page, _narrowing(selector, sources, named),
-        text, best.line_start, text_end, len(sources),
+        "", best.line_start, best.line_start - 1, len(sources), False, (),
     )  # fmt: skip
+    answer = _fitted_listing(answer, options)
+    room = answer_room(options.answer_tokens) - RESERVE - _listing_cost(answer, options)
+    document = sources[index.sections[chosen[0][0] - 1].doc].document
+    text, text_end, cut = _text(document, best.line_start, best.line_end, room, options)
+    return answer._replace(text=text, text_end=text_end, text_cut=cut)
+
+
+def _fitted_listing(answer: Search, options: Options) -> Search:
+    """The page's hits as the answer budget lets them be listed with room for some of the first
+    one's text: all with their best lines; else one line each; else none; else the last hits
+    named only (`left_out`), the first always listed. A small budget only: at the default, a
+    page of eight hits takes a fifth of it at most."""
+    room = answer_room(options.answer_tokens) - RESERVE - MIN_TEXT
+    for keep in (MAX_HIT_LINES, 1, 0):
+        trial = answer._replace(hits=tuple(h._replace(lines=h.lines[:keep]) for h in answer.hits))
+        if _listing_cost(trial, options) <= room:
+            return trial
+    hits = trial.hits
+    listed = len(hits)
+    while listed > 1:
+        listed -= 1
+        named = tuple(f"{h.namespace}::{h.selector}" for h in hits[listed:])
+        shorter = trial._replace(hits=hits[:listed], left_out=named)
+        if _listing_cost(shorter, options) + text_cost(" ".join(named)) <= room:
+            break
+    return shorter if listed < len(hits) else trial
+
+
+ENVELOPE = 150 * UNITS_PER_TOKEN
+"""About what a JSON envelope takes around a search's matches (success, command, timestamp,
+the search's summary, a warning's words)."""
+
+MIN_TEXT = 80 * UNITS_PER_TOKEN
+"""Room kept for the first hit's text when the budget is too small for the whole listing."""
+
+
+def _listing_cost(answer: Search, options: Options) -> int:
+    """About what the answer takes but for the first hit's text: the hits as the text lists
+    them, or as the JSON envelope's matches (their keys and indentation cost more)."""
+    if options.json:
+        from mdsel.json_budget import entries_cost
+        from mdsel.render_search import json_matches
+
+        # The envelope's own fields, and the warning naming hits left out.
+        named = text_cost(" ".join(answer.left_out)) if answer.left_out else 0
+        return entries_cost(json_matches(answer)) + ENVELOPE + named
+    # The text's `==>` line repeats the first hit's path, selector and titles.
+    hits = answer.hits
+    return sum(_hit_cost(hit) for hit in hits) + _hit_cost(hits[0]) + 160 * UNITS_PER_TOKEN
 
 
 def _expression(query: Query) -> str:
@@ -206,9 +257,11 @@ def own_lines(document: Document, section: Section) -> tuple[int, int]:
 def _best_lines(
     document: Document, first: int, last: int, query: Query
 ) -> tuple[tuple[int, str], ...]:
-    """The lines of first..last holding most of the query's words (a word's first five letters
-    stand for its forms: `configuring` for `configure`), at most MAX_HIT_LINES, in order."""
-    stems = [[token[:5] for token in _TOKEN.findall(spaced(unit))] for unit in query.units]
+    """The lines of first..last holding most of the query's words, at most MAX_HIT_LINES, in
+    order: a word as written counts twice, one of its forms once (its first five letters stand
+    for them: `configuring` for `configure`; so does `beforeUpdate` for `before`)."""
+    words = [_TOKEN.findall(spaced(unit)) for unit in query.units]
+    stems = [[token[:5] for token in unit] for unit in words]
     data = document.data
     starts = document.lines.starts
     counted: list[tuple[int, int, str]] = []
@@ -220,10 +273,11 @@ def _best_lines(
             continue
         lowered = text.lower()
         tokens = _TOKEN.findall(spaced(lowered))
+        exact = set(tokens)
         found = sum(
-            all(any(token.startswith(stem) for token in tokens) for stem in unit)
-            for unit in stems
-            if unit
+            2 if all(word in exact for word in unit_words) else 1
+            for unit_words, unit in zip(words, stems, strict=True)
+            if unit and all(any(token.startswith(stem) for token in tokens) for stem in unit)
         )
         if found:
             counted.append((found, number, text))
@@ -247,39 +301,60 @@ def _hit_cost(hit: Hit) -> int:
 
 def _text(
     document: Document, first: int, last: int, room: int, options: Options
-) -> tuple[str, int]:
-    """The lines first..last, verbatim, as many as fit `room` (an estimated cost) and the
-    page's words; and the last line given. A first line too long alone is cut at a character."""
+) -> tuple[str, int, bool]:
+    """The lines first..last, verbatim, as many as fit `room` (an estimated cost, the larger of
+    the text's and its JSON string's) and the page's words; the last line given; and whether
+    it was cut within (a first line too long alone is cut at a character)."""
     data = document.data
     starts = document.lines.starts
-    room = max(room, 80 * UNITS_PER_TOKEN)
+    room = max(room, 0)  # none left: the first line is cut to nothing, and the answer says so
     end = first - 1
     used = words = 0
     for number in range(first, last + 1):
         line = data[starts[number - 1] : starts[number]]
         line_words = len(line.split())
-        cost = data_cost(line)
+        cost = _line_cost(line)
         if end >= first and (used + cost > room or words + line_words > options.page_words):
             break
         used += cost
         words += line_words
         end = number
     raw = data[starts[first - 1] : starts[end]]
-    if used > room:  # one line alone: cut where its estimate fits
+    cut = used > room
+    if cut:  # one line alone: cut where its estimate fits
         raw = raw[: len(raw) * room // used]
-    return raw.decode("utf-8", "ignore"), end
+    return raw.decode("utf-8", "ignore"), end, cut
 
 
-def _with_page(selector: Selector, page: int) -> str:
-    """The selector of page `page` of the same search."""
+def _line_cost(line: bytes) -> int:
+    """A line's estimated cost in the answer: in JSON a `"` or `\\` takes two characters and a
+    control character six, so such text costs more there than as text."""
+    cost = data_cost(line)
+    if line.isascii() and not _ESCAPED.search(line):
+        return cost
+    import json
+
+    escaped = json.dumps(line.decode("utf-8", "replace"), ensure_ascii=False)
+    return max(cost, text_cost(escaped))
+
+
+_ESCAPED = re.compile(rb'["\\\x00-\x09\x0b-\x1f]')
+
+
+def _with_page(selector: Selector, page: int, words: str | None = None) -> str:
+    """The selector of page `page` of the same search (of `words` instead, when given)."""
     assert selector.params.q is not None
+    words = " ".join((selector.params.q if words is None else words).split())
+    # Written back as the request reads it: `+` and `%` escaped (`%2B` was decoded to `+`,
+    # which would read as a space).
+    words = words.replace("%", "%25").replace("+", "%2B")
     prefix = f"{selector.namespace}::" if selector.namespace and not selector.link else ""
     scope = format_segments(selector.segments) if selector.segments else ""
     if selector.link and selector.segments:
         scope = selector.link + scope
     elif selector.file:  # `docs/a.md:23`, as written: `L23` alone would be in every document
         scope = f"{selector.file}:{scope[1:]}"
-    return f"{prefix}{scope}?q={' '.join(selector.params.q.split())}&page={page}"
+    return f"{prefix}{scope}?q={words}&page={page}"
 
 
 def _narrowing(selector: Selector, sources: Sequence[Source], named: int) -> str:
@@ -299,10 +374,7 @@ def _no_match(
     else:
         message += "; try other words, or mdsel index to see the headings"
     suggestions = tuple(
-        Suggestion(
-            _with_page(selector, 1).replace(selector.params.q or "", word).rsplit("&page=", 1)[0]
-        )
-        for word in near[:3]
+        Suggestion(_with_page(selector, 1, word).rsplit("&page=", 1)[0]) for word in near[:3]
     )
     return Problem(
         SELECTOR_NOT_FOUND, "NO_MATCH", message, selector=selector.source, suggestions=suggestions

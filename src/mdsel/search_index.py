@@ -15,6 +15,7 @@ that a CJK word is a phrase of its characters rather than part of one unbroken r
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import sqlite3
 import threading
@@ -27,6 +28,7 @@ from mdsel.provenance import document_title
 from mdsel.tree import Source
 
 _CODE = KINDS.index(CODE)
+_LINE_END = re.compile(r"\r\n?|\n")
 
 WEIGHTS = (8.0, 2.0, 1.0, 0.5, 0.0)
 """bm25() weights of the fields: the section's title, the titles above it (the document's
@@ -50,9 +52,19 @@ _CJK = re.compile(
 # is read in linear time (a target running on to the next `)` made it quadratic: minutes for
 # 200 KB).
 _TARGET = r"\]\((?:[^()\[\]\s]|\([^()\[\]\s]*\))*(?:\s+\"[^\"\n]*\")?\)"
-_MARKUP = re.compile(_TARGET + r"|</?[A-Za-z][^<>\n]{0,500}>")
+_MARKUP = re.compile(r"`[^`\n]*`|" + _TARGET + r"|</?[A-Za-z][^<>\n]{0,500}>")
+"""Markup to drop, and code spans first, whose text is code a reader sees (`<KeepAlive>`,
+`` `<script setup>` ``): a try from a backtick ends at the next one or at the line's end."""
 _LINK_TEXT = re.compile(r"(?<![!\\])\[([^\[\]]{1,300})" + _TARGET)
 """An inline link's text (not an image's): `[text](url "title")`."""
+
+
+BREAK = " \ue000 "
+"""Put between texts that are not one run of words (the parts of a section's prose around its
+code blocks, its paragraphs, its titles, its path): a private-use character is a token of its
+own to FTS5's unicode61, which no query holds, so no phrase runs across it."""
+
+_PARAGRAPH_BREAK = re.compile(r"(?:\r\n?|\n)[ \t]*(?:\r\n?|\n)")
 
 
 def spaced(text: str) -> str:
@@ -70,8 +82,13 @@ def link_texts(text: str) -> str:
 def prose(text: str) -> str:
     """What the index reads of Markdown prose: link targets and HTML tags dropped."""
     if "](" in text or "<" in text:  # a plain search is many times faster than the pattern's
-        text = _MARKUP.sub(" ", text)
+        text = _MARKUP.sub(_unmarked, text)
     return spaced(text)
+
+
+def _unmarked(match: re.Match[str]) -> str:
+    found = match.group()
+    return found if found.startswith("`") else " "
 
 
 class Section(NamedTuple):
@@ -106,8 +123,9 @@ class SearchIndex:
             f"tokenize = '{TOKENIZER}', content = '', columnsize = 1)"
         )
         rows = []
+        below = _below_common_folder(self.paths)
         for number, source in enumerate(sources):
-            for section, fields in _document_sections(number, source):
+            for section, fields in _document_sections(number, source, below[number]):
                 self.sections.append(section)
                 rows.append((len(self.sections), *fields))
         self.connection.executemany(
@@ -225,6 +243,18 @@ class SearchCache:
         return index
 
 
+def _below_common_folder(paths: Sequence[str]) -> list[str]:
+    """Each path below the folder all of them are in (a file alone: its name), so that the
+    words of a path are the tree's own, not those of where it lies or of how the call named it
+    (`../docs/`: the word `docs` is in every path of that tree)."""
+    folders = [os.path.dirname(path) for path in paths]
+    try:
+        common = os.path.commonpath(folders) if folders else ""
+    except ValueError:  # absolute and relative ones mixed: as they are
+        return list(paths)
+    return [os.path.relpath(path, common) if common else path for path in paths]
+
+
 def _path_words(path: str) -> str:
     """The words of a file's path: `guide/api-plugin.md` → `guide api plugin`."""
     stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
@@ -232,13 +262,15 @@ def _path_words(path: str) -> str:
 
 
 def _document_sections(
-    number: int, source: Source
+    number: int, source: Source, path: str
 ) -> list[tuple[Section, tuple[str, str, str, str, str]]]:
+    """The document's sections and their fields; `path`: its path below the call's common
+    folder (what the path words are made of)."""
     document = source.document
     data = document.data
     headings = document.headings
     title = document_title(document)
-    context_base = f"{spaced(title)} {_path_words(source.path)}"
+    context_base = f"{spaced(title)}{BREAK}{_path_words(path)}"
     blocks = document.blocks
     code = [
         (blocks.starts[i], blocks.ends[i]) for i, kind in enumerate(blocks.kinds) if kind == _CODE
@@ -260,13 +292,14 @@ def _document_sections(
         else:
             parent = headings.parents[heading]
             own = headings.title(heading)
+            top = parent not in chain
             above = chain.get(parent, (title,) if title else ())
             titles = (*above, own)
-            chain[heading] = titles
-            # The document's title is often its first heading: not twice.
-            if len(titles) > 1 and titles[0] == titles[1]:
+            # The document's title is often its first heading: not twice (a subsection's title
+            # that repeats its parent's stays: `Props › Props`).
+            if top and len(titles) > 1 and titles[0] == titles[1]:
                 titles = titles[1:]
-                chain[heading] = titles
+            chain[heading] = titles
         while at < len(code) and code[at][1] <= start:
             at += 1
         texts: list[bytes] = []
@@ -282,18 +315,18 @@ def _document_sections(
             index += 1
         if position < end:
             texts.append(data[position:end])
-        body = b"".join(texts).decode("utf-8", "replace")
+        body = BREAK.join(part.decode("utf-8", "replace") for part in texts)
         if heading >= 0:
             # The heading's own line is its title's field, not the body's.
-            newline = body.find("\n")
-            body = body[newline + 1 :] if newline >= 0 else ""
+            newline = _LINE_END.search(body)
+            body = body[newline.end() :] if newline is not None else ""
         if heading < 0 and not body.strip():
             continue
-        context = " ".join((context_base, *(spaced(t) for t in titles[:-1])))
+        context = BREAK.join((context_base, *(spaced(t) for t in titles[:-1])))
         fields = (
             spaced(own),
             context,
-            prose(body),
+            _PARAGRAPH_BREAK.sub(BREAK, prose(body)),
             spaced(b"\n".join(codes).decode("utf-8", "replace")),
             link_texts(body),
         )

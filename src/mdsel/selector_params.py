@@ -11,6 +11,8 @@ from mdsel.selector_values import Params
 
 _WORD = re.compile(r"[A-Za-z_]+")
 _VALUE = re.compile(r"[A-Za-z0-9]+")
+_PARAMETER = re.compile(r"&[ \t]*(head|tail|page|full|toc|q)[ \t]*=", re.IGNORECASE)
+"""A parameter after q='s words (`&full=true`): an error, not words."""
 _LAST_PAGE = re.compile(r"&[ \t]*page[ \t]*=[ \t]*([0-9]{1,12})[ \t]*\Z", re.IGNORECASE)
 
 
@@ -98,6 +100,20 @@ def _query(scanner: Scanner) -> tuple[str, int | None]:
         if page < 1:
             raise scanner.fail("page must be at least 1", scanner.pos + last.start(1))
         rest = rest[: last.start()]
+    other = _PARAMETER.search(rest)
+    if other is not None:
+        # No words read `&full=true`: a parameter after q=, which the words would swallow.
+        key = other.group(1).lower()
+        at = scanner.pos + other.start(1)
+        if key == "page":
+            raise scanner.fail("page=N after q= comes last, once, as a number: ?q=words&page=2", at)
+        if key == "q":
+            raise scanner.fail("parameter 'q' is given twice", at)
+        raise scanner.fail(
+            f"q= searches and shows the best section; it takes no {key} (page=N shows the "
+            "next hits)",
+            at,
+        )
     scanner.pos = len(scanner.text)
     return unquote_plus(rest), page
 

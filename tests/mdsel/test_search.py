@@ -4,6 +4,7 @@ within the answer budget; scoped searches, paging, misses and bad queries."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -251,7 +252,14 @@ def test_the_answer_fits_the_budget_when_the_best_section_is_huge(tmp_path: Path
     outcome = run_command("select", "?q=needle", paths, Options(answer_tokens=2000))
     assert outcome.exit_code == 0
     assert estimated_tokens(outcome.stdout) <= 2000
-    assert "the rest: big::L3-" in outcome.stdout
+    # The rest starts at the first line not shown, and runs to the section's last.
+    cut = re.search(r"\[lines 3-(\d+) of the section's 3-(\d+); the rest: big::L(\d+)-(\d+)\]",
+                    outcome.stdout)  # fmt: skip
+    assert cut is not None, outcome.stdout[-400:]
+    shown, last, rest_first, rest_last = map(int, cut.groups())
+    assert 3 < shown < last == rest_last == 40_004 and rest_first == shown + 1
+    shown_lines = outcome.stdout.split("<==\n", 1)[1].split("\n[lines", 1)[0].splitlines()
+    assert len(shown_lines) == shown - 2  # lines 3..shown, each whole
 
 
 @pytest.mark.slow
@@ -321,3 +329,152 @@ def check_scope(
         if any(s.first <= last and first <= s.last for first, last in spans.get(s.doc, []))
     ]
     assert search._in_scope(index, spans) == expected
+
+
+def test_a_code_span_that_reads_like_a_tag_is_searched(tmp_path: Path) -> None:
+    paths = write(tmp_path, {
+        "a.md": "# Caching\n\nWrap it in `<KeepAlive>` to keep it.\n\n## Other\n\n<div>raw</div>\n",
+        "b.md": "# Setup\n\nUse `<script setup>` here.\n",
+    })  # fmt: skip
+    assert hits(paths, "KeepAlive") == [("a.md", "h1.0", 1)]
+    assert hits(paths, '"script setup"') == [("b.md", "h1.0", 1)]
+    outcome = run_command("select", "?q=div", paths)  # an HTML tag itself is markup
+    assert outcome.exit_code == 1 and "no section holds 'div'" in outcome.stderr
+
+
+def test_the_folder_a_call_names_is_no_word_of_its_documents(tmp_path: Path) -> None:
+    paths = write(tmp_path, {
+        "outerzz/trees/docs/guide/setup.md": "# Setup\n\nInstall it.\n",
+        "outerzz/trees/docs/api.md": "# API\n\nCall it.\n",
+    })  # fmt: skip
+    for word in ("trees", "docs", "outerzz"):
+        outcome = run_command("select", f"?q={word}", paths)
+        assert outcome.exit_code == 1 and "no section holds" in outcome.stderr, (
+            word,
+            outcome.stdout,
+        )
+    # The tree's own folders are its words.
+    assert hits(paths, "guide") == [("setup.md", "h1.0", 1)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# A\n\non a single port.\n\n```js\nx\n```\n\nCheck out the rest.\n",
+        "# A\n\non a single port.\n\nCheck out the rest.\n",
+        "# Port\n\n## Check\n\nnothing here\n",
+    ],
+)
+def test_a_phrase_does_not_run_across_a_block_or_a_title(tmp_path: Path, text: str) -> None:
+    paths = write(tmp_path, {"a.md": text, "b.md": "# B\n\nThe port check runs.\n"})
+    assert hits(paths, '"port check"') == [("b.md", "h1.0", 1)]
+
+
+def test_a_page_past_the_ranked_hits_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    files = {f"d/{n:03d}.md": f"# Doc {n}\n\ncommon word {n}\n" for n in range(260)}
+    paths = write(tmp_path, files)
+    for page in (26, 30, 40):
+        outcome = run_command("select", f"?q=common&page={page}", paths)
+        assert outcome.exit_code == 1 and "Traceback" not in outcome.stderr, outcome.stderr
+        assert "the search has 25 pages of hits" in outcome.stderr
+    assert run_command("select", "?q=common&page=25", paths).exit_code == 0
+
+
+def test_text_under_a_heading_with_old_mac_line_endings_is_searched(tmp_path: Path) -> None:
+    paths = write(tmp_path, {"cr.md": b"# Old mac\r\rneedle cr only\r"})
+    assert hits(paths, "needle") == [("cr.md", "h1.0", 1)]
+
+
+def test_a_hits_titles_are_those_select_shows(tmp_path: Path) -> None:
+    (path,) = write(tmp_path, {"dup.md": "# Props\n\n## Props\n\n### Props\n\nneedle\n"})
+    sources, _problems = load([path])
+    result = select("?q=needle", sources, Options())
+    assert result.search is not None
+    (hit,) = result.search.hits
+    (match,) = select(hit.selector, sources, Options()).matches
+    assert hit.titles == match.titles == ("Props", "Props", "Props")
+
+
+@pytest.mark.parametrize("after", ["&full=true", "&head=5", "&toc=true", "&page=abc",
+                                   "&page=2&page=3", "&q=more"])  # fmt: skip
+def test_a_parameter_after_the_words_is_an_error_not_words(tmp_path: Path, after: str) -> None:
+    paths = write(tmp_path, GUIDE)
+    outcome = run_command("select", "?q=cors" + after, paths)
+    assert outcome.exit_code == 1 and "INVALID_SELECTOR" in outcome.stderr, outcome.stdout
+
+
+def test_the_next_page_searches_the_same_words(tmp_path: Path) -> None:
+    files = {f"d/{n:02d}.md": f"# Doc {n}\n\nvite+plugin {n}\n" for n in range(20)}
+    files["e.md"] = "# Other\n\nvite alone, and a plugin alone.\n"
+    paths = write(tmp_path, files)
+    first = run_command("select", "?q=vite%2Bplugin", paths).stdout
+    following = re.search(r"next hits: ([^;\]]+)", first)
+    assert following is not None and following.group(1) == "?q=vite%2Bplugin&page=2"
+    second = run_command("select", following.group(1), paths).stdout
+    assert second.startswith("search 'vite+plugin': 20 sections match")
+
+
+def test_a_miss_in_a_scope_suggests_words_in_the_same_scope(tmp_path: Path) -> None:
+    paths = write(tmp_path, {"f.md": "# F\n\n## Typescript\n\nTypes are checked.\n"})
+    outcome = run_command("select", "#typescript?q=typescr", paths)  # the scope holds the words
+    assert outcome.exit_code == 1
+    suggested = re.findall(r"~(\S+)", outcome.stderr)
+    assert suggested and all(s.startswith("#typescript?q=") for s in suggested), outcome.stderr
+
+
+def test_a_hits_lines_are_those_holding_the_word_as_written(tmp_path: Path) -> None:
+    doc = "# Hooks\n\nRegisters a debug hook.\n\nMore debugging notes.\n\nAnd debug again.\n\n"
+    doc += "type DebuggerEvent = {}\n"
+    paths = write(tmp_path, {"h.md": doc})
+    sources, _problems = load(paths)
+    result = select("?q=DebuggerEvent", sources, Options())
+    assert result.search is not None
+    assert 9 in [number for number, _text in result.search.hits[0].lines]
+
+
+def test_a_line_too_long_alone_is_cut_and_says_so(tmp_path: Path) -> None:
+    paths = write(tmp_path, {"one.md": "needle " + "word " * 300_000 + "\n"})
+    options = Options(answer_tokens=500)
+    text = run_command("select", "?q=needle", paths, options).stdout
+    assert "[lines 1-1 of the section's 1-1, line 1 cut short; the rest: L1]" in text
+    body = json.loads(run_command("select", "?q=needle", paths, options._replace(json=True)).stdout)
+    assert body["data"]["matches"][0]["truncated"] is True
+
+
+@pytest.mark.parametrize("line", ['"quoted" \\path\\ ' * 40, "\x1b\x01\x02" * 200])
+def test_a_json_answer_counts_its_escapes(tmp_path: Path, line: str) -> None:
+    doc = "# Escapes\n\nneedle\n\n" + (line + "\n") * 400
+    paths = write(
+        tmp_path, {"esc.md": doc, **{f"s{n}.md": f"# S{n}\n\nneedle\n" for n in range(9)}}
+    )
+    outcome = run_command("select", "?q=needle", paths, Options(answer_tokens=4000, json=True))
+    assert outcome.exit_code == 0
+    assert estimated_tokens(outcome.stdout) <= 4000
+    matches = json.loads(outcome.stdout)["data"]["matches"]
+    assert len(matches) == 8  # the page's hits all listed: the text is cut, not the hits
+
+
+@pytest.mark.parametrize("budget", [500, 1000, 2000])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_page_of_hits_fits_a_small_budget_and_names_what_it_leaves_out(
+    tmp_path: Path, budget: int, as_json: bool
+) -> None:
+    title = " ".join(f"Word{n}" for n in range(30))
+    doc = "".join(
+        f"{'#' * (n % 6 + 1)} {title} {n}\n\nneedle " + "x " * 50 + "\n\n" for n in range(40)
+    )
+    paths = write(tmp_path, {"deep.md": doc})
+    outcome = run_command("select", "?q=needle", paths, Options(answer_tokens=budget, json=as_json))
+    assert outcome.exit_code == 0
+    assert estimated_tokens(outcome.stdout) <= budget
+    full = select("?q=needle", load(paths)[0], Options()).search
+    assert full is not None
+    page = {f"deep::{hit.selector}" for hit in full.hits}
+    if as_json:
+        body = json.loads(outcome.stdout)
+        listed = {m["selector"] for m in body["data"]["matches"]}
+        said = " ".join(body.get("warnings", []))
+        assert all(s in listed or s in said for s in page), said
+    else:
+        said = outcome.stdout
+        assert all(f" {s.split('::')[1]} " in said or s in said for s in page), said[-600:]
