@@ -83,21 +83,19 @@ def front_matter_title(block: bytes) -> str | None:
     found = next(reversed(list(re.finditer(_YAML_TITLE, block))), None)
     if found is None:
         return None
-    raw, end = found.group(1), found.end()
+    raw, end = _without_properties(found.group(1)), found.end()
     if raw.startswith(b"#"):
         raw = b""  # a comment: the value, if any, is below
-    if not raw:
-        # The value starts on a line below the key, indented: a scalar, or (`- x`, `en: …`) a
-        # sequence or a mapping, which is no title.
+    while not raw:
+        # The value starts on a line below the key, indented (after the anchor or tag, if
+        # they stand alone): a scalar, or (`- x`, `en: …`) a sequence or a mapping, no title.
         below = _value_below(block, end)
         if below is None:
             return None  # nothing: null
         raw, end = below
         if _is_collection_line(raw):
             return None
-    properties = re.match(_PROPERTIES, raw)
-    if properties is not None:
-        raw = raw[properties.end() :]
+        raw = _without_properties(raw)
     if re.fullmatch(_BLOCK_HEADER, raw):
         return _block_scalar(block, end)
     scalar = _yaml_scalar(block, raw, end)
@@ -120,6 +118,13 @@ def front_matter_title(block: bytes) -> str | None:
         value = value.split(" #", 1)[0]  # a plain scalar ends at a comment
     value = " ".join(value.split())
     return value or None
+
+
+def _without_properties(raw: bytes) -> bytes:
+    """A value without the anchor or tag before it (`&name Text`, `!!str Text`); b"" where
+    there is nothing else on the line."""
+    properties = re.match(_PROPERTIES, raw + b" ")
+    return raw[properties.end() :] if properties is not None else raw
 
 
 def _value_below(block: bytes, end: int) -> tuple[bytes, int] | None:
@@ -174,9 +179,6 @@ def _yaml_scalar(block: bytes, raw: bytes, end: int) -> bytes | None:
 
 _ITEM_OR_KEY = rb"[-?](?:[ \t]|$)"
 """A line that starts a sequence's item (`- x`) or a complex key (`? k`)."""
-_ENTRY = rb"(?:[^\s#'\"][^\r\n]*?|\"[^\"]*\"|'[^']*')[ \t]*:(?:[ \t]|$)"
-"""A line that is a mapping's entry (`en: English`, `"k": v`): in a plain scalar, `: ` is not
-allowed."""
 
 
 def _is_collection_line(line: bytes) -> bool:
@@ -185,7 +187,19 @@ def _is_collection_line(line: bytes) -> bool:
 
 
 def _is_entry(line: bytes) -> bool:
-    return re.match(_ENTRY, line) is not None
+    """Whether a line (stripped) is a mapping's entry (`en: English`, `"k": v`): in a plain
+    scalar, `: ` is not allowed. Found with `find`, not a pattern: a lazy one backtracks over
+    a long run of spaces (minutes for 200 KB)."""
+    if not line or line[:1] == b"#":
+        return False
+    if line[:1] in (b"'", b'"'):
+        close = line.find(line[:1], 1)
+        rest = line[close + 1 :].lstrip(b" \t") if close > 0 else b""
+        return rest[:1] == b":" and rest[1:2] in (b"", b" ", b"\t")
+    text = re.split(rb"[ \t]#", line, maxsplit=1)[0].rstrip(b" \t")  # a comment is no part
+    if text.endswith(b":"):
+        return True
+    return any(text.find(mark) > 0 for mark in (b": ", b":\t"))
 
 
 def _toml_title(block: bytes) -> str | None:

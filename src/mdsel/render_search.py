@@ -58,11 +58,13 @@ def text(search: Search, qualify: bool) -> list[str]:
             f"{best.line_start}-{best.line_end}{short}; the rest: {rest}]\n"
         )
     closing = f"[{search.total} section{plural} match{'es' * (not plural)}"
-    if search.left_out:
+    if search.unlisted:
         listed = search.first + len(search.hits)
+        unnamed = search.unlisted - len(search.left_out)
+        names = " ".join((*search.left_out, *([f"+{unnamed} more"] if unnamed else [])))
         closing += (
-            f"; hits {listed}-{listed + len(search.left_out) - 1} not listed, to fit the answer "
-            f"budget: {' '.join(search.left_out)}"
+            f"; hits {listed}-{listed + search.unlisted - 1} not listed, to fit the answer "
+            f"budget: {names}"
         )
     if search.next is not None:
         closing += f"; next hits: {search.next}"

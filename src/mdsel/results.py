@@ -129,7 +129,10 @@ class Search(NamedTuple):
     text_cut: bool
     """Whether `text` ends inside line `text_end` (a line too long alone for the answer)."""
     left_out: tuple[str, ...]
-    """Hits of the page not listed, to fit the answer budget: `namespace::selector` each."""
+    """Hits of the page not listed, to fit the answer budget: `namespace::selector` each (as
+    many as fit)."""
+    unlisted: int
+    """How many hits of the page are not listed (named in `left_out` or not)."""
 
 
 class SelectResult(NamedTuple):

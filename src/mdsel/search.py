@@ -107,7 +107,7 @@ def _answer(
     best = hits[0]
     answer = Search(
         query.written, hits, total, first + 1, next_page, _narrowing(selector, sources, named),
-        "", best.line_start, best.line_start - 1, len(sources), False, (),
+        "", best.line_start, best.line_start - 1, len(sources), False, (), 0,
     )  # fmt: skip
     answer = _fitted_listing(answer, options)
     room = answer_room(options.answer_tokens) - RESERVE - _listing_cost(answer, options)
@@ -127,14 +127,20 @@ def _fitted_listing(answer: Search, options: Options) -> Search:
         if _listing_cost(trial, options) <= room:
             return trial
     hits = trial.hits
-    listed = len(hits)
-    while listed > 1:
-        listed -= 1
-        named = tuple(f"{h.namespace}::{h.selector}" for h in hits[listed:])
-        shorter = trial._replace(hits=hits[:listed], left_out=named)
-        if _listing_cost(shorter, options) + text_cost(" ".join(named)) <= room:
-            break
-    return shorter if listed < len(hits) else trial
+    if len(hits) == 1:
+        return trial
+    names = [f"{h.namespace}::{h.selector}" for h in hits]
+    for listed in range(len(hits) - 1, 0, -1):
+        shorter = trial._replace(
+            hits=hits[:listed], left_out=tuple(names[listed:]), unlisted=len(hits) - listed
+        )
+        if _listing_cost(shorter, options) <= room:
+            return shorter
+    # One hit listed leaves no room for the others' names and some text: the names first (the
+    # text's room goes to them), as many as fit.
+    while shorter.left_out and _listing_cost(shorter, options) > room + MIN_TEXT:
+        shorter = shorter._replace(left_out=shorter.left_out[:-1])
+    return shorter
 
 
 ENVELOPE = 150 * UNITS_PER_TOKEN
@@ -155,9 +161,11 @@ def _listing_cost(answer: Search, options: Options) -> int:
         # The envelope's own fields, and the warning naming hits left out.
         named = text_cost(" ".join(answer.left_out)) if answer.left_out else 0
         return entries_cost(json_matches(answer)) + ENVELOPE + named
-    # The text's `==>` line repeats the first hit's path, selector and titles.
+    # The text's `==>` line repeats the first hit's path, selector and titles; the closing
+    # line names the hits left out.
     hits = answer.hits
-    return sum(_hit_cost(hit) for hit in hits) + _hit_cost(hits[0]) + 160 * UNITS_PER_TOKEN
+    named = text_cost(" ".join(answer.left_out)) + 40 * UNITS_PER_TOKEN if answer.left_out else 0
+    return sum(_hit_cost(hit) for hit in hits) + _hit_cost(hits[0]) + 160 * UNITS_PER_TOKEN + named
 
 
 def _expression(query: Query) -> str:
@@ -345,9 +353,9 @@ def _with_page(selector: Selector, page: int, words: str | None = None) -> str:
     """The selector of page `page` of the same search (of `words` instead, when given)."""
     assert selector.params.q is not None
     words = " ".join((selector.params.q if words is None else words).split())
-    # Written back as the request reads it: `+` and `%` escaped (`%2B` was decoded to `+`,
-    # which would read as a space).
-    words = words.replace("%", "%25").replace("+", "%2B")
+    # Written back as the request reads it: `%`, `+` and `&` escaped (`%2B` was decoded to
+    # `+`, which would read as a space; `%26page%3D3` to `&page=3`, a parameter).
+    words = words.replace("%", "%25").replace("+", "%2B").replace("&", "%26")
     prefix = f"{selector.namespace}::" if selector.namespace and not selector.link else ""
     scope = format_segments(selector.segments) if selector.segments else ""
     if selector.link and selector.segments:

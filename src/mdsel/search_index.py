@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from mdsel._record import NamedTuple
 from mdsel.columns import CODE, KINDS
 from mdsel.provenance import document_title
+from mdsel.search_query import BREAK_CHARACTER
 from mdsel.tree import Source
 
 _CODE = KINDS.index(CODE)
@@ -52,19 +53,24 @@ _CJK = re.compile(
 # is read in linear time (a target running on to the next `)` made it quadratic: minutes for
 # 200 KB).
 _TARGET = r"\]\((?:[^()\[\]\s]|\([^()\[\]\s]*\))*(?:\s+\"[^\"\n]*\")?\)"
-_MARKUP = re.compile(r"`[^`\n]*`|" + _TARGET + r"|</?[A-Za-z][^<>\n]{0,500}>")
-"""Markup to drop, and code spans first, whose text is code a reader sees (`<KeepAlive>`,
-`` `<script setup>` ``): a try from a backtick ends at the next one or at the line's end."""
+_MARKUP = re.compile(_TARGET + r"|<(?<!`<)/?[A-Za-z][^<>\n]{0,500}>")
+"""Markup to drop: a tag right after a backtick opens a code span's text, which a reader sees
+(`` `<KeepAlive>` ``, `` `<script setup>` ``); a lookbehind, not a pattern for code spans,
+which would be a Python call per span (a third of the index's build)."""
 _LINK_TEXT = re.compile(r"(?<![!\\])\[([^\[\]]{1,300})" + _TARGET)
 """An inline link's text (not an image's): `[text](url "title")`."""
 
 
-BREAK = " \ue000 "
+BREAK = f" {BREAK_CHARACTER} "
 """Put between texts that are not one run of words (the parts of a section's prose around its
-code blocks, its paragraphs, its titles, its path): a private-use character is a token of its
-own to FTS5's unicode61, which no query holds, so no phrase runs across it."""
+code blocks, its paragraphs, its code blocks, its titles, its path): so no phrase runs across
+them."""
 
-_PARAGRAPH_BREAK = re.compile(r"(?:\r\n?|\n)[ \t]*(?:\r\n?|\n)")
+
+def paragraphs_apart(text: str) -> str:
+    """`text` with BREAK at its empty lines (between paragraphs, list items apart, blocks)."""
+    # str.replace, not a pattern: a pass over every section's text, several times faster.
+    return text.replace("\n\n", BREAK).replace("\n\r\n", BREAK).replace("\r\r", BREAK)
 
 
 def spaced(text: str) -> str:
@@ -82,13 +88,8 @@ def link_texts(text: str) -> str:
 def prose(text: str) -> str:
     """What the index reads of Markdown prose: link targets and HTML tags dropped."""
     if "](" in text or "<" in text:  # a plain search is many times faster than the pattern's
-        text = _MARKUP.sub(_unmarked, text)
+        text = _MARKUP.sub(" ", text)
     return spaced(text)
-
-
-def _unmarked(match: re.Match[str]) -> str:
-    found = match.group()
-    return found if found.startswith("`") else " "
 
 
 class Section(NamedTuple):
@@ -252,7 +253,13 @@ def _below_common_folder(paths: Sequence[str]) -> list[str]:
         common = os.path.commonpath(folders) if folders else ""
     except ValueError:  # absolute and relative ones mixed: as they are
         return list(paths)
-    return [os.path.relpath(path, common) if common else path for path in paths]
+    if not common:
+        return list(paths)
+    prefix = common.rstrip(os.sep) + os.sep
+    return [
+        path[len(prefix) :] if path.startswith(prefix) else os.path.relpath(path, common)
+        for path in paths
+    ]
 
 
 def _path_words(path: str) -> str:
@@ -326,8 +333,8 @@ def _document_sections(
         fields = (
             spaced(own),
             context,
-            _PARAGRAPH_BREAK.sub(BREAK, prose(body)),
-            spaced(b"\n".join(codes).decode("utf-8", "replace")),
+            paragraphs_apart(prose(body)),
+            BREAK.join(spaced(code.decode("utf-8", "replace")) for code in codes),
             link_texts(body),
         )
         found.append((Section(number, heading, start, end, titles), fields))

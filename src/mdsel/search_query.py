@@ -22,6 +22,10 @@ STOP_WORDS = frozenset(
     when where which who why will with you your""".split()  # noqa: SIM905 (a list to read)
 )
 
+BREAK_CHARACTER = "\ue000"
+"""What the index puts between texts that are not one run of words (search_index.BREAK): a
+private-use character, a token of its own to FTS5's unicode61, which a search never holds."""
+
 _WORD = re.compile(r"[^\W_]")
 """A letter or digit: what the index's tokenizer keeps (`_` separates words there, as
 punctuation does)."""
@@ -43,6 +47,7 @@ class Query(NamedTuple):
 
 def parse_query(text: str) -> Query | str:
     """The Query of the words after `q=`, or the message saying what to change."""
+    text = text.replace(BREAK_CHARACTER, " ")  # no search holds the index's break
     written = " ".join(text.split())
     if not written:
         return "empty search; put the words to look for after q=, e.g. ?q=cors middleware"

@@ -469,12 +469,57 @@ def test_a_page_of_hits_fits_a_small_budget_and_names_what_it_leaves_out(
     assert estimated_tokens(outcome.stdout) <= budget
     full = select("?q=needle", load(paths)[0], Options()).search
     assert full is not None
-    page = {f"deep::{hit.selector}" for hit in full.hits}
+    page = [f"deep::{hit.selector}" for hit in full.hits]
     if as_json:
         body = json.loads(outcome.stdout)
-        listed = {m["selector"] for m in body["data"]["matches"]}
+        listed = [m["selector"] for m in body["data"]["matches"]]
         said = " ".join(body.get("warnings", []))
-        assert all(s in listed or s in said for s in page), said
     else:
-        said = outcome.stdout
-        assert all(f" {s.split('::')[1]} " in said or s in said for s in page), said[-600:]
+        listed = [f"deep::{s}" for s in re.findall(r"^\d+\. \S+ (\S+) ", outcome.stdout, re.M)]
+        said = outcome.stdout.rsplit("\n[", 1)[-1]
+    # Each hit of the page listed (in order), named, or counted in a `+N more`.
+    assert listed == page[: len(listed)]
+    named = [s for s in page[len(listed) :] if s in said]
+    more = re.search(r"\+(\d+) more", said)
+    assert len(listed) + len(named) + (int(more.group(1)) if more else 0) == len(page), said
+
+
+def test_a_phrase_does_not_run_from_one_code_block_into_the_next(tmp_path: Path) -> None:
+    doc = "# Code\n\n```\nalpha\n```\n\nmiddle words\n\n```\nomega\n```\n"
+    paths = write(tmp_path, {"c.md": doc, "d.md": "# D\n\n```\nalpha omega\n```\n"})
+    assert hits(paths, '"alpha omega"') == [("d.md", "h1.0", 1)]
+
+
+def test_a_search_holding_the_index_break_finds_no_boundary(tmp_path: Path) -> None:
+    paths = write(tmp_path, {"g.md": "# Gamma\n\nfoo\n\nbar\n"})
+    for query in ('"foo \ue000 bar"', '"foo\ue000bar"'):
+        outcome = run_command("select", f"?q={query}", paths)
+        assert outcome.exit_code == 1 and "no section holds" in outcome.stderr, query
+
+
+@pytest.mark.parametrize("words", ["x%26page%3D3", "x%26full%3Dtrue", "AT%26T", "x%25y", "c%2B%2B"])
+def test_the_next_page_of_any_words_is_a_selector_that_searches_them(
+    tmp_path: Path, words: str
+) -> None:
+    files = {
+        f"d/{n:02d}.md": f"# Doc {n}\n\nx&page=3 x&full=true AT&T x%y c++ {n}\n" for n in range(12)
+    }
+    paths = write(tmp_path, files)
+    first = run_command("select", f"?q={words}", paths)
+    assert first.exit_code == 0, first.stderr
+    following = re.search(r"next hits: ([^;\]]+)", first.stdout)
+    assert following is not None, first.stdout[-300:]
+    second = run_command("select", following.group(1), paths)
+    assert second.exit_code == 0, second.stderr
+    asked = first.stdout.split(":", 1)[0]
+    assert second.stdout.split(":", 1)[0] == asked  # `search 'WORDS'` the same
+
+
+@pytest.mark.parametrize("budget", [700, 1000, 2000])
+def test_hits_named_instead_of_listed_fit_the_budget(tmp_path: Path, budget: int) -> None:
+    name = "Meeting Planning Notes {:032x} " + "q" * 60 + ".md"
+    files = {name.format(n * 7919): f"# Planning {n}\n\nplanning\n" for n in range(12)}
+    paths = write(tmp_path, files)
+    outcome = run_command("select", "?q=planning", paths, Options(answer_tokens=budget))
+    assert outcome.exit_code == 0
+    assert estimated_tokens(outcome.stdout) <= budget, outcome.stdout[-500:]

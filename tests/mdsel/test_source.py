@@ -214,6 +214,13 @@ def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> Non
         # YAML allows no `key: value` inside a plain scalar: not a title.
         (b"---\ntitle: Foo\n  bar: baz\n---\n", None),
         (b"---\ntitle: http://example.com/a\n  b\n---\n", "http://example.com/a b"),
+        (
+            b"---\ntitle: Install guide\n  for servers # note: short\n---\n",
+            "Install guide for servers",
+        ),
+        (b"---\ntitle:\n  Hello # note: x\n---\n", "Hello"),
+        (b"---\ntitle: &a\n  Hello\n---\n", "Hello"),
+        (b"---\ntitle: !!str\n  Hello\n---\n", "Hello"),
         # An anchor or a tag before the value is not part of it; an alias has no text here.
         (b"---\ntitle: &name Anchored\n---\n", "Anchored"),
         (b'---\ntitle: !!str "2024 notes"\n---\n', "2024 notes"),
@@ -248,7 +255,7 @@ _VALUE_LINES = st.lists(
     st.sampled_from(
         ["Plain", "two words", "'single'", '"double"', "- item", "key: v", "a:b", "-5", "#x",
          "!!str tagged", "&anchor Text", "[a, b]", "{k: v}", "~", "null", "'open", 'close"',
-         "x # comment", "? k", "|", ">-"]
+         "x # comment", "? k", "|", ">-", "y # note: z", "'k': v", "&a"]
     ),
     min_size=1,
     max_size=3,
@@ -272,3 +279,12 @@ def test_front_matter_title_reads_as_yaml_does(inline: bool, lines: list[str]) -
     assume(isinstance(value, (str, list, dict)) or value is None)
     expected = " ".join(value.split()) or None if isinstance(value, str) else None
     assert front_matter_title(b"---\n" + text.encode() + b"---\n") == expected, text
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("shape", [b"title:\n  a%sb\n", b"title: a\n  x%sy\n"])
+def test_a_long_run_of_blanks_in_a_title_is_read_at_once(shape: bytes) -> None:
+    """1 MB of tabs inside a title's line: read in linear time (a lazy pattern backtracking over
+    the run took minutes)."""
+    block = b"---\n" + shape.replace(b"%s", b"\t" * 1_000_000) + b"---\n"
+    assert front_matter_title(block) is not None
