@@ -322,18 +322,22 @@ def _document_sections(
             index += 1
         if position < end:
             texts.append(data[position:end])
-        body = BREAK.join(part.decode("utf-8", "replace") for part in texts)
-        if heading >= 0:
+        parts = [part.decode("utf-8", "replace") for part in texts]
+        if heading >= 0 and parts:
             # The heading's own line is its title's field, not the body's.
-            newline = _LINE_END.search(body)
-            body = body[newline.end() :] if newline is not None else ""
-        if heading < 0 and not body.strip():
+            newline = _LINE_END.search(parts[0])
+            parts[0] = parts[0][newline.end() :] if newline is not None else ""
+        if heading < 0 and not any(part.strip() for part in parts):
             continue
         context = BREAK.join((context_base, *(spaced(t) for t in titles[:-1])))
+        # The parts are joined at a NUL (no document holds one: decoding refuses it), which
+        # becomes BREAK once the prose is read: BREAK is not ASCII, and a text holding it would
+        # make `spaced` look for CJK characters in every section.
+        body = "\n\x00\n".join(parts)
         fields = (
             spaced(own),
             context,
-            paragraphs_apart(prose(body)),
+            paragraphs_apart(prose(body).replace("\x00", BREAK_CHARACTER)),
             BREAK.join(spaced(code.decode("utf-8", "replace")) for code in codes),
             link_texts(body),
         )
