@@ -70,7 +70,10 @@ them."""
 def paragraphs_apart(text: str) -> str:
     """`text` with BREAK at its empty lines (between paragraphs, list items apart, blocks)."""
     # str.replace, not a pattern: a pass over every section's text, several times faster.
-    return text.replace("\n\n", BREAK).replace("\n\r\n", BREAK).replace("\r\r", BREAK)
+    text = text.replace("\n\n", BREAK)
+    if "\r" in text:
+        text = text.replace("\n\r\n", BREAK).replace("\r\r", BREAK)
+    return text
 
 
 def spaced(text: str) -> str:
@@ -338,7 +341,9 @@ def _document_sections(
             spaced(own),
             context,
             paragraphs_apart(prose(body).replace("\x00", BREAK_CHARACTER)),
-            BREAK.join(spaced(code.decode("utf-8", "replace")) for code in codes),
+            spaced(b"\n\x00\n".join(codes).decode("utf-8", "replace")).replace(
+                "\x00", BREAK_CHARACTER
+            ),
             link_texts(body),
         )
         found.append((Section(number, heading, start, end, titles), fields))
