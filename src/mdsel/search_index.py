@@ -53,10 +53,13 @@ _CJK = re.compile(
 # is read in linear time (a target running on to the next `)` made it quadratic: minutes for
 # 200 KB).
 _TARGET = r"\]\((?:[^()\[\]\s]|\([^()\[\]\s]*\))*(?:\s+\"[^\"\n]*\")?\)"
-_MARKUP = re.compile(_TARGET + r"|<(?<!`<)/?[A-Za-z][^<>\n]{0,500}>")
-"""Markup to drop: a tag right after a backtick opens a code span's text, which a reader sees
-(`` `<KeepAlive>` ``, `` `<script setup>` ``); a lookbehind, not a pattern for code spans,
-which would be a Python call per span (a third of the index's build)."""
+_TAG = r"</?[A-Za-z][^<>\n]{0,500}>"
+_MARKUP = re.compile(_TARGET + "|" + _TAG)
+"""Markup to drop: link targets and HTML tags."""
+_MARKUP_OR_SPAN = re.compile(r"`[^`\n]*`|" + _TARGET + "|" + _TAG)
+"""The same, and code spans, kept: a tag inside one is code a reader sees (`` `<KeepAlive>` ``,
+`` `app.use(<Plugin>)` ``). A try from a backtick ends at the next one or at the line's end.
+Only for text holding both a backtick and a `<`: a Python call per span costs."""
 _LINK_TEXT = re.compile(r"(?<![!\\])\[([^\[\]]{1,300})" + _TARGET)
 """An inline link's text (not an image's): `[text](url "title")`."""
 
@@ -90,9 +93,16 @@ def link_texts(text: str) -> str:
 
 def prose(text: str) -> str:
     """What the index reads of Markdown prose: link targets and HTML tags dropped."""
-    if "](" in text or "<" in text:  # a plain search is many times faster than the pattern's
+    if "<" in text and "`" in text:
+        text = _MARKUP_OR_SPAN.sub(_unmarked, text)
+    elif "](" in text or "<" in text:  # a plain search is many times faster than the pattern's
         text = _MARKUP.sub(" ", text)
     return spaced(text)
+
+
+def _unmarked(match: re.Match[str]) -> str:
+    found = match.group()
+    return found if found[0] == "`" else " "
 
 
 class Section(NamedTuple):

@@ -335,8 +335,10 @@ def test_a_code_span_that_reads_like_a_tag_is_searched(tmp_path: Path) -> None:
     paths = write(tmp_path, {
         "a.md": "# Caching\n\nWrap it in `<KeepAlive>` to keep it.\n\n## Other\n\n<div>raw</div>\n",
         "b.md": "# Setup\n\nUse `<script setup>` here.\n",
+        "c.md": "# Calls\n\nCall `app.use(<Plugin>)` once, [see](x.md).\n",
     })  # fmt: skip
     assert hits(paths, "KeepAlive") == [("a.md", "h1.0", 1)]
+    assert hits(paths, "Plugin") == [("c.md", "h1.0", 1)]
     assert hits(paths, '"script setup"') == [("b.md", "h1.0", 1)]
     outcome = run_command("select", "?q=div", paths)  # an HTML tag itself is markup
     assert outcome.exit_code == 1 and "no section holds 'div'" in outcome.stderr
