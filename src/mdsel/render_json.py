@@ -255,13 +255,10 @@ def select(
         matches.extend(render_search.json_matches(result.search))
         data["search"] = render_search.json_summary(result.search)
         if result.search.unlisted:
-            left_out = result.search.left_out
-            unnamed = result.search.unlisted - len(left_out)
-            names = " ".join((*left_out, *([f"+{unnamed} more"] if unnamed else [])))
             tokens = (options or Options()).answer_tokens
             all_warnings.append(
                 f"{result.search.unlisted} more hits of this page not listed to fit "
-                f"MDSEL_MAX_ANSWER_TOKENS={tokens}: {names}"
+                f"MDSEL_MAX_ANSWER_TOKENS={tokens}: {render_search.unlisted_names(result.search)}"
             )
     problems = [*file_problems, *result.problems]
     unresolved_selectors = [str(u["selector"]) for u in unresolved]

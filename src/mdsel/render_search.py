@@ -60,16 +60,20 @@ def text(search: Search, qualify: bool) -> list[str]:
     closing = f"[{search.total} section{plural} match{'es' * (not plural)}"
     if search.unlisted:
         listed = search.first + len(search.hits)
-        unnamed = search.unlisted - len(search.left_out)
-        names = " ".join((*search.left_out, *([f"+{unnamed} more"] if unnamed else [])))
         closing += (
             f"; hits {listed}-{listed + search.unlisted - 1} not listed, to fit the answer "
-            f"budget: {names}"
+            f"budget: {unlisted_names(search)}"
         )
     if search.next is not None:
         closing += f"; next hits: {search.next}"
     out.append(f"{closing}; to narrow, search {search.narrow}]\n")
     return out
+
+
+def unlisted_names(search: Search) -> str:
+    """The hits of the page not listed: those named, and how many more (`+3 more`)."""
+    unnamed = search.unlisted - len(search.left_out)
+    return " ".join((*search.left_out, *([f"+{unnamed} more"] if unnamed else [])))
 
 
 def _truncated(search: Search) -> bool:

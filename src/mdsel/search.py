@@ -11,13 +11,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from mdsel.budget import (
-    RESERVE,
-    UNITS_PER_TOKEN,
-    answer_room,
-    data_cost,
-    text_cost,
-)
+from mdsel.budget import RESERVE, UNITS_PER_TOKEN, answer_room, data_cost, text_cost
 from mdsel.errors import INVALID_SELECTOR, SELECTOR_NOT_FOUND, Problem, Suggestion
 from mdsel.names import heading_selector
 from mdsel.results import Hit, Options, Search
