@@ -11,7 +11,7 @@ out again is `entry_edits`'s.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mdsel_claude.setup.jsonfile import JSONObject
 
@@ -83,6 +83,39 @@ def hook_command(
     return f"{PORTABLE_GUARD}{command}'" if executable == EXECUTABLE_NAME else command
 
 
+Parsed = tuple[str, int, str]
+"""(executable, threshold, mode) of our hook's command line."""
+
+
+def parse_hook_argv(words: Sequence[object], client: str | None = None) -> Parsed | None:
+    """(executable, threshold, mode) of `words` exactly as `hook_args` spells them after an
+    executable for `client`, else None: the one reading of our hook's line, for every agent."""
+    if not all(isinstance(word, str) for word in words) or len(words) < 4:
+        return None
+    argv = [str(word) for word in words]
+    client_args = ["--client", client] if client is not None else []
+    at = 2 + len(client_args)
+    if argv[1:at] != ["hook", *client_args] or argv[at : at + 1] != ["--min-words"]:
+        return None
+    threshold = _digits(argv[at + 1]) if len(argv) > at + 1 else None
+    mode = argv[at + 3] if len(argv) == at + 4 and argv[at + 2] == "--mode" else "reminder"
+    if threshold is None or argv != [argv[0], *hook_args(threshold, mode, client)]:
+        return None
+    return argv[0], threshold, mode
+
+
+def parse_hook_command(command: object, client: str | None = None) -> Parsed | None:
+    """`parse_hook_argv` of a shell command as `hook_command` writes it, inside the portable
+    guard or not; None for anything else (a command that does not split included)."""
+    if not isinstance(command, str):
+        return None
+    try:
+        words = shlex.split(unguarded(command))
+    except ValueError:
+        return None
+    return parse_hook_argv(words, client)
+
+
 def unguarded(command: str) -> str:
     """The `mdsel-claude hook …` inside a portable hook command (see `PORTABLE_GUARD`); any
     other command as it is (the old unguarded project form included)."""
@@ -112,14 +145,13 @@ def is_install_form(value: object, executable: str) -> bool:
     if not isinstance(value, dict) or set(value) != {"type", "command"}:
         return False
     command = value.get("command")
-    prefix = f"{shlex.quote(executable)} hook --min-words "
-    if isinstance(command, str):
-        command = unguarded(command).removesuffix(" --mode outline")
+    parsed = parse_hook_command(command)
     return (
         value.get("type") == "command"
-        and isinstance(command, str)
-        and command.startswith(prefix)
-        and command[len(prefix) :] == str(_digits(command[len(prefix) :]))
+        and parsed is not None
+        and parsed[0] == executable
+        and parsed[2] in ("reminder", "outline")
+        and unguarded(str(command)) == shlex.join([executable, *hook_args(*parsed[1:])])
     )
 
 

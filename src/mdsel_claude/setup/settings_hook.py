@@ -28,8 +28,7 @@ from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
 from mdsel_claude.setup.ledger import FileRecord, WrittenEntry
 from mdsel_claude.setup.probes import Payload, Report, run_on_threshold
 
-Parsed = tuple[str, int, str]
-"""(executable, threshold, mode) of a hook object exactly as install writes it."""
+Parsed = entries.Parsed
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,19 +57,9 @@ class JsonHook:
         """(executable, threshold, mode) of a hook object exactly as install writes it, else
         None."""
         command = value.get("command") if isinstance(value, dict) else None
-        if not isinstance(command, str):
+        parsed = entries.parse_hook_command(command, self.client)
+        if parsed is None:
             return None
-        try:
-            words = shlex.split(entries.unguarded(command))
-        except ValueError:
-            return None
-        head = ["hook", "--client", self.client, "--min-words"]
-        if len(words) not in (6, 8) or words[1:5] != head:
-            return None
-        mode = words[7] if len(words) == 8 and words[6] == "--mode" else "reminder"
-        if not (words[5].isascii() and words[5].isdigit() and len(words[5]) <= 18):
-            return None
-        parsed = (words[0], int(words[5]), mode)
         return parsed if ledger.same_value(value, self.entry(*parsed)) else None
 
     def add(

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args, parse_hook_command
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.steps import DeleteFile, MakeDir, Note, Plan, WriteText
@@ -109,16 +109,9 @@ def render(argv: Sequence[str]) -> str:
 def parse(text: str) -> tuple[str, int, str] | None:
     """(executable, threshold, mode) of a script exactly as install writes it, else None."""
     found = _EXEC_LINE.search(text)
-    try:
-        words = shlex.split(found.group(1)) if found else []
-    except ValueError:
+    parsed = parse_hook_command(found.group(1), "cline") if found else None
+    if parsed is None:
         return None
-    if len(words) not in (6, 8) or words[1:5] != ["hook", "--client", "cline", "--min-words"]:
-        return None
-    if not (words[5].isascii() and words[5].isdigit() and len(words[5]) <= 18):
-        return None
-    mode = words[7] if len(words) == 8 and words[6] == "--mode" else "reminder"
-    parsed = (words[0], int(words[5]), mode)
     return parsed if render(hook_argv(*parsed)) == text else None
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from mdsel_claude.hook import copilot
 from mdsel_claude.setup import entries, jsonc, jsonfile, ownership, whole_files
 from mdsel_claude.setup.clients.base import Client, Doctoring, Request, home
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, PORTABLE_GUARD, hook_args
+from mdsel_claude.setup.entries import hook_args
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.instructions import Target
 from mdsel_claude.setup.jsonfile import ConfigFileError
@@ -63,10 +63,7 @@ def hooks_file(config_file: Path) -> Path:
 
 def hook_command(executable: str, min_words: int, mode: str = "reminder") -> str:
     """`EXE hook --client copilot --min-words N [--mode M]`; the bare name guarded."""
-    command = f"{shlex.quote(executable)} hook --client copilot --min-words {min_words}"
-    if mode != "reminder":
-        command = f"{command} --mode {shlex.quote(mode)}"
-    return f"{PORTABLE_GUARD}{command}'" if executable == EXECUTABLE_NAME else command
+    return entries.hook_command(executable, min_words, mode, "copilot")
 
 
 def render(command: str) -> str:
@@ -83,15 +80,11 @@ def parse(data: bytes) -> tuple[str, int, str] | None:
     try:
         value = json.loads(data.decode("utf-8"))
         command = value["hooks"]["postToolUse"][0]["bash"]
-        words = shlex.split(entries.unguarded(command))
     except (ValueError, LookupError, TypeError, AttributeError):
         return None
-    if len(words) not in (6, 8) or words[1:5] != ["hook", "--client", "copilot", "--min-words"]:
+    parsed = entries.parse_hook_command(command, "copilot")
+    if parsed is None:
         return None
-    if not (words[5].isascii() and words[5].isdigit() and len(words[5]) <= 18):
-        return None
-    mode = words[7] if len(words) == 8 and words[6] == "--mode" else "reminder"
-    parsed = (words[0], int(words[5]), mode)
     return parsed if render(hook_command(*parsed)).encode() == data else None
 
 

@@ -27,7 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from mdsel_claude.setup import entry_edits
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath, runs_our_hook
+from mdsel_claude.setup.entries import (
+    EXECUTABLE_NAME,
+    KeyPath,
+    hook_args,
+    parse_hook_command,
+    runs_our_hook,
+)
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
 from mdsel_claude.setup.ledger import FileRecord
 
@@ -47,7 +53,7 @@ STATE = "state"
 
 def hook_command(executable: str, min_words: int) -> str:
     """The shell command Codex runs (through `sh -c`): our hook for its payloads."""
-    return f"{shlex.quote(executable)} hook --client {CLIENT} --min-words {min_words}"
+    return shlex.join([executable, *hook_args(min_words, client=CLIENT)])
 
 
 def hook_entry(executable: str, min_words: int) -> JSONObject:
@@ -66,18 +72,10 @@ def is_install_form(value: object, executable: str | None = None) -> bool:
     command = value.get("command")
     if value.get("type") != "command" or value.get("timeout") != TIMEOUT_SECONDS:
         return False
-    if not isinstance(command, str):
+    parsed = parse_hook_command(command, CLIENT)
+    if parsed is None or parsed[2] != "reminder" or command != hook_command(*parsed[:2]):
         return False
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    tail = words[1:5] == ["hook", "--client", CLIENT, "--min-words"] and len(words) == 6
-    if not tail or not words[5].isascii() or not words[5].isdigit() or len(words[5]) > 18:
-        return False
-    exe = words[0]
-    if command != hook_command(exe, int(words[5])):
-        return False
+    exe = parsed[0]
     return os.path.basename(exe) == EXECUTABLE_NAME and executable in (None, exe)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from mdsel_claude.hook import opencode
 from mdsel_claude.setup import jsonfile, ownership, whole_files
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, hook_args, parse_hook_argv
 from mdsel_claude.setup.errors import SetupError
 from mdsel_claude.setup.paths import project_root
 from mdsel_claude.setup.probes import Report, run_on_threshold
@@ -85,16 +85,9 @@ def parse(text: str) -> tuple[str, int, str] | None:
         command = json.loads(found.group(1)) if found else None
     except ValueError:
         return None
-    if not isinstance(command, list) or len(command) not in (6, 8):
+    parsed = parse_hook_argv(command, "opencode") if isinstance(command, list) else None
+    if parsed is None:
         return None
-    if not all(isinstance(word, str) for word in command):
-        return None
-    if command[1:5] != ["hook", "--client", "opencode", "--min-words"]:
-        return None
-    if not (command[5].isascii() and command[5].isdigit() and len(command[5]) <= 18):
-        return None
-    mode = command[7] if len(command) == 8 and command[6] == "--mode" else "reminder"
-    parsed = (command[0], int(command[5]), mode)
     return parsed if render(hook_command(*parsed)) == text else None
 
 
