@@ -107,13 +107,19 @@ def parse_hook_argv(words: Sequence[object], client: str | None = None) -> Parse
 def parse_hook_command(command: object, client: str | None = None) -> Parsed | None:
     """`parse_hook_argv` of a shell command as `hook_command` writes it, inside the portable
     guard or not; None for anything else (a command that does not split included)."""
+    words = hook_words(command)
+    return None if words is None else parse_hook_argv(words, client)
+
+
+def hook_words(command: object) -> list[str] | None:
+    """The words of a hook's shell command, inside the portable guard; None for a value that is
+    no command or does not split."""
     if not isinstance(command, str):
         return None
     try:
-        words = shlex.split(unguarded(command))
+        return shlex.split(unguarded(command))
     except ValueError:
         return None
-    return parse_hook_argv(words, client)
 
 
 def unguarded(command: str) -> str:
@@ -162,24 +168,17 @@ def program_of(value: object, hook: bool) -> str:
         return ""
     if not hook:
         return command
-    try:
-        words = shlex.split(unguarded(command))
-    except ValueError:
-        return ""
+    words = hook_words(command)
     return words[0] if words else ""
 
 
 def runs_our_hook(value: object) -> bool:
     """True for a hook object whose command runs `mdsel-claude hook`, from any folder, inside
     the portable guard or not: a second one in a file would remind the agent twice."""
-    command = value.get("command") if isinstance(value, dict) else None
-    if not isinstance(command, str):
+    words = hook_words(value.get("command") if isinstance(value, dict) else None)
+    if not words:
         return False
-    try:
-        words = shlex.split(unguarded(command))
-    except ValueError:
-        return False
-    program = words[0].replace("\\", "/").rpartition("/")[2].removesuffix(".exe") if words else ""
+    program = words[0].replace("\\", "/").rpartition("/")[2].removesuffix(".exe")
     if program.startswith("python") and words[1:3] == ["-m", "mdsel_claude"]:
         return words[3:4] == ["hook"]  # the package run as a module
     return program == EXECUTABLE_NAME and words[1:2] == ["hook"]
