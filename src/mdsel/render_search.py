@@ -46,7 +46,8 @@ def text(search: Search, qualify: bool) -> list[str]:
     out.append("\n" + header(best.path, selector, best.titles, search.text_start, search.text_end))
     out.append("\n")
     body = search.text
-    out.append(body if not body or body.endswith(("\n", "\r")) else body + "\n")
+    # After a lone CR too, as select does: a terminal would write the next line over the last.
+    out.append(body if not body or body.endswith("\n") else body + "\n")
     if _truncated(search) or not search.text:
         # The rest from the first line not shown whole: the line cut short is asked again.
         start = search.text_end if search.text_cut or not search.text else search.text_end + 1

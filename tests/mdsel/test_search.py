@@ -387,6 +387,13 @@ def test_text_under_a_heading_with_old_mac_line_endings_is_searched(tmp_path: Pa
     assert hits(paths, "needle") == [("cr.md", "h1.0", 1)]
 
 
+def test_the_closing_line_starts_a_line_after_old_mac_line_endings(tmp_path: Path) -> None:
+    paths = write(tmp_path, {"cr.md": b"# Old mac\r\rneedle cr only\r"})
+    outcome = run_command("select", "?q=needle", paths)
+    assert outcome.exit_code == 0, outcome.stderr
+    assert "needle cr only\r\n" in outcome.stdout
+
+
 def test_a_hits_titles_are_those_select_shows(tmp_path: Path) -> None:
     (path,) = write(tmp_path, {"dup.md": "# Props\n\n## Props\n\n### Props\n\nneedle\n"})
     sources, _problems = load([path])
