@@ -27,7 +27,8 @@ def text(search: Search, qualify: bool) -> list[str]:
     """The answer's lines, each ending in a line break."""
     last = search.first + len(search.hits) - 1
     plural = "s" * (search.total != 1)
-    where = f" in {search.documents} documents" if search.documents > 1 else ""
+    # The documents searched, not those holding a hit: only the listed hits' are known.
+    where = f" ({search.documents} documents searched)" if search.documents > 1 else ""
     out = [
         f"search {search.query!r}: {search.total} section{plural} match{'es' * (not plural)}"
         f"{where}, best first; hits {search.first}-{last} below, the first one's text after "

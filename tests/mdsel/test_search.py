@@ -268,7 +268,7 @@ def test_a_word_in_every_section_of_thousands_of_documents_stays_bounded(tmp_pat
     paths = write(tmp_path, files)
     outcome = run_command("select", "?q=common", paths)
     assert outcome.exit_code == 0
-    assert "3000 sections match in 3000 documents" in outcome.stdout
+    assert "3000 sections match (3000 documents searched)" in outcome.stdout
     assert estimated_tokens(outcome.stdout) <= Options().answer_tokens
 
 
@@ -392,6 +392,15 @@ def test_the_closing_line_starts_a_line_after_old_mac_line_endings(tmp_path: Pat
     outcome = run_command("select", "?q=needle", paths)
     assert outcome.exit_code == 0, outcome.stderr
     assert "needle cr only\r\n" in outcome.stdout
+
+
+def test_the_summary_counts_the_documents_searched_not_claimed_as_holding_hits(
+    tmp_path: Path,
+) -> None:
+    paths = write(tmp_path, {"a.md": "# A\n\nzebra\n\n## B\n\nzebra too\n", "c.md": "# C\n"})
+    outcome = run_command("select", "?q=zebra", paths)
+    assert outcome.exit_code == 0, outcome.stderr
+    assert outcome.stdout.startswith("search 'zebra': 2 sections match (2 documents searched),")
 
 
 def test_a_hits_titles_are_those_select_shows(tmp_path: Path) -> None:
