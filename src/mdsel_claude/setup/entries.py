@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from mdsel_claude.setup.jsonfile import JSONObject
 
@@ -90,15 +91,13 @@ Parsed = tuple[str, int, str]
 def parse_hook_argv(words: Sequence[object], client: str | None = None) -> Parsed | None:
     """(executable, threshold, mode) of `words` exactly as `hook_args` spells them after an
     executable for `client`, else None: the one reading of our hook's line, for every agent."""
-    if not all(isinstance(word, str) for word in words) or len(words) < 4:
+    if not all(isinstance(word, str) for word in words):
         return None
-    argv = [str(word) for word in words]
-    client_args = ["--client", client] if client is not None else []
-    at = 2 + len(client_args)
-    if argv[1:at] != ["hook", *client_args] or argv[at : at + 1] != ["--min-words"]:
-        return None
-    threshold = _digits(argv[at + 1]) if len(argv) > at + 1 else None
-    mode = argv[at + 3] if len(argv) == at + 4 and argv[at + 2] == "--mode" else "reminder"
+    argv = cast("list[str]", list(words))
+    at = 3 if client is None else 5  # where the threshold stands
+    threshold = _digits(argv[at]) if len(argv) > at else None
+    mode = argv[-1] if len(argv) == at + 3 else "reminder"
+    # The round trip checks every other word: `hook`, the client, `--min-words`, `--mode`.
     if threshold is None or argv != [argv[0], *hook_args(threshold, mode, client)]:
         return None
     return argv[0], threshold, mode
@@ -155,7 +154,6 @@ def is_install_form(value: object, executable: str) -> bool:
     return (
         value.get("type") == "command"
         and parsed is not None
-        and parsed[0] == executable
         and parsed[2] in ("reminder", "outline")
         and unguarded(str(command)) == shlex.join([executable, *hook_args(*parsed[1:])])
     )

@@ -22,13 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mdsel_claude.setup import entries, entry_edits, jsonfile, ledger, ownership
-from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath
+from mdsel_claude.setup.entries import EXECUTABLE_NAME, KeyPath, Parsed
 from mdsel_claude.setup.entry_edits import Added
 from mdsel_claude.setup.jsonfile import ConfigFileError, JSONObject, type_name
 from mdsel_claude.setup.ledger import FileRecord, WrittenEntry
 from mdsel_claude.setup.probes import Payload, Report, run_on_threshold
-
-Parsed = entries.Parsed
 
 
 @dataclass(frozen=True, slots=True)

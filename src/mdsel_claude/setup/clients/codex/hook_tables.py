@@ -73,7 +73,7 @@ def is_install_form(value: object, executable: str | None = None) -> bool:
     if value.get("type") != "command" or value.get("timeout") != TIMEOUT_SECONDS:
         return False
     parsed = parse_hook_command(command, CLIENT)
-    if parsed is None or parsed[2] != "reminder" or command != hook_command(*parsed[:2]):
+    if parsed is None or command != hook_command(*parsed[:2]):  # no mode: Codex has none
         return False
     exe = parsed[0]
     return os.path.basename(exe) == EXECUTABLE_NAME and executable in (None, exe)
