@@ -72,6 +72,9 @@ class Scan(NamedTuple):
     (GitHub's anchor comes from this text)."""
     nested: tuple[NestedHeading, ...]
     """Headings inside lists and blockquotes, in document order."""
+    inline_starts: array[int]
+    """Where each list item and table cell starts, in document order: runs of words that no
+    paragraph holds (a tight list's items, a table's cells), which the search keeps apart."""
 
 
 class NestedHeading(NamedTuple):

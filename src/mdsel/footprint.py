@@ -8,6 +8,7 @@ numbers), counted whether built yet or not, so the figure does not grow while it
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 from mdsel.blocks import Blocks
 from mdsel.sections import Headings
@@ -17,12 +18,18 @@ FIXED_BYTES = 2048
 """The Document, its line table, views and lazily built parts themselves, roughly."""
 
 
-def resident_bytes(lines: LineTable, blocks: Blocks, headings: Headings, line_count: int) -> int:
+def resident_bytes(
+    lines: LineTable,
+    blocks: Blocks,
+    headings: Headings,
+    line_count: int,
+    inline_starts: Sequence[int] = (),
+) -> int:
     """Bytes a Document of these parts holds or will hold once selected from (see the module
     docstring); `lines.data` is the document's bytes."""
     parts: list[object] = [
         # The word mask is the data's size, made or not (LineTable.mask).
-        lines.data, lines.data, *blocks.top.values(),
+        lines.data, lines.data, inline_starts, *blocks.top.values(),
         *(getattr(blocks, name) for name in Blocks.COLUMNS),
         *(getattr(headings, name) for name in Headings.COLUMNS),
     ]  # fmt: skip

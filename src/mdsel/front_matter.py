@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from mdsel.source import lone_cr_to_lf_bytes
+
 
 def front_matter_end(data: bytes) -> int:
     """Byte length of a YAML or TOML front matter block at the very start (line ending of its
@@ -77,6 +79,8 @@ def front_matter_title(block: bytes) -> str | None:
 
     Read with a few rules rather than a YAML parser: the title is all the index needs, and a
     parser of the whole block is a dependency and a cost on every document of a tree."""
+    # A lone CR ends a line too (old Mac files); the rules below know `\n` and `\r\n`.
+    block = lone_cr_to_lf_bytes(block)
     if block.startswith(b"+++"):
         return _toml_title(block)
     # The last: YAML loaders keep the last of a repeated key.

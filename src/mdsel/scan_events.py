@@ -45,6 +45,7 @@ CODES = {"Paragraph": 0, "CodeBlock": 1, "List": 2, "Table": 3, "BlockQuote": 4}
 """pulldown-cmark tags that become blocks → kind codes (columns.KINDS). Items, HTML blocks,
 rules, table parts and inline tags make none."""
 _ITEM = sys.intern("Item")
+_CELL = "TableCell"
 LEVELS = {"H1": 1, "H2": 2, "H3": 3, "H4": 4, "H5": 5, "H6": 6}
 """pulldown-cmark heading levels → 1-6."""
 
@@ -134,6 +135,7 @@ def scan_events(
     top = tuple(array(code) for _ in KINDS)
     levels = bytearray()
     heading_starts, heading_ends = array(code), array(code)
+    inline_starts = array(code)
     # Held until the end, then joined: an append per title, where a write and its length cost
     # three calls. The strings are the parser's own, which the loop would otherwise free.
     titles: list[str] = []
@@ -159,6 +161,7 @@ def scan_events(
         heading_ends.append,
     )
     add_title = titles.append
+    add_inline = inline_starts.append
     # Blocks allowed before the limit: a block passes it when len(kinds) >= room, and each
     # heading takes one away (no counter to add to per node).
     room = max_nodes
@@ -178,6 +181,7 @@ def scan_events(
             # the list is cut at its last item's end below. The item's list is the innermost
             # open container once those that ended before the item are closed.
             start = span["start"]
+            add_inline(start)
             while open_ends and open_ends[-1] <= start:
                 open_ends.pop()
                 last[open_index.pop()] = len(kinds) - 1
@@ -187,6 +191,8 @@ def scan_events(
         if tag.__class__ is str:
             kind = codes.get(tag)
             if kind is None:
+                if tag == _CELL:
+                    add_inline(span["start"])
                 continue
         elif "Heading" in tag:
             start = span["start"]
@@ -307,10 +313,11 @@ def scan_events(
         if kinds[index] == _LIST_CODE and start_of(index) < item_end < ends[index]:
             ends[index] = item_end
     if shift:
-        for column in (starts, ends, heading_starts, heading_ends):
+        for column in (starts, ends, heading_starts, heading_ends, inline_starts):
             column[:] = array(code, map(add, column, repeat(shift)))
     return Scan(
         kinds, starts, ends, parents, last, top,
         levels, heading_starts, heading_ends, "".join(titles),
         array(code, accumulate(map(len, titles))), rare.ids, rare.texts, tuple(rare.nested),
+        inline_starts,
     )  # fmt: skip

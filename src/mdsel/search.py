@@ -181,11 +181,12 @@ def _expression(query: Query) -> str:
 
 def _loosened(query: Query) -> Query | None:
     """The query with each word of several parts (`a.b_c`) as its parts, or None when it has
-    none; quoted phrases stay as written."""
+    none; quoted phrases stay as written. A CJK word is one part: its characters apart are
+    other words (数据库 is not 数 or 库)."""
     units: list[str] = []
     phrases: list[bool] = []
     for unit, phrase in zip(query.units, query.phrases, strict=True):
-        parts = [unit] if phrase else PART.findall(spaced(unit))
+        parts = [unit] if phrase else PART.findall(unit)
         for part in parts:
             if part not in units and (phrase or part not in STOP_WORDS):
                 units.append(part)

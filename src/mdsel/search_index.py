@@ -19,6 +19,7 @@ import os
 import re
 import sqlite3
 import threading
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -26,10 +27,10 @@ from mdsel._record import NamedTuple
 from mdsel.columns import CODE, KINDS
 from mdsel.provenance import document_title
 from mdsel.search_query import BREAK_CHARACTER
-from mdsel.tree import Source
+from mdsel.tree import Document, Source
 
 _CODE = KINDS.index(CODE)
-_LINE_END = re.compile(r"\r\n?|\n")
+_LINE_END_BYTES = re.compile(rb"\r\n?|\n")
 
 WEIGHTS = (8.0, 2.0, 1.0, 0.5, 0.0)
 """bm25() weights of the fields: the section's title, the titles above it (the document's
@@ -71,7 +72,7 @@ them."""
 
 
 def paragraphs_apart(text: str) -> str:
-    """`text` with BREAK at its empty lines (between paragraphs, list items apart, blocks)."""
+    """`text` with BREAK at its empty lines (inside an HTML block, which is no block of ours)."""
     # str.replace, not a pattern: a pass over every section's text, several times faster.
     text = text.replace("\n\n", BREAK)
     if "\r" in text:
@@ -295,8 +296,11 @@ def _document_sections(
     code = [
         (blocks.starts[i], blocks.ends[i]) for i, kind in enumerate(blocks.kinds) if kind == _CODE
     ]
+    cuts = _cuts(document)
     found: list[tuple[Section, tuple[str, str, str, str, str]]] = []
-    bounds = [headings.starts[i] for i in range(len(headings))] if len(headings) else []
+    # A heading indented by a few spaces starts at its line, not at its `#` or its text: the
+    # section above ends before the indent.
+    bounds = [_line_start(data, headings.starts[i]) for i in range(len(headings))]
     first_start = bounds[0] if bounds else len(data)
     # Front matter (title, description…) counts as the root's text.
     spans = [(-1, 0, first_start), *(
@@ -329,24 +333,24 @@ def _document_sections(
         while index < len(code) and code[index][0] < end:
             block_start, block_end = code[index]
             if block_start > position:
-                texts.append(data[position:block_start])
+                _runs_of(data, cuts, position, block_start, texts)
             codes.append(data[max(block_start, start) : min(block_end, end)])
             position = max(position, min(block_end, end))
             index += 1
         if position < end:
-            texts.append(data[position:end])
-        parts = [part.decode("utf-8", "replace") for part in texts]
-        if heading >= 0 and parts:
+            _runs_of(data, cuts, position, end, texts)
+        if heading >= 0 and texts:
             # The heading's own line is its title's field, not the body's.
-            newline = _LINE_END.search(parts[0])
-            parts[0] = parts[0][newline.end() :] if newline is not None else ""
-        if heading < 0 and not any(part.strip() for part in parts):
+            newline = _LINE_END_BYTES.search(texts[0])
+            texts[0] = texts[0][newline.end() :] if newline is not None else b""
+        if heading < 0 and not any(part.strip() for part in texts):
             continue
         context = BREAK.join((context_base, *(spaced(t) for t in titles[:-1])))
-        # The parts are joined at a NUL (no document holds one: decoding refuses it), which
+        # The runs are joined at a NUL (no document holds one: decoding refuses it), which
         # becomes BREAK once the prose is read: BREAK is not ASCII, and a text holding it would
-        # make `spaced` look for CJK characters in every section.
-        body = "\n\x00\n".join(parts)
+        # make `spaced` look for CJK characters in every section. A run ends where a block,
+        # list item or table cell starts, so no cut splits a character.
+        body = b"\n\x00\n".join(texts).decode("utf-8", "replace")
         fields = (
             spaced(own),
             context,
@@ -358,3 +362,37 @@ def _document_sections(
         )
         found.append((Section(number, heading, start, end, titles), fields))
     return found
+
+
+def _line_start(data: bytes, offset: int) -> int:
+    """`offset` moved back over the spaces and tabs before it: a heading's line start (its
+    indent is at most three spaces, or a tab)."""
+    while offset and data[offset - 1] in b" \t":
+        offset -= 1
+    return offset
+
+
+def _cuts(document: Document) -> list[int]:
+    """Where a run of words may start or end, in order: every block's start and end, every list
+    item's and table cell's start, every heading's in a list or quote. Between two of them the
+    words are one paragraph's, or one item's or cell's: a phrase may run there, not across."""
+    blocks = document.blocks
+    nested = document.nested
+    return sorted(
+        set(blocks.starts).union(
+            blocks.ends,
+            document.inline_starts,
+            (heading.start for heading in nested),
+            (heading.end for heading in nested),
+        )
+    )
+
+
+def _runs_of(data: bytes, cuts: list[int], start: int, end: int, into: list[bytes]) -> None:
+    """Append the pieces of data[start:end] between the cuts inside it to `into`."""
+    first = bisect_right(cuts, start)
+    last = bisect_left(cuts, end, first)
+    for cut in cuts[first:last]:
+        into.append(data[start:cut])
+        start = cut
+    into.append(data[start:end])

@@ -72,7 +72,7 @@ def alternatives(unit: str, phrase: bool) -> list[tuple[str, float]]:
     found = [(unit, 1.0)]
     if phrase:
         return found
-    parts = PART.findall(spaced(unit))
+    parts = PART.findall(unit)  # a CJK run is one part: its leading characters are other words
     count = len(parts)
     for size in range(count - 1, max(MIN_LEADING_PARTS, count - MAX_LEADING) - 1, -1):
         found.append((" ".join(parts[:size]), size / count))

@@ -58,6 +58,13 @@ def lone_cr_to_lf(text: str) -> str:
     return re.sub(_LONE_CR_TEXT, "\n", text)
 
 
+def lone_cr_to_lf_bytes(data: bytes) -> bytes:
+    """lone_cr_to_lf of bytes."""
+    if b"\r" not in data:
+        return data
+    return re.sub(_LONE_CR, b"\n", data)
+
+
 class LineTable:
     """Where each line starts, and a mask that counts words in any byte range in C.
 

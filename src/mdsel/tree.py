@@ -10,7 +10,7 @@ for: indexing needs only counts, so it never pays for the spans of thousands of 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mdsel._record import NamedTuple
 from mdsel.blocks import Blocks
@@ -50,6 +50,8 @@ class Document(NamedTuple):
     word_count: int
     nested: tuple[NestedHeading, ...] = ()
     """Headings inside lists and blockquotes: link targets, not sections."""
+    inline_starts: Sequence[int] = ()
+    """Where each list item and table cell starts (columns.Scan.inline_starts)."""
 
     def block_lines(self, index: int) -> tuple[int, int]:
         """Lines of block `index`, trailing blank lines dropped; 1-based, inclusive."""
@@ -62,7 +64,9 @@ class Document(NamedTuple):
         """What keeping this Document costs in memory, in bytes (see footprint)."""
         from mdsel.footprint import resident_bytes  # the server's cache asks; the CLI never
 
-        return resident_bytes(self.lines, self.blocks, self.headings, self.line_count)
+        return resident_bytes(
+            self.lines, self.blocks, self.headings, self.line_count, self.inline_starts
+        )
 
 
 class Source(NamedTuple):
@@ -115,6 +119,7 @@ def parse_document(
         headings.lines.line_count(),
         headings.words.total(),
         found.nested,
+        found.inline_starts,
     )
 
 

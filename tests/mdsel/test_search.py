@@ -365,11 +365,82 @@ def test_the_folder_a_call_names_is_no_word_of_its_documents(tmp_path: Path) -> 
         "# A\n\non a single port.\n\n```js\nx\n```\n\nCheck out the rest.\n",
         "# A\n\non a single port.\n\nCheck out the rest.\n",
         "# Port\n\n## Check\n\nnothing here\n",
+        # Blocks with no empty line between them: tight list items, a paragraph then a quote,
+        # a list, an HTML block, a table's rows, a thematic break, a heading in an item.
+        "# A\n\n- on a port\n- check it\n",
+        "# A\n\n1. on a port\n2. check it\n",
+        "# A\n\non a port\n> check it\n",
+        "# A\n\non a port\n- check it\n",
+        "# A\n\non a port\n<div>check it</div>\n",
+        "# A\n\n| on a port |\n| --- |\n| check it |\n",
+        "# A\n\n| x | on a port | check it |\n| - | - | - |\n",
+        "# A\n\non a port\n***\ncheck it\n",
+        "# A\n\n- on a port\n  ## check it\n",
+        "# A\n\n- item\n  ## on a port\n  check it\n",
+        "# A\r\n\r\n- on a port\r\n- check it\r\n",
+        "# A\r\r- on a port\r- check it\r",
     ],
 )
 def test_a_phrase_does_not_run_across_a_block_or_a_title(tmp_path: Path, text: str) -> None:
     paths = write(tmp_path, {"a.md": text, "b.md": "# B\n\nThe port check runs.\n"})
     assert hits(paths, '"port check"') == [("b.md", "h1.0", 1)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# A\n\non a port\ncheck it\n",
+        "# A\n\n- on a port\n  check it\n",
+        "# A\n\n> on a port\n> check it\n",
+        "# A\n\non a port\r\ncheck it\r\n",
+        "# A\r\ron a port\rcheck it\r",
+        "# A\n\non a port\n2. check it\n",
+        "# A\n\non a port\n<span>check</span> it\n",
+        "# A\n\n> on a port\ncheck it\n",
+    ],
+)
+def test_a_phrase_runs_on_across_the_lines_of_one_paragraph(tmp_path: Path, text: str) -> None:
+    """What separates blocks does not separate a paragraph's own lines (a wrapped line, an
+    item's or a quote's continuation, a number that cannot start a list below a paragraph,
+    inline HTML, a quote's lazy line)."""
+    paths = write(tmp_path, {"a.md": text, "b.md": "# B\n\nNothing.\n"})
+    words = '"port 2 check"' if "2. " in text else '"port check"'
+    assert hits(paths, words) == [("a.md", "h1.0", 1)]
+
+
+@pytest.mark.parametrize("indent", ["", " ", "  ", "   "])
+@pytest.mark.parametrize("setext", [False, True])
+def test_an_indented_heading_starts_its_own_section(
+    tmp_path: Path, indent: str, setext: bool
+) -> None:
+    """A heading indented by up to three spaces is its section's first line, not the last of the
+    section above, and a search scoped to that section stays inside it."""
+    heading = f"{indent}Usage\n{indent}-----\n" if setext else f"{indent}## Usage\n"
+    text = f"# T\n\nzebra intro\n\n{heading}\nzebra usage\n"
+    paths = write(tmp_path, {"a.md": text})
+    assert hits(paths, "zebra") == [("a.md", "h1.0", 1), ("a.md", "h2.0", 5)] or hits(
+        paths, "zebra"
+    ) == [("a.md", "h2.0", 5), ("a.md", "h1.0", 1)]
+    outcome = run_command("select", "?q=zebra", paths)
+    assert outcome.exit_code == 0, outcome.stderr
+    assert re.search(r"h1\.0 T L1-3 ", outcome.stdout), outcome.stdout
+    sources, _problems = load(paths)
+    scoped = select("h2.0?q=zebra", sources, Options())
+    assert scoped.search is not None
+    assert [(h.selector, h.line_start) for h in scoped.search.hits] == [("h2.0", 5)]
+    scoped = select("h1.0/h2.0?q=intro", sources, Options())
+    assert scoped.search is None, "the intro is outside h2.0"
+
+
+def test_a_cjk_word_found_nowhere_is_no_match_not_its_characters(tmp_path: Path) -> None:
+    paths = write(tmp_path, {"a.md": "# 文档\n\n这是仓库的说明。\n\n## 数字\n\n数字很多。\n"})
+    outcome = run_command("select", "?q=数据库", paths)
+    assert outcome.exit_code == 1, outcome.stdout
+    assert "no section holds '数据库'" in outcome.stderr
+    assert "'仓库'" not in outcome.stderr and "'数'" not in outcome.stderr
+    assert hits(paths, "仓库") == [("a.md", "h1.0", 1)]
+    # An identifier with a CJK part is still loosened to its parts, the CJK one whole.
+    assert hits(paths, "config.数字") == [("a.md", "h2.0", 5)]
 
 
 def test_a_page_past_the_ranked_hits_is_an_error_not_a_crash(tmp_path: Path) -> None:

@@ -245,6 +245,10 @@ def test_line_table_in_chunks_matches_splitlines(data: bytes, chunk: int) -> Non
         (b'+++\ntitle = """one\n[not a table]"""\n+++\n', "one [not a table]"),
         (b"+++\nnote = '''\n[x]\n'''\ntitle = 'After'\n+++\n", "After"),
         (b'+++\ntitle = "never closed\n+++\n', None),
+        # Old Mac files: a lone CR ends each line.
+        (b"---\rtitle: Old Mac\rdate: x\r---\r", "Old Mac"),
+        (b"---\rtitle:\r  below\r  the key\r---\r", "below the key"),
+        (b'+++\rtitle = "Toml Mac"\r+++\r', "Toml Mac"),
     ],
 )
 def test_front_matter_title(block: bytes, title: str | None) -> None:
