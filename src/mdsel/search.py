@@ -11,7 +11,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from mdsel.budget import RESERVE, UNITS_PER_TOKEN, answer_room, data_cost, text_cost
+from mdsel.budget import UNITS_PER_TOKEN, answer_room, data_cost, text_cost
 from mdsel.errors import INVALID_SELECTOR, SELECTOR_NOT_FOUND, Problem, Suggestion
 from mdsel.names import heading_selector
 from mdsel.results import Hit, Options, Search
@@ -19,7 +19,6 @@ from mdsel.search_index import SearchCache, SearchIndex, Section, spaced
 from mdsel.search_query import MAX_UNITS, STOP_WORDS, Query, parse_query
 from mdsel.search_rank import PART, fts, rerank, unit_expression
 from mdsel.selector_values import Params, Segment, Selector, format_segments
-from mdsel.titles import short_title
 from mdsel.tree import Document, Source
 
 HITS_PER_PAGE = 8
@@ -104,7 +103,7 @@ def _answer(
         "", best.line_start, best.line_start - 1, len(sources), False, (), 0,
     )  # fmt: skip
     answer = _fitted_listing(answer, options)
-    room = answer_room(options.answer_tokens) - RESERVE - _listing_cost(answer, options)
+    room = answer_room(options.answer_tokens) - MARGIN - _listing_cost(answer, options)
     document = sources[index.sections[chosen[0][0] - 1].doc].document
     text, text_end, cut = _text(document, best.line_start, best.line_end, room, options)
     return answer._replace(text=text, text_end=text_end, text_cut=cut)
@@ -113,9 +112,10 @@ def _answer(
 def _fitted_listing(answer: Search, options: Options) -> Search:
     """The page's hits as the answer budget lets them be listed with room for some of the first
     one's text: all with their best lines; else one line each; else none; else the last hits
-    named only (`left_out`), the first always listed. A small budget only: at the default, a
-    page of eight hits takes a fifth of it at most."""
-    room = answer_room(options.answer_tokens) - RESERVE - MIN_TEXT
+    named only (`left_out`), the first always listed; else, with no room left for the text,
+    as many named as fit. A small budget only: at the default, a page of eight hits takes a
+    fifth of it at most."""
+    room = answer_room(options.answer_tokens) - MARGIN - MIN_TEXT
     for keep in (MAX_HIT_LINES, 1, 0):
         trial = answer._replace(hits=tuple(h._replace(lines=h.lines[:keep]) for h in answer.hits))
         if _listing_cost(trial, options) <= room:
@@ -131,7 +131,7 @@ def _fitted_listing(answer: Search, options: Options) -> Search:
         if _listing_cost(shorter, options) <= room:
             return shorter
     # One hit listed leaves no room for the others' names and some text: the names first (the
-    # text's room goes to them), as many as fit.
+    # text's room goes to them: each names a section the answer cannot show), as many as fit.
     while shorter.left_out and _listing_cost(shorter, options) > room + MIN_TEXT:
         shorter = shorter._replace(left_out=shorter.left_out[:-1])
     return shorter
@@ -144,10 +144,15 @@ the search's summary, a warning's words)."""
 MIN_TEXT = 80 * UNITS_PER_TOKEN
 """Room kept for the first hit's text when the budget is too small for the whole listing."""
 
+MARGIN = 40 * UNITS_PER_TOKEN
+"""What an answer may take beyond what _listing_cost counts: the lines the text's `==>` header
+and closing note then name, a line cut short, what the JSON envelope's estimate leaves out."""
+
 
 def _listing_cost(answer: Search, options: Options) -> int:
-    """About what the answer takes but for the first hit's text: the hits as the text lists
-    them, or as the JSON envelope's matches (their keys and indentation cost more)."""
+    """What the answer takes but for the first hit's text: the text answer rendered without it
+    (its summary, hits, header, note and closing line), or the JSON envelope's matches (their
+    keys and indentation) and the envelope around them, estimated."""
     if options.json:
         from mdsel.json_budget import entries_cost
         from mdsel.render_search import json_matches
@@ -155,11 +160,9 @@ def _listing_cost(answer: Search, options: Options) -> int:
         # The envelope's own fields, and the warning naming hits left out.
         named = text_cost(" ".join(answer.left_out)) if answer.left_out else 0
         return entries_cost(json_matches(answer)) + ENVELOPE + named
-    # The text's `==>` line repeats the first hit's path, selector and titles; the closing
-    # line names the hits left out.
-    hits = answer.hits
-    named = text_cost(" ".join(answer.left_out)) + 40 * UNITS_PER_TOKEN if answer.left_out else 0
-    return sum(_hit_cost(hit) for hit in hits) + _hit_cost(hits[0]) + 160 * UNITS_PER_TOKEN + named
+    from mdsel.render_search import text
+
+    return text_cost("".join(text(answer._replace(text=""), True)))
 
 
 def _expression(query: Query) -> str:
@@ -292,14 +295,6 @@ def _best_lines(
 def _preview(text: str) -> str:
     text = "".join(char if char.isprintable() else " " for char in text)
     return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
-
-
-def _hit_cost(hit: Hit) -> int:
-    """About what a hit's lines take in the answer (render_search's form), estimated."""
-    titles = " › ".join(short_title(title) for title in hit.titles)
-    lines = "\n".join(f"L{number}: {text}" for number, text in hit.lines)
-    written = f"{hit.namespace}::{hit.selector} {hit.path} {titles}\n{lines}\n"
-    return text_cost(written) + 24 * UNITS_PER_TOKEN
 
 
 def _text(

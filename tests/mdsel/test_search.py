@@ -571,6 +571,29 @@ def test_a_page_of_hits_fits_a_small_budget_and_names_what_it_leaves_out(
     named = [s for s in page[len(listed) :] if s in said]
     more = re.search(r"\+(\d+) more", said)
     assert len(listed) + len(named) + (int(more.group(1)) if more else 0) == len(page), said
+    # From 500 tokens on, even with titles of 30 words, every hit is listed or named: a hit
+    # only counted could be reached by no selector (the next page starts after this one).
+    assert more is None, said
+
+
+@pytest.mark.parametrize("budget", [400, 500, 700])
+def test_a_small_budget_is_spent_on_the_answer_not_kept_in_reserve(
+    tmp_path: Path, budget: int
+) -> None:
+    """At a small budget the answer lists or names every hit and shows the first one's text
+    past its heading line, using most of the budget rather than a half of it."""
+    files = {
+        f"d/{n}.md": f"# Topic {n}\n\n## Server {n}\n\n" + "server words here,\n" * 60
+        for n in range(10)
+    }
+    paths = write(tmp_path, files)
+    outcome = run_command("select", "?q=server", paths, Options(answer_tokens=budget))
+    assert outcome.exit_code == 0, outcome.stderr
+    used = estimated_tokens(outcome.stdout)
+    assert budget * 0.6 < used <= budget, (used, outcome.stdout)
+    assert "more;" not in outcome.stdout and "+1 more" not in outcome.stdout
+    shown = outcome.stdout.split("<==\n", 1)[1]
+    assert "server words here" in shown, shown
 
 
 def test_a_phrase_does_not_run_from_one_code_block_into_the_next(tmp_path: Path) -> None:
