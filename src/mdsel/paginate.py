@@ -204,9 +204,16 @@ def _cut(
             # again at a word, until it fits (each step at least a byte shorter).
             cost = (json_data_cost if escaped else data_cost)(data[pos:limit])
             limit = min(limit - 1, pos + max(1, (limit - pos) * room // cost))
-        yield pos, limit, len(data[pos:limit].split())
+        words = len(data[pos:limit].split())
+        if pos > start and data[pos - 1] not in _BLANK and data[pos] not in _BLANK:
+            words -= 1  # a word cut hard is counted in the piece where it starts
+        yield pos, limit, words
         last = limit - pos
         pos = limit
+
+
+_BLANK = frozenset(b" \t\n\r\x0b\x0c")
+"""The bytes `bytes.split()` splits words at."""
 
 
 def _piece_end(data: bytes, pos: int, limit: int, end: int, page_words: int) -> int:

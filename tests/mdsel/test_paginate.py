@@ -76,6 +76,26 @@ def test_a_token_cut_across_pages_counts_once_in_the_total(tmp_path: Path) -> No
     assert match.total_words == len(path.read_bytes().split()) == 5
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    head=st.sampled_from([b"", b"zebra ", b"a b c "]),
+    word=st.sampled_from([b"x" * 60_000, "é".encode() * 30_000, b"a1" * 30_000]),
+    tail=st.sampled_from([b"", b" y z", b" one two three"]),
+    page_words=st.integers(1, 400),
+)
+def test_the_pages_words_add_up_to_the_lines_when_a_word_is_cut_hard(
+    head: bytes, word: bytes, tail: bytes, page_words: int
+) -> None:
+    """A word longer than a page is cut in pieces and counted once, on the page where it
+    starts: the pages' words add up to the text's (no `14 of 5 words` in a page's note)."""
+    data = b"# T\n\n" + head + word + tail + b"\nlast line\n"
+    document = _doc(data)
+    spans = pages(document, 1, document.line_count, page_words)
+    assert len(spans) > 1
+    assert sum(span.words for span in spans) == len(data.split())
+    assert all(span.words <= max(page_words, 1) for span in spans)
+
+
 def pages_line_by_line(
     document: mdsel.Document, first: int, last: int, page_words: int, room: int
 ) -> list[tuple[int, int, int]]:
