@@ -12,8 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 MORE_PROBLEMS = "… {count} more problems not shown (MDSEL_MAX_PROBLEMS)"
-CUT = "… answer cut at {shown} of {total} characters (MDSEL_MAX_ANSWER_CHARS); {advice}"
-TOO_LARGE = "the answer, {total} characters, is over MDSEL_MAX_ANSWER_CHARS; {advice}"
+CUT = "… answer cut at {shown} of {total} characters ({variable}); {advice}"
+TOO_LARGE = "the answer, {total} characters, is over {variable}; {advice}"
+CHARS = "MDSEL_MAX_ANSWER_CHARS"
+TOKENS = "MDSEL_MAX_RESULT_TOKENS"
+NOTICE_TOKENS = 200
+"""Room kept below MDSEL_MAX_RESULT_TOKENS for the notice of a cut and the problem lines it
+keeps."""
 ADVICE = {
     "select": "ask for fewer files or a narrower selector",
     "index": "ask for fewer files",
@@ -87,10 +92,34 @@ def cap_json_errors(stdout: str, limit: int) -> str:
     return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
 
 
+def chars_within_tokens(text: str, tokens: int) -> int | None:
+    """The length of the longest start of `text` whose estimated tokens are at most `tokens`,
+    or None when the whole is. Found by halving: the estimate never falls as text is added."""
+    from mdsel.budget import answer_room, text_cost  # the engine, loaded by the first call only
+
+    room = answer_room(tokens)
+    if text_cost(text) <= room:
+        return None
+    low, high = 0, len(text)  # text[:low] fits, text[:high] does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if text_cost(text[:middle]) <= room:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
 def cap_answer(
-    text: str, limit: int, json_mode: bool, command: str, problems: str = ""
+    text: str,
+    limit: int,
+    json_mode: bool,
+    command: str,
+    problems: str = "",
+    variable: str = CHARS,
 ) -> tuple[str, bool]:
-    """`text` within `limit` characters, and whether it had to change.
+    """`text` within `limit` characters, and whether it had to change; `variable`: the setting
+    that set the limit, which the notice names.
 
     Text is cut at a line break (inside its first line when even that is longer) and ends with
     a line saying so; a JSON answer cannot be cut and stay JSON, so it becomes an error
@@ -109,13 +138,13 @@ def cap_answer(
                 {
                     "type": "PROCESSING_ERROR",
                     "code": "ANSWER_TOO_LARGE",
-                    "message": TOO_LARGE.format(total=len(text), advice=advice),
+                    "message": TOO_LARGE.format(total=len(text), variable=variable, advice=advice),
                 }
             ],
         }
         return json.dumps(body, ensure_ascii=False, indent=2) + "\n", True
     advice = ADVICE.get(command, ADVICE["select"])
-    notice = CUT.format(shown=limit, total=len(text), advice=advice) + "\n"
+    notice = CUT.format(shown=limit, total=len(text), variable=variable, advice=advice) + "\n"
     kept = problems if problems and text.endswith(problems) and len(problems) <= limit // 2 else ""
     if len(notice) + len(kept) >= limit:
         kept = ""  # the notice first: an answer cut must say so
@@ -124,5 +153,7 @@ def cap_answer(
     before = text[: len(text) - len(kept)]
     room = limit - len(notice) - len(kept)  # for what is shown, its own line break included
     end = before.rfind("\n", 0, room) + 1 or room - 1  # cut inside a line: its break added
-    notice = CUT.format(shown=end + len(kept), total=len(text), advice=advice) + "\n"
+    notice = (
+        CUT.format(shown=end + len(kept), total=len(text), variable=variable, advice=advice) + "\n"
+    )
     return before[:end] + ("" if before[end - 1 : end] == "\n" else "\n") + notice + kept, True

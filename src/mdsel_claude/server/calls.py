@@ -15,7 +15,15 @@ from mdsel.errors import PROCESSING_ERROR, Problem
 from mdsel.results import Outcome
 from mdsel_claude.server import access
 from mdsel_claude.server.backend import Backend
-from mdsel_claude.server.bounds import cap_answer, cap_json_errors, cap_problem_lines
+from mdsel_claude.server.bounds import (
+    CHARS,
+    NOTICE_TOKENS,
+    TOKENS,
+    cap_answer,
+    cap_json_errors,
+    cap_problem_lines,
+    chars_within_tokens,
+)
 from mdsel_claude.server.config import Settings
 from mdsel_claude.server.embedded import report_only
 from mdsel_claude.server.reader import Cancelled, stop_if_set
@@ -191,8 +199,13 @@ def run_request(
     result = relay(outcome)
     # A failed call's problem lines say why it failed: a cut keeps them (see cap_answer).
     why = outcome.stderr if result.is_error and not settings.json else ""
-    limit = settings.max_answer_chars
-    text, cut = cap_answer(result.text, limit, settings.json, request.command, why)
+    limit, variable = settings.max_answer_chars, CHARS
+    # Within the characters, the tokens: dense text (hashes, base64, CJK) asked in full passes
+    # what a client shows the model long before it passes the characters.
+    fitting = chars_within_tokens(result.text[:limit], settings.result_tokens - NOTICE_TOKENS)
+    if fitting is not None:
+        limit, variable = fitting, TOKENS
+    text, cut = cap_answer(result.text, limit, settings.json, request.command, why, variable)
     return ToolResult(text, result.is_error or (cut and settings.json))
 
 

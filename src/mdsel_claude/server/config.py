@@ -40,6 +40,9 @@ DEFAULT_MAX_PROBLEMS = 50
 DEFAULT_MAX_ANSWER_CHARS = 100_000
 """Where Claude Code stops showing a tool result (25,000 tokens) and saves it to a file instead:
 answers within MDSEL_MAX_ANSWER_TOKENS never come near it; only `full=true` ones can."""
+DEFAULT_MAX_RESULT_TOKENS = 25_000
+"""Estimated tokens in one tool result, `full=true` ones included: Claude Code saves a result
+over 25,000 tokens (MAX_MCP_OUTPUT_TOKENS) to a file and shows the model a notice instead."""
 DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
 DEFAULT_MAX_READ_MS = 2000
 """Time a call may spend before its files are read and parsed (see read_budget): with the
@@ -72,11 +75,19 @@ class Settings:
     """Problem lines in one answer before "… N more" (MDSEL_MAX_PROBLEMS)."""
     max_answer_chars: int = DEFAULT_MAX_ANSWER_CHARS
     """Characters in one answer's text (MDSEL_MAX_ANSWER_CHARS)."""
+    max_result_tokens: int = DEFAULT_MAX_RESULT_TOKENS
+    """Estimated tokens in one answer, `full=true` included (MDSEL_MAX_RESULT_TOKENS)."""
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     """Bytes in one JSON-RPC message read from stdin (MDSEL_MAX_REQUEST_BYTES)."""
     max_read_ms: int = DEFAULT_MAX_READ_MS
     """Milliseconds a call may take before its files are read and parsed; then it answers that
     it is still reading, and the reading goes on (MDSEL_MAX_READ_MS)."""
+
+    @property
+    def result_tokens(self) -> int:
+        """The tokens an answer is cut at: MDSEL_MAX_RESULT_TOKENS, or MDSEL_MAX_ANSWER_TOKENS
+        where that is larger (an answer within its budget is never cut)."""
+        return max(self.max_result_tokens, self.engine.max_answer_tokens)
 
     @property
     def read_seconds(self) -> float | None:
@@ -147,6 +158,7 @@ def load_settings(environ: Mapping[str, str] | None = None, cwd: str | None = No
         max_glob_segments=read_positive(env, "MDSEL_MAX_GLOB_SEGMENTS", DEFAULT_MAX_GLOB_SEGMENTS),
         max_problems=read_positive(env, "MDSEL_MAX_PROBLEMS", DEFAULT_MAX_PROBLEMS),
         max_answer_chars=read_positive(env, "MDSEL_MAX_ANSWER_CHARS", DEFAULT_MAX_ANSWER_CHARS),
+        max_result_tokens=read_positive(env, "MDSEL_MAX_RESULT_TOKENS", DEFAULT_MAX_RESULT_TOKENS),
         max_request_bytes=read_positive(env, "MDSEL_MAX_REQUEST_BYTES", DEFAULT_MAX_REQUEST_BYTES),
         max_read_ms=read_positive(env, "MDSEL_MAX_READ_MS", DEFAULT_MAX_READ_MS),
     )

@@ -13,11 +13,13 @@ import pytest
 
 from mdsel import Problem
 from mdsel.cli import run as cli_run
+from mdsel.estimate import estimated_tokens
 from mdsel.results import Outcome
 from mdsel_claude.server.calls import ToolResult, join_output, relay, run_tool
 from mdsel_claude.server.config import EngineSettings, Settings
 from mdsel_claude.server.embedded import EmbeddedBackend
 from mdsel_claude.server.read_budget import ReadProgress
+from tests.tokens import count_tokens
 
 DOC = "# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n"
 
@@ -352,6 +354,33 @@ def test_a_deleted_working_directory_refuses_relative_paths_and_reads_absolute_o
     )
     alone = run_tool("mdsel_index", {"files": [absolute]}, settings, EmbeddedBackend(settings))
     assert alone == ToolResult(expected, False)
+
+
+def test_a_full_answer_of_dense_text_is_cut_at_the_result_tokens(tmp_path: Path) -> None:
+    """`full=true` on hashes or base64: within MDSEL_MAX_ANSWER_CHARS, yet far over what
+    Claude Code shows the model (25,000 tokens); cut there, at a line, and saying so."""
+    import base64
+
+    lines = [base64.b64encode(bytes([n % 251]) * 60 + n.to_bytes(4, "big")).decode() for n in
+             range(1000)]  # fmt: skip
+    (tmp_path / "dense.md").write_text("# Keys\n\n" + "\n".join(lines) + "\n")
+    settings = Settings()
+    arguments = {"selector": "root?full=true", "files": ["dense.md"]}
+    result = run_tool("mdsel_select", arguments, settings, EmbeddedBackend(settings), str(tmp_path))
+    assert not result.is_error
+    assert len(result.text) < settings.max_answer_chars
+    last = result.text.rstrip("\n").rsplit("\n", 1)[-1]
+    assert last.startswith("… answer cut at ") and "(MDSEL_MAX_RESULT_TOKENS)" in last
+    assert estimated_tokens(result.text) <= settings.result_tokens
+    assert count_tokens(result.text) <= 25_000
+    # Each line shown is whole: the cut falls between lines.
+    shown = result.text.split("<==\n", 1)[1].rsplit("\n… answer cut", 1)[0].splitlines()
+    assert shown[0] == "# Keys" and all(line in lines for line in shown[2:])
+    json_settings = Settings(json=True)
+    body = run_tool(
+        "mdsel_select", arguments, json_settings, EmbeddedBackend(json_settings), str(tmp_path)
+    )
+    assert body.is_error and "is over MDSEL_MAX_RESULT_TOKENS" in body.text
 
 
 def test_a_cut_answer_still_says_why_the_call_failed(tmp_path: Path) -> None:

@@ -78,6 +78,7 @@ def test_format(value: str, expected: bool) -> None:
         ("MDSEL_MAX_GLOB_SEGMENTS", "max_glob_segments"),
         ("MDSEL_MAX_PROBLEMS", "max_problems"),
         ("MDSEL_MAX_ANSWER_CHARS", "max_answer_chars"),
+        ("MDSEL_MAX_RESULT_TOKENS", "max_result_tokens"),
         ("MDSEL_MAX_REQUEST_BYTES", "max_request_bytes"),
         ("MDSEL_MAX_READ_MS", "max_read_ms"),
         ("MDSEL_MAX_BLOCKS", "max_blocks"),
@@ -229,6 +230,10 @@ def test_request_caps_have_documented_defaults() -> None:
     assert settings.max_request_bytes == 1024 * 1024
     # Where Claude Code stops showing a result: well above an answer within the token budget.
     assert settings.max_answer_chars == 100_000 > 3 * settings.engine.max_answer_tokens
+    # Claude Code's MAX_MCP_OUTPUT_TOKENS; never below the answer budget.
+    assert settings.result_tokens == settings.max_result_tokens == 25_000
+    raised = load_settings({"MDSEL_MAX_ANSWER_TOKENS": "40000"})
+    assert raised.result_tokens == 40_000
 
 
 def test_a_number_of_thousands_of_digits_is_read_as_the_largest_not_a_crash() -> None:
