@@ -86,6 +86,9 @@ class Survey:
     the settings file of each: Claude Code then refuses every call of those tools."""
     policy: managed.Policy = field(default_factory=managed.Policy)
     """The organisation's managed files."""
+    env: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """MDSEL_* variables the settings files' `env` gives every process Claude Code starts (our
+    server and hook too): name → (value, the file that decides, the last one read)."""
 
 
 def _read(path: Path, survey: Survey) -> JSONObject | None:
@@ -182,8 +185,12 @@ def _managed(found: Survey, policy: managed.Policy) -> None:
 
 
 def _switches(found: Survey, path: str, settings: JSONObject) -> None:
-    """What one settings file turns off: every hook, or servers by name."""
+    """What one settings file turns off (every hook, or servers by name) and our variables its
+    `env` sets."""
     # Read user, then project, then local: the last file that sets the key decides.
+    for variable, value in _object(settings.get("env")).items():
+        if variable.startswith("MDSEL_") and isinstance(value, str):
+            found.env[variable] = (value, path)
     if isinstance(settings.get("disableAllHooks"), bool):
         found.hooks_off = path if settings["disableAllHooks"] else None
     for denied in _list(settings.get("deniedMcpServers")):

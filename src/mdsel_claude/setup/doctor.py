@@ -206,6 +206,8 @@ def _judge_active(server: Server, verdict: Verdict, found: Survey, report: Repor
     )
     if refused is not None:
         report.fail(f"Claude Code does not start MCP server {server.name!r}: {refused}")
+    if verdict.args:
+        _judge_environment(server, found, report)
     if not verdict.args:
         report.fail(
             f"Claude Code will start MCP server {server.name!r} from "
@@ -280,4 +282,23 @@ def _judge_failure_hooks(
             f"    note: no {FAILURE_EVENT} hook of this installation runs when a Read fails, so "
             "a Markdown file too large to read (over 256 KB) gets no reminder; "
             "`mdsel-claude install` again adds it"
+        )
+
+
+def _judge_environment(server: Server, found: Survey, report: Report) -> None:
+    """Whether our server starts with the MDSEL_* values Claude Code gives it (the settings
+    files' `env`; an entry of ours has none): read by the server's own reader, so a value it
+    refuses, and exits on, is named here with the file that sets it."""
+    from mdsel_claude.server.config import ConfigError, load_settings
+
+    if not found.env:
+        return
+    environ = {name: value for name, (value, _file) in found.env.items()}
+    try:
+        load_settings(environ, str(found.project))
+    except ConfigError as error:
+        where = found.env.get(error.variable, ("", "its environment"))[1]
+        report.fail(
+            f"MCP server {server.name!r} would exit at start: {error} (set in {where}); "
+            f"correct or remove {error.variable} there"
         )

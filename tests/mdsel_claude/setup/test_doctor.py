@@ -159,6 +159,35 @@ def test_a_server_switched_off_by_name_is_a_problem(
     assert doctor(capsys)[0] == 0
 
 
+def test_a_value_in_settings_env_the_server_refuses_is_a_problem(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude Code gives its settings' `env` to the server it starts: a value the server refuses
+    makes it exit at start, while doctor's own run of it (in doctor's environment) answers."""
+    assert cli.main(["install"]) == 0
+    settings = Path(".claude/settings.local.json")
+    kept = json.loads(settings.read_text())
+    settings.write_text(json.dumps({**kept, "env": {"MDSEL_PAGE_WORDS": "many"}}))
+    status, out = doctor(capsys)
+    assert status == 1
+    assert "MCP server 'mdsel' would exit at start: MDSEL_PAGE_WORDS='many'" in out
+    assert f"(set in {settings.resolve()})" in out
+    assert "correct or remove MDSEL_PAGE_WORDS there" in out
+    # A later file decides: the local one's good value wins over the user's bad one.
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"env": {"MDSEL_MAX_FILES": "0"}}))
+    settings.write_text(json.dumps({**kept, "env": {"MDSEL_MAX_FILES": "12"}}))
+    assert doctor(capsys)[0] == 0
+    (home / ".claude" / "settings.json").unlink()
+    # Other programs' variables are not ours; a relative MDSEL_ROOTS is the project's.
+    Path("docs").mkdir()
+    settings.write_text(json.dumps({**kept, "env": {"OTHER": "x", "MDSEL_ROOTS": "docs"}}))
+    assert doctor(capsys)[0] == 0
+    settings.write_text(json.dumps({**kept, "env": {"MDSEL_ROOTS": "nowhere"}}))
+    status, out = doctor(capsys)
+    assert status == 1 and "would exit at start: MDSEL_ROOTS='nowhere'" in out, out
+
+
 @pytest.mark.parametrize(
     ("rule", "refused"),
     [
